@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * Every environment variable Florin reads, parsed and documented here and
+ * nowhere else. The README's configuration table is this list.
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+export const CONFIG_VARIABLES = {
+  NODE_ENV: {
+    schema: z.enum(['development', 'production', 'test']).default('development'),
+    help: '`production` turns off the dev mailbox pages and marks cookies Secure.',
+  },
+  PORT: {
+    schema: z.coerce.number().int().min(0).max(65_535).default(8080),
+    help: 'HTTP port of the API, the websocket and the web app.',
+  },
+  HOST: { schema: z.string().default('0.0.0.0'), help: 'Address to listen on.' },
+  DATA_DIR: {
+    schema: z.string().default('./data'),
+    help: 'Folder for everything the embedded defaults write (PGlite database, uploads). A fresh folder is a fresh install.',
+  },
+  DATABASE_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'A PostgreSQL server (`postgres://user:pass@host:5432/florin`). Unset: embedded PGlite under DATA_DIR.',
+  },
+  DATABASE_POOL_SIZE: {
+    schema: z.coerce.number().int().min(1).max(200).default(20),
+    help: 'Connections in the pool to the PostgreSQL server.',
+  },
+  ADMIN_EMAIL: {
+    schema: optionalText.pipe(z.string().email().optional()),
+    help: 'E-mail of the first staff (superadmin) account, created on the first start only. Unset: admin@florin.local.',
+  },
+  ADMIN_PASSWORD: {
+    schema: optionalText.pipe(z.string().min(12).optional()),
+    help: 'Its password (12+ characters). Unset: a random one, printed once on the first start.',
+  },
+  PUBLIC_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'The address customers reach Florin at, used in e-mailed links. Unset: http://localhost:PORT.',
+  },
+  TRUST_PROXY: {
+    schema: optionalText.transform((value) => value?.split(',').map((entry) => entry.trim())),
+    help: 'Comma-separated addresses or CIDR ranges of the reverse proxies in front of Florin, whose X-Forwarded-For is believed. Unset: none.',
+  },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    help: 'pino log level.',
+  },
+  RATE_LIMIT_PER_MINUTE: {
+    schema: z.coerce.number().int().min(1).default(600),
+    help: 'Requests per minute one IP address may make to the API before 429s.',
+  },
+  WEB_DIST: {
+    schema: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+    help: 'Folder of the built web app that the server serves.',
+  },
+} as const;
+
+type Variables = typeof CONFIG_VARIABLES;
+type Parsed = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
+
+export type Config = Parsed & {
+  dataDir: string;
+  publicUrl: string;
+  isProduction: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad variable stops the process with its name. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, variable] of Object.entries(CONFIG_VARIABLES)) {
+    const result = (variable.schema as z.ZodType).safeParse(env[name]);
+    if (result.success) parsed[name] = result.data;
+    else problems.push(`${name}: ${result.error.issues.map((issue) => issue.message).join('; ')}`);
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const values = parsed as Parsed;
+  return {
+    ...values,
+    dataDir: path.resolve(values.DATA_DIR),
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    isProduction: values.NODE_ENV === 'production',
+  };
+}

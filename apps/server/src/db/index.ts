@@ -1,0 +1,50 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite, types as liteTypes } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { DB } from './schema.js';
+
+export type Engine = 'pglite' | 'postgres';
+
+export type Database = {
+  db: Kysely<DB>;
+  engine: Engine;
+  /** Checkpoints PGlite (so its folder is consistent) and closes every connection. */
+  close: () => Promise<void>;
+};
+
+export type DatabaseOptions =
+  | { engine: 'postgres'; url: string; poolSize?: number }
+  /** `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder. */
+  | { engine: 'pglite'; dataDir?: string; template?: Blob };
+
+/**
+ * int8 comes back as a string on both engines (pg does this by default; PGlite
+ * would give a JS number, which silently loses precision past 2^53).
+ */
+const pgliteParsers = { [liteTypes.INT8]: (value: string) => value };
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.engine === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
+  const lite = await PGlite.create({
+    dataDir: options.dataDir ? path.join(options.dataDir, 'pgdata') : undefined,
+    loadDataDir: options.template,
+    parsers: pgliteParsers,
+  });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(lite) });
+  return {
+    db,
+    engine: 'pglite',
+    close: async () => {
+      if (options.dataDir) await lite.exec('CHECKPOINT');
+      await db.destroy();
+    },
+  };
+}

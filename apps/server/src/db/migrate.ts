@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './schema.js';
+import { Migrator, type Migration } from 'kysely/migration';
+import * as ledger from './migrations/0001-ledger.js';
+import * as referenceData from './migrations/0002-reference-data.js';
+import * as staff from './migrations/0003-staff.js';
+
+/** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
+const migrations: Record<string, Migration> = {
+  '0001-ledger': ledger,
+  '0002-reference-data': referenceData,
+  '0003-staff': staff,
+};
+
+export async function migrateToLatest(database: Kysely<DB>): Promise<void> {
+  // Migrations are written against no schema at all: each sees the database as it finds it.
+  const db = database as unknown as Kysely<unknown>;
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}

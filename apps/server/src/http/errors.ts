@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, type FieldErrors } from '@florin/contracts';
+
+/** Fastify's own client errors, by code, in the words a person reads. */
+const FASTIFY_CLIENT_ERRORS: Record<string, AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE'),
+  FST_ERR_CTP_INVALID_JSON_BODY: new AppError('BAD_REQUEST', 'The request body is not valid JSON.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: new AppError('BAD_REQUEST', 'The request body is empty.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: new AppError('BAD_REQUEST', 'This content type is not accepted here.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: new AppError('BAD_REQUEST', 'The request body length is wrong.'),
+};
+
+function fieldErrors(
+  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.validation) {
+    const field =
+      issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
+    (errors[field] ??= []).push(issue.message ?? 'Invalid value.');
+  }
+  return errors;
+}
+
+/**
+ * One error handler: every failure leaves as an ErrorBody with a code. 4xx
+ * say what to fix; 5xx say only the spec's generic text, and the details go to
+ * the log with the request id.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let appError: AppError;
+    if (error instanceof AppError) {
+      appError = error;
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      appError = new AppError('VALIDATION_FAILED', undefined, fieldErrors(error));
+    } else if (error.code && FASTIFY_CLIENT_ERRORS[error.code]) {
+      appError = FASTIFY_CLIENT_ERRORS[error.code] as AppError;
+    } else if (error.statusCode === 429) {
+      appError = new AppError('RATE_LIMITED');
+    } else if (
+      error.statusCode &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500 &&
+      !isResponseSerializationError(error)
+    ) {
+      appError = new AppError('BAD_REQUEST');
+    } else {
+      request.log.error({ err: error }, 'request failed');
+      appError = new AppError('INTERNAL');
+    }
+    if (appError.status >= 500 && error instanceof AppError)
+      request.log.error({ err: error }, 'request failed');
+    return reply.status(appError.status).send(appError.toBody(request.id));
+  });
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Endpoint } from '@florin/contracts';
+
+/** Who may call a route. Every route says it; later issues add the signed-in roles. */
+export type Access = 'public';
+
+type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Output<E extends Endpoint> = z.input<E['responses'][keyof E['responses']]>;
+
+export type RouteRequest<E extends Endpoint> = FastifyRequest & {
+  body: Input<E['body']>;
+  query: Input<E['query']>;
+  params: Input<E['params']>;
+};
+
+export type RouteOptions<E extends Endpoint> = {
+  access: Access;
+  /** Tighter than the global limit, for routes worth guessing at (login, codes). */
+  rateLimit?: { max: number; timeWindow: string };
+  handler: (request: RouteRequest<E>, reply: FastifyReply) => Promise<Output<E>>;
+};
+
+function isStrictObject(schema: z.ZodType): boolean {
+  if (!(schema instanceof z.ZodObject)) return true;
+  const catchall = schema._zod.def.catchall;
+  return catchall !== undefined && catchall._zod.def.type === 'never';
+}
+
+/**
+ * Registers one contract endpoint. Bodies must be strict objects, so a field
+ * the contract does not name is a 422, not silently dropped.
+ */
+export function registerRoute<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  options: RouteOptions<E>,
+): void {
+  if (endpoint.body && !isStrictObject(endpoint.body)) {
+    throw new Error(`${endpoint.method} ${endpoint.path}: the body schema must be z.strictObject`);
+  }
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: endpoint.method,
+    url: endpoint.path.replace(/\{(\w+)\}/g, ':$1'),
+    schema: {
+      summary: endpoint.summary,
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      response: endpoint.responses,
+    },
+    config: { access: options.access, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    handler: (request, reply) => options.handler(request as RouteRequest<E>, reply),
+  });
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '@florin/contracts';
+
+/** Paths the SPA never answers: the API, the websocket, the docs and the dev tools are the server's. */
+const SERVER_PREFIXES = ['/api/', '/ws', '/dev/'];
+
+/**
+ * Serves the built web app: hashed assets cached for a year, index.html never
+ * cached, and index.html for any other GET that wants HTML (history routing).
+ */
+export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
+  const indexFile = path.join(webDist, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: path.resolve(webDist),
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !SERVER_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
+      request.url !== '/api' &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (!wantsPage) {
+      const error = new AppError('NOT_FOUND');
+      return reply.status(error.status).send(error.toBody(request.id));
+    }
+    if (!built) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

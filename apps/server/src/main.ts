@@ -1,0 +1,80 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
+import { ensureFirstStaff } from './modules/staff/service.js';
+
+/** How often house postings are folded into their balances. */
+const HOUSE_ROLLUP_INTERVAL_MS = 5_000;
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const database = await openDatabase(
+    config.DATABASE_URL
+      ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
+      : { engine: 'pglite', dataDir: config.dataDir },
+  );
+  await migrateToLatest(database.db);
+
+  const initialLedgerCheck = await checkLedger(database.db);
+  if (!initialLedgerCheck.ok) {
+    console.error(
+      `Florin refuses to serve: the ledger fails its invariant check.\n${describeViolations(initialLedgerCheck)}`,
+    );
+    await database.close();
+    process.exit(1);
+  }
+
+  const firstStaff = await ensureFirstStaff(database.db, {
+    email: config.ADMIN_EMAIL,
+    password: config.ADMIN_PASSWORD,
+  });
+
+  const app = await buildApp({ config, database, ledger: createLedger(), initialLedgerCheck });
+  const rollup = setInterval(() => {
+    rollUpHouseBalances(database.db).catch((error: unknown) =>
+      app.log.error({ err: error }, 'house roll-up failed'),
+    );
+  }, HOUSE_ROLLUP_INTERVAL_MS);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(rollup);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  console.log(
+    `\nFlorin is running on http://localhost:${port} (${database.engine}${database.engine === 'pglite' ? `, data in ${config.dataDir}` : ''})`,
+  );
+  if (firstStaff) {
+    console.log(
+      `\nStaff account created (superadmin):\n  email:    ${firstStaff.email}\n  password: ${firstStaff.generated ? firstStaff.password : '(the ADMIN_PASSWORD you set)'}\n` +
+        (firstStaff.generated ? '  This password is shown only once. Store it now.\n' : ''),
+    );
+  }
+}
+
+await main();

@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import type { Health } from '@florin/contracts';
+import type { Engine } from '../../db/index.js';
+import type { DB } from '../../db/schema.js';
+import { checkLedger, type CheckResult, type DomainCheck } from '../../ledger/index.js';
+
+/** A full ledger check reads every account; health reuses the last one for this long. */
+const LEDGER_CHECK_TTL_MS = 60_000;
+
+export function createHealthService(deps: {
+  db: Kysely<DB>;
+  engine: Engine;
+  version: string;
+  domainChecks: readonly DomainCheck[];
+  initialCheck?: CheckResult;
+}) {
+  let lastCheck = deps.initialCheck;
+  let running: Promise<CheckResult> | undefined;
+
+  async function ledgerStatus(): Promise<CheckResult> {
+    if (lastCheck && Date.now() - lastCheck.checkedAt.getTime() < LEDGER_CHECK_TTL_MS) return lastCheck;
+    running ??= checkLedger(deps.db, deps.domainChecks).finally(() => (running = undefined));
+    lastCheck = await running;
+    return lastCheck;
+  }
+
+  return {
+    async getHealth(): Promise<Health> {
+      const reachable = await sql`SELECT 1`
+        .execute(deps.db)
+        .then(() => true)
+        .catch(() => false);
+      const ledger = reachable ? await ledgerStatus() : undefined;
+      const ok = reachable && ledger?.ok === true;
+      return {
+        status: ok ? 'ok' : 'degraded',
+        version: deps.version,
+        database: { reachable, engine: deps.engine },
+        ledger: {
+          ok: ledger?.ok ?? false,
+          violations: ledger?.violations.length ?? 0,
+          checked_at: (ledger?.checkedAt ?? new Date()).toISOString(),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A throw-away PostgreSQL server on a random loopback port, for the API suite
+ * on the real engine and for benchmarks. Debian keeps initdb and postgres
+ * outside PATH, and refuses to run them as root, hence runuser.
+ */
+export type PostgresServer = {
+  url: (database?: string) => string;
+  port: number;
+  bin: string;
+  stop: () => Promise<void>;
+};
+
+export function findPostgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!fs.existsSync(root)) return null;
+  const versions = fs
+    .readdirSync(root)
+    .filter((version) => fs.existsSync(path.join(root, version, 'bin/initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : null;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+const isRoot = process.getuid?.() === 0;
+
+function asPostgresUser(command: string, args: string[]): [string, string[]] {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-pg-'));
+  const dataDir = path.join(dir, 'data');
+  if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  const [initCmd, initArgs] = asPostgresUser(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'florin',
+    '--auth=trust',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-sync',
+  ]);
+  execFileSync(initCmd, initArgs, { stdio: 'pipe' });
+  const port = await freePort();
+  const [cmd, args] = asPostgresUser(path.join(bin, 'postgres'), [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    `unix_socket_directories=${dir}`,
+    '-c',
+    `max_connections=${options.maxConnections ?? 200}`,
+    '-c',
+    'shared_buffers=256MB',
+    // A throw-away server: durability is not what the tests measure.
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+  ]);
+  const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const url = (database = 'postgres') => `postgres://florin@127.0.0.1:${port}/${database}`;
+  await waitForPort(port, child, () => log);
+  return {
+    url,
+    port,
+    bin,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`postgres exited: ${log()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.end(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    // Accepting connections is not the same as ready: wait for the log line.
+    if (open && log().includes('ready to accept connections')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`postgres did not start: ${log()}`);
+}

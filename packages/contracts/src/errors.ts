@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API returns carries one of these codes. The server maps a
+ * code to its HTTP status here, once; the web maps it to what the user sees.
+ * `message` is the text a person reads: the spec's catalogue where it has one.
+ */
+export const ERROR_CODES = {
+  /** Input failed its zod contract; `errors` maps each field to its messages. */
+  VALIDATION_FAILED: { status: 422, message: 'The given data was invalid.' },
+  /** The request body is not JSON, or not the content type the route takes. */
+  BAD_REQUEST: { status: 400, message: 'The request could not be read.' },
+  /** No session, or the session expired or was revoked. */
+  UNAUTHENTICATED: { status: 401, message: 'Please sign in to continue.' },
+  /** Signed in, but this role may not call the route. */
+  FORBIDDEN: { status: 403, message: 'You are not allowed to do this.' },
+  /** Unknown route, or an object that does not exist or belongs to someone else. */
+  NOT_FOUND: { status: 404, message: 'Not found.' },
+  /** The object's state does not allow the action (already resolved, already exists). */
+  CONFLICT: { status: 409, message: 'This action conflicts with the current state.' },
+  /** An idempotency key was reused with different parameters. */
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This request was already made with different details.',
+  },
+  /** The request body is larger than the route accepts. */
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  /** A balance would go below zero. */
+  INSUFFICIENT_FUNDS: { status: 422, message: 'Insufficient balance.' },
+  /** A rate limit was hit. */
+  RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a minute and try again.' },
+  /** The database or a dependency is unavailable, or the ledger check failed. */
+  UNAVAILABLE: { status: 503, message: 'Florin is temporarily unavailable. Please try again shortly.' },
+  /** Anything unexpected. Details go to the log, never to the client. */
+  INTERNAL: { status: 500, message: 'Something went wrong. Please contact the admin.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The spec's title for a 500 anywhere ("Failed!"). */
+export const GENERIC_FAILURE_TITLE = 'Failed!';
+export const GENERIC_FAILURE_TEXT = ERROR_CODES.INTERNAL.message;
+
+export const FieldErrorsSchema = z.record(z.string(), z.array(z.string()));
+export type FieldErrors = z.infer<typeof FieldErrorsSchema>;
+
+export const ErrorBodySchema = z.object({
+  code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+  message: z.string(),
+  errors: FieldErrorsSchema.optional(),
+  request_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The one error type, thrown by the server and rebuilt by the web client. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldErrors;
+
+  constructor(code: ErrorCode, message?: string, errors?: FieldErrors) {
+    super(message ?? ERROR_CODES[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.errors = errors;
+  }
+
+  toBody(requestId?: string): ErrorBody {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.errors ? { errors: this.errors } : {}),
+      ...(requestId ? { request_id: requestId } : {}),
+    };
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

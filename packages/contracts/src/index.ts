@@ -1,0 +1,5 @@
+export * from './endpoint.js';
+export * from './errors.js';
+export * from './health.js';
+export * from './money.js';
+export * from './pagination.js';
