@@ -16,7 +16,7 @@ export type Database = {
 };
 
 export type DatabaseOptions =
-  | { engine: 'postgres'; url: string; poolSize?: number }
+  | { engine: 'postgres'; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
   /** `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder. */
   | { engine: 'pglite'; dataDir?: string; template?: Blob };
 
@@ -29,6 +29,9 @@ const pgliteParsers = { [liteTypes.INT8]: (value: string) => value };
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    // An idle connection the server closed (restart, failover): pg drops it from
+    // the pool and the next query opens a new one. Unhandled, it would crash the process.
+    pool.on('error', (error) => options.onIdleError?.(error));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }

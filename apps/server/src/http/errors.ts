@@ -11,14 +11,26 @@ const FASTIFY_CLIENT_ERRORS: Record<string, AppError> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: new AppError('BAD_REQUEST', 'The request body length is wrong.'),
 };
 
-function fieldErrors(
-  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
-): FieldErrors {
+type ValidationIssue = {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+};
+
+/** zod issues as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
+function fieldErrors(error: FastifyError & { validation: ValidationIssue[] }): FieldErrors {
   const errors: FieldErrors = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const issue of error.validation) {
-    const field =
-      issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || (error.validationContext ?? 'body');
-    (errors[field] ??= []).push(issue.message ?? 'Invalid value.');
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const unknownKeys = issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined;
+    if (Array.isArray(unknownKeys)) {
+      for (const key of unknownKeys)
+        add(path ? `${path}.${String(key)}` : String(key), 'This field is not allowed.');
+    } else {
+      add(path || (error.validationContext ?? 'body'), issue.message ?? 'Invalid value.');
+    }
   }
   return errors;
 }
@@ -34,7 +46,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       appError = error;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
-      appError = new AppError('VALIDATION_FAILED', undefined, fieldErrors(error));
+      appError = new AppError(
+        'VALIDATION_FAILED',
+        undefined,
+        fieldErrors(error as FastifyError & { validation: ValidationIssue[] }),
+      );
     } else if (error.code && FASTIFY_CLIENT_ERRORS[error.code]) {
       appError = FASTIFY_CLIENT_ERRORS[error.code] as AppError;
     } else if (error.statusCode === 429) {

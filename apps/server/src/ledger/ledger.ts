@@ -231,7 +231,7 @@ export function createLedger() {
 
   return {
     /** Posts a balanced multi-leg journal once per idempotency key. */
-    postJournal(db: Executor, input: JournalInput): Promise<JournalResult> {
+    async postJournal(db: Executor, input: JournalInput): Promise<JournalResult> {
       assertBalanced(input.postings);
       const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
       return withTransaction(db, async (trx) => {
@@ -242,7 +242,7 @@ export function createLedger() {
     },
 
     /** Sets funds aside (a pending withdrawal, an open limit order): they stay posted but cannot be spent. */
-    placeHold(db: Executor, input: HoldInput): Promise<HoldResult> {
+    async placeHold(db: Executor, input: HoldInput): Promise<HoldResult> {
       if (input.amount <= 0n) throw new LedgerProgrammingError('a hold must be positive');
       const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
       return withTransaction(db, async (trx) => {
@@ -287,7 +287,7 @@ export function createLedger() {
      * a limit order filled). The hold's account must be debited exactly
      * `amount`; with `releaseRest` the remainder is freed and the hold closes.
      */
-    postHold(db: Executor, input: PostHoldInput): Promise<JournalResult> {
+    async postHold(db: Executor, input: PostHoldInput): Promise<JournalResult> {
       assertBalanced(input.postings);
       if (input.amount <= 0n) throw new LedgerProgrammingError('a hold posting must be positive');
       const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
@@ -334,7 +334,7 @@ export function createLedger() {
      * order cancelled or expired). Resolves once: releasing it again with the
      * same outcome is a no-op, with another outcome a conflict.
      */
-    releaseHold(
+    async releaseHold(
       db: Executor,
       input: { holdId: string; outcome: 'voided' | 'expired' },
     ): Promise<ReleaseResult> {

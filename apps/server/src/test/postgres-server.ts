@@ -97,7 +97,16 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
+        // runuser does not pass signals on to postgres, so ask pg_ctl.
+        const [stopCmd, stopArgs] = asPostgresUser(path.join(bin, 'pg_ctl'), [
+          '-D',
+          dataDir,
+          '-m',
+          'fast',
+          '-w',
+          'stop',
+        ]);
+        execFileSync(stopCmd, stopArgs, { stdio: 'pipe' });
         await exited;
       }
       fs.rmSync(dir, { recursive: true, force: true });

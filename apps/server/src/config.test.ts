@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('runs on its embedded defaults with no environment at all', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 8080,
+      NODE_ENV: 'development',
+      DATABASE_URL: undefined,
+      isProduction: false,
+    });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: '99999', ADMIN_PASSWORD: 'short', LOG_LEVEL: 'loud' })).toThrow(
+      ConfigError,
+    );
+    try {
+      loadConfig({ PORT: '99999', ADMIN_PASSWORD: 'short', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/PORT: .*\n.*ADMIN_PASSWORD: .*\n.*LOG_LEVEL: /);
+    }
+  });
+
+  it('treats an empty variable as unset, as shells and compose files write them', () => {
+    expect(loadConfig({ DATABASE_URL: '', ADMIN_EMAIL: '' })).toMatchObject({
+      DATABASE_URL: undefined,
+      ADMIN_EMAIL: undefined,
+    });
+  });
+
+  it('documents every variable in the README configuration table', () => {
+    const readme = fs.readFileSync(
+      path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../README.md'),
+      'utf8',
+    );
+    for (const name of Object.keys(CONFIG_VARIABLES)) expect(readme).toContain(`| \`${name}\` |`);
+  });
+});

@@ -1,0 +1,19 @@
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/index.js';
+import { checkLedger, describeViolations } from './index.js';
+
+/** `npm run ledger:check`: the invariant checker against the configured database, for operators. */
+const config = loadConfig();
+const database = await openDatabase(
+  config.DATABASE_URL
+    ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: 2 }
+    : { engine: 'pglite', dataDir: config.dataDir },
+);
+const result = await checkLedger(database.db);
+await database.close();
+if (result.ok) {
+  console.log(`Ledger OK (${database.engine}, checked ${result.checkedAt.toISOString()}).`);
+} else {
+  console.error(`Ledger check FAILED:\n${describeViolations(result)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { verify } from '@node-rs/argon2';
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { openDatabase } from './db/index.js';
+import { createTestDatabase } from './test/database.js';
+
+/**
+ * The real entry point, as `npm start` runs it: on the engine under test
+ * (a DATA_DIR for PGlite, DATABASE_URL for PostgreSQL).
+ */
+const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+const cleanups: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+type Started = { code: number | null; stdout: string; stderr: string };
+
+/** Starts main.ts; stops it with SIGTERM once it says it is running (or lets it exit by itself). */
+function runMain(env: Record<string, string>): Promise<Started> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      // Wait for the credentials block (printed right after) before stopping.
+      if (
+        stdout.includes('Florin is running') &&
+        (stdout.includes('Store it now') || !stdout.includes('Staff account'))
+      ) {
+        setTimeout(() => child.kill('SIGTERM'), 200);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A place for a fresh install on the engine under test, and a way to reach its database. */
+async function freshInstall(): Promise<{
+  env: Record<string, string>;
+  open: () => ReturnType<typeof openDatabase>;
+}> {
+  const probe = await createTestDatabase();
+  if (probe.engine === 'postgres' && probe.url) {
+    const url = probe.url;
+    // main.ts migrates an existing database; give it an empty one instead of the template's clone.
+    await sql`DROP SCHEMA public CASCADE`.execute(probe.db);
+    await sql`CREATE SCHEMA public`.execute(probe.db);
+    cleanups.push(() => probe.close());
+    return { env: { DATABASE_URL: url }, open: () => openDatabase({ engine: 'postgres', url, poolSize: 2 }) };
+  }
+  await probe.close();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-main-'));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ engine: 'pglite', dataDir }) };
+}
+
+it('creates one superadmin on the first start, prints a random password once, and keeps its data on restart', async () => {
+  const install = await freshInstall();
+  const first = await runMain(install.env);
+  expect(first.stderr).toBe('');
+  expect(first.code).toBe(0);
+  const password = /password: (\S+)/.exec(first.stdout)?.[1];
+  expect(first.stdout).toContain('email:    admin@florin.local');
+  expect(password).toMatch(/^[\w-]{24}$/);
+
+  const second = await runMain(install.env);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain('Florin is running');
+  expect(second.stdout).not.toContain('Staff account created');
+
+  const database = await install.open();
+  const staff = await database.db.selectFrom('staff').select(['email', 'role', 'password_hash']).execute();
+  await database.close();
+  expect(staff).toHaveLength(1);
+  expect(staff[0]).toMatchObject({ email: 'admin@florin.local', role: 'superadmin' });
+  expect(staff[0]?.password_hash).toMatch(/^\$argon2id\$/);
+  expect(await verify(staff[0]?.password_hash ?? '', password ?? '')).toBe(true);
+}, 120_000);
+
+it('uses ADMIN_EMAIL and ADMIN_PASSWORD when they are set, and never prints the password', async () => {
+  const install = await freshInstall();
+  const started = await runMain({
+    ...install.env,
+    ADMIN_EMAIL: 'ops@example.com',
+    ADMIN_PASSWORD: 'a-long-chosen-secret-1',
+  });
+  expect(started.code).toBe(0);
+  expect(started.stdout).toContain('email:    ops@example.com');
+  expect(started.stdout).not.toContain('a-long-chosen-secret-1');
+}, 120_000);
+
+it('refuses to serve a database whose ledger fails the invariant check, and says why', async () => {
+  const install = await freshInstall();
+  expect((await runMain(install.env)).code).toBe(0);
+  const database = await install.open();
+  // Money that appeared without a journal.
+  await sql`UPDATE accounts SET posted = posted + 500 WHERE asset = 'GBP' AND kind = 'bank'`.execute(
+    database.db,
+  );
+  await database.close();
+
+  const started = await runMain(install.env);
+  expect(started.code).toBe(1);
+  expect(started.stdout).not.toContain('Florin is running');
+  expect(started.stderr).toContain('Florin refuses to serve: the ledger fails its invariant check.');
+  expect(started.stderr).toMatch(/invariant 2: balances in GBP sum to 500/);
+  expect(started.stderr).toMatch(/invariant 3: account \d+ holds 500 but its entries sum to 0/);
+}, 120_000);
+
+it('stops at once with the name of a bad configuration variable', async () => {
+  const started = await runMain({ PORT: 'eighty', DATABASE_URL: 'not a url' });
+  expect(started.code).toBe(1);
+  expect(started.stderr).toContain('Invalid configuration');
+  expect(started.stderr).toMatch(/PORT: /);
+  expect(started.stderr).toMatch(/DATABASE_URL: /);
+}, 60_000);

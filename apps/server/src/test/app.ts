@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { Database } from '../db/index.js';
+import { createLedger, type Ledger } from '../ledger/index.js';
+import { createTestDatabase } from './database.js';
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  ledger: Ledger;
+  config: Config;
+  close: () => Promise<void>;
+};
+
+/** A built web app stand-in: an index.html and one hashed asset. */
+export function writeFakeWebDist(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Florin</title><div id="root"></div>');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js'), 'console.log("florin")');
+  return dir;
+}
+
+/** The whole server on a fresh test database, driven with app.inject() (no network). */
+export async function createTestApp(
+  options: { env?: Record<string, string>; extend?: (app: FastifyInstance, deps: AppDeps) => void } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: writeFakeWebDist(),
+    ...options.env,
+  });
+  const ledger = createLedger();
+  const deps: AppDeps = { config, database, ledger };
+  const app = await buildApp(deps);
+  options.extend?.(app, deps);
+  await app.ready();
+  return {
+    app,
+    database,
+    ledger,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      fs.rmSync(config.WEB_DIST, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { sql, type Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { AssetCode } from '@florin/domain';
+import type { DB } from '../db/schema.js';
+import { checkLedger, createLedger, type Ledger, type UserAccountRef } from '../ledger/index.js';
+
+/** Every test that moves money ends with this: the invariant checker must find nothing. */
+export async function expectLedgerToHold(db: Kysely<DB>): Promise<void> {
+  const result = await checkLedger(db);
+  expect(result.violations).toEqual([]);
+}
+
+export function available(ownerUserId: string | number, asset: AssetCode): UserAccountRef {
+  return { asset, kind: 'available', ownerUserId: String(ownerUserId) };
+}
+
+let keys = 0;
+export function uniqueKey(prefix = 'test'): string {
+  keys += 1;
+  return `${prefix}:${process.pid}:${Date.now()}:${keys}`;
+}
+
+/** Funds a customer as a bank transfer would (Dr bank / Cr customer). */
+export async function fund(
+  ledger: Ledger,
+  db: Kysely<DB>,
+  ownerUserId: string | number,
+  asset: AssetCode,
+  amount: bigint,
+): Promise<void> {
+  const house = asset === 'GBP' || asset === 'EUR' || asset === 'USD' ? 'bank' : 'custody';
+  await ledger.postJournal(db, {
+    idempotencyKey: uniqueKey('fund'),
+    kind: asset === 'GBP' || asset === 'EUR' || asset === 'USD' ? 'fiat_deposit' : 'crypto_deposit',
+    postings: [
+      { account: { asset, kind: house }, amount: -amount },
+      { account: available(ownerUserId, asset), amount },
+    ],
+  });
+}
+
+export async function countRows(db: Kysely<DB>, table: 'journals' | 'entries' | 'holds'): Promise<number> {
+  const result = await sql<{
+    count: string;
+  }>`SELECT count(*)::text AS count FROM ${sql.table(table)}`.execute(db);
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+export { createLedger };

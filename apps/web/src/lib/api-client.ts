@@ -1,0 +1,148 @@
+import { AppError, ERROR_CODES, ErrorBodySchema, type Endpoint, type ErrorCode } from '@florin/contracts';
+import type { z } from 'zod';
+import { reportError, toAppError } from './errors';
+
+type InputPart<E, K extends 'body' | 'query' | 'params'> = E extends {
+  readonly [P in K]: infer S extends z.ZodType;
+}
+  ? { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+
+/** What a call sends: the body, query and path parameters its contract declares, as the schemas accept them. */
+export type ApiInput<E extends Endpoint> = InputPart<E, 'body'> &
+  InputPart<E, 'query'> &
+  InputPart<E, 'params'>;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** What a call returns: the parsed body of any 2xx its contract declares. */
+export type ApiOutput<E extends Endpoint> = {
+  [S in keyof E['responses']]: S extends SuccessStatus ? z.output<E['responses'][S]> : never;
+}[keyof E['responses']];
+
+export type ApiCallOptions = {
+  /**
+   * false: the caller shows the failure itself (a form putting field errors
+   * beside its inputs, a background probe). The error is still thrown.
+   */
+  notify?: boolean;
+  /** The toast title for a 4xx, from the spec's catalogue for this screen (e.g. "Login Failed!"). */
+  errorTitle?: string;
+  /** TanStack Query passes one, so leaving a screen cancels its requests. */
+  signal?: AbortSignal;
+};
+
+/** The input is optional only when the contract declares nothing required. */
+export type ApiCallArgs<E extends Endpoint> =
+  Partial<ApiInput<E>> extends ApiInput<E>
+    ? [input?: ApiInput<E>, options?: ApiCallOptions]
+    : [input: ApiInput<E>, options?: ApiCallOptions];
+
+const NETWORK_FAILURE = 'Florin could not be reached. Check your connection and try again.';
+
+/**
+ * Calls one contract endpoint. A 2xx body is parsed with the contract's
+ * schema for that status; anything else is thrown as an AppError, after
+ * reportError has shown it (unless `notify: false`).
+ *
+ *   const health = await apiCall(getHealth);
+ *   await apiCall(createThing, { body: { name } }, { errorTitle: 'Failed to add thing' });
+ */
+export async function apiCall<E extends Endpoint>(
+  endpoint: E,
+  ...[input, options = {}]: ApiCallArgs<E>
+): Promise<ApiOutput<E>> {
+  try {
+    return (await send(endpoint, input ?? {}, options.signal)) as ApiOutput<E>;
+  } catch (error) {
+    // Cancelled on purpose (a screen left, a query superseded): nothing to tell anyone.
+    if (options.signal?.aborted) throw error;
+    // Anything but an AppError here is a bug in the caller or this file; keep it visible.
+    if (!(error instanceof AppError)) console.error(error);
+    const appError = toAppError(error);
+    if (options.notify !== false) reportError(appError, { title: options.errorTitle });
+    throw appError;
+  }
+}
+
+type RawInput = { body?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown> };
+
+/** A path or query value as text; undefined leaves it out. Objects have no agreed form in a URL. */
+function toUrlText(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return value.toString();
+  if (value instanceof Date) return value.toISOString();
+  throw new Error(`${where}: cannot put an object in a URL`);
+}
+
+function buildUrl(endpoint: Endpoint, input: RawInput): string {
+  const where = `${endpoint.method} ${endpoint.path}`;
+  const path = endpoint.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const text = toUrlText(input.params?.[name], where);
+    if (text === undefined) throw new Error(`${where}: missing path parameter "${name}"`);
+    return encodeURIComponent(text);
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(input.query ?? {})) {
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      const text = toUrlText(item, where);
+      if (text !== undefined) search.append(key, text);
+    }
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+function buildHeaders(hasBody: boolean): Headers {
+  const headers = new Headers({ accept: 'application/json' });
+  if (hasBody) headers.set('content-type', 'application/json');
+  // TODO(#3): state-changing methods (POST, PUT, PATCH, DELETE) set the CSRF header here.
+  return headers;
+}
+
+async function send(endpoint: Endpoint, input: RawInput, signal?: AbortSignal): Promise<unknown> {
+  const url = buildUrl(endpoint, input);
+  const hasBody = input.body !== undefined;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: endpoint.method,
+      headers: buildHeaders(hasBody),
+      body: hasBody ? JSON.stringify(input.body) : undefined,
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new AppError('UNAVAILABLE', NETWORK_FAILURE);
+  }
+  if (!response.ok) throw await readError(response);
+
+  const schema = endpoint.responses[response.status];
+  const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
+  const parsed = schema?.safeParse(payload);
+  if (!parsed?.success) {
+    // The server broke its own contract: a bug to fix, so it goes to the console for whoever reproduces it.
+    console.error(`${endpoint.method} ${endpoint.path} answered ${response.status} outside its contract`, {
+      issues: parsed?.error.issues,
+    });
+    throw new AppError('INTERNAL');
+  }
+  return parsed.data;
+}
+
+/** The server's ErrorBody when there is one (there always should be); else the code its status implies. */
+async function readError(response: Response): Promise<AppError> {
+  if ((response.headers.get('content-type') ?? '').includes('json')) {
+    const body = ErrorBodySchema.safeParse(await response.json().catch(() => undefined));
+    if (body.success) return new AppError(body.data.code, body.data.message, body.data.errors);
+  }
+  return new AppError(codeForStatus(response.status));
+}
+
+function codeForStatus(status: number): ErrorCode {
+  const match = (Object.keys(ERROR_CODES) as ErrorCode[]).find((code) => ERROR_CODES[code].status === status);
+  return match ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+}

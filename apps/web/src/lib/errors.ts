@@ -1,0 +1,90 @@
+import { notifications } from '@mantine/notifications';
+import {
+  AppError,
+  ERROR_CODES,
+  GENERIC_FAILURE_TEXT,
+  GENERIC_FAILURE_TITLE,
+  type ErrorCode,
+} from '@florin/contracts';
+
+/** Toasts and flash alerts last 3 seconds (spec 002, UI constants). */
+export const TOAST_DURATION_MS = 3_000;
+
+/**
+ * The toast title per code when the caller names none: the spec's catalogue
+ * where it has one ("Incorrect Input", "Failed!"), else the HTTP status text.
+ */
+const TITLES: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'Incorrect Input',
+  BAD_REQUEST: 'Bad Request',
+  UNAUTHENTICATED: 'Unauthorized',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'Not Found',
+  CONFLICT: 'Conflict',
+  IDEMPOTENCY_CONFLICT: 'Conflict',
+  PAYLOAD_TOO_LARGE: 'Payload Too Large',
+  INSUFFICIENT_FUNDS: 'Insufficient Balance',
+  RATE_LIMITED: 'Too Many Requests',
+  UNAVAILABLE: GENERIC_FAILURE_TITLE,
+  INTERNAL: GENERIC_FAILURE_TITLE,
+};
+
+export type ReportErrorOptions = {
+  /** Title for a 4xx toast, from the spec's catalogue for that screen (e.g. "Login Failed!"). 5xx always read "Failed!". */
+  title?: string;
+};
+
+type UnauthenticatedHandler = (error: AppError) => void;
+let unauthenticatedHandler: UnauthenticatedHandler | undefined;
+
+/**
+ * What a 401 does instead of a toast. The app registers it once the session
+ * exists (issue 3: forget the session and go to /login). Returns the unregister function.
+ */
+export function setUnauthenticatedHandler(handler: UnauthenticatedHandler): () => void {
+  unauthenticatedHandler = handler;
+  return () => {
+    if (unauthenticatedHandler === handler) unauthenticatedHandler = undefined;
+  };
+}
+
+/** Any thrown value as an AppError; anything that is not one is an internal failure. */
+export function toAppError(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError('INTERNAL');
+}
+
+/** A 4xx: asking again unchanged gives the same answer. */
+export function isClientError(error: unknown): boolean {
+  return error instanceof AppError && error.status >= 400 && error.status < 500;
+}
+
+function describe(error: AppError): string {
+  if (error.status >= 500) {
+    // Server text of a 5xx never reaches a person; ours is fixed.
+    return error.code === 'UNAVAILABLE' ? ERROR_CODES.UNAVAILABLE.message : GENERIC_FAILURE_TEXT;
+  }
+  const fieldMessages = Object.values(error.errors ?? {}).flat();
+  return fieldMessages.length > 0 ? fieldMessages.join('\n') : error.message;
+}
+
+/**
+ * The one place a failed call reaches the user: a 401 goes to the registered
+ * handler, everything else becomes a red toast. The toast id is the error
+ * code, so a burst of identical failures (parallel queries, a retry) shows once.
+ */
+export function reportError(error: unknown, options: ReportErrorOptions = {}): void {
+  const appError = toAppError(error);
+  if (appError.code === 'UNAUTHENTICATED' && unauthenticatedHandler) {
+    unauthenticatedHandler(appError);
+    return;
+  }
+  const title = appError.status >= 500 ? GENERIC_FAILURE_TITLE : (options.title ?? TITLES[appError.code]);
+  notifications.show({
+    id: `error-${appError.code}`,
+    color: 'red',
+    title,
+    message: describe(appError),
+    autoClose: TOAST_DURATION_MS,
+    styles: { description: { whiteSpace: 'pre-line' } },
+  });
+}

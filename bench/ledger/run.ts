@@ -1,0 +1,313 @@
+/**
+ * The ledger benchmark (issue 2): journals per second through the ledger for
+ * 2-leg transfers and 5-leg trades at 8 and 32 clients, on a throw-away
+ * PostgreSQL server and on in-memory PGlite, beside pgbench's tpcb-like
+ * script on the same server. Prints every figure and writes
+ * bench/results/ledger.md.
+ *
+ *   npm run bench        BENCH_SECONDS (default 10) per run, BENCH_PGBENCH_SCALE (default 32)
+ */
+import fs from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { sql, type Kysely } from 'kysely';
+import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
+import { migrateToLatest } from '../../apps/server/src/db/migrate.js';
+import type { DB } from '../../apps/server/src/db/schema.js';
+import {
+  checkLedger,
+  createLedger,
+  describeViolations,
+  rollUpHouseBalances,
+} from '../../apps/server/src/ledger/index.js';
+import { startPostgres, type PostgresServer } from '../../apps/server/src/test/postgres-server.js';
+import { pgbenchInit, pgbenchRun, type PgbenchTarget } from './pgbench.js';
+import { countStatements, findPostmaster, sampleWaits, serverCpuSeconds } from './probes.js';
+import {
+  cpuFigures,
+  goal,
+  machineInfo,
+  renderMarkdown,
+  resultsTable,
+  type Engine,
+  type Integrity,
+  type Report,
+  type Row,
+} from './report.js';
+import { runClients, seed, trade, transfer, type PostJournal, type Workload } from './workloads.js';
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, not "${raw}"`);
+  return value;
+}
+
+const SECONDS = positiveNumber('BENCH_SECONDS', 10);
+const CLIENT_COUNTS = [8, 32];
+/** Scale ≥ the most clients, so pgbench's branch rows are not its bottleneck. */
+const PGBENCH_SCALE = Math.round(positiveNumber('BENCH_PGBENCH_SCALE', Math.max(...CLIENT_COUNTS)));
+const PGBENCH_THREADS = 2;
+const WORKLOADS: Workload[] = [transfer, trade];
+const RESULTS = new URL('../results/ledger.md', import.meta.url);
+
+const ledger = (): PostJournal => {
+  const instance = createLedger();
+  return (db, input) => instance.postJournal(db, input);
+};
+
+const startedAt = performance.now();
+const log = (message: string) =>
+  console.log(`[bench ${((performance.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+
+/** Opens every connection of the pool before the clock starts (pgbench excludes connection time too). */
+async function warmPool(db: Kysely<DB>, connections: number): Promise<void> {
+  await Promise.all(Array.from({ length: connections }, () => sql`SELECT pg_sleep(0.02)`.execute(db)));
+}
+
+async function storedCounts(db: Kysely<DB>, prefix: string) {
+  const result = await sql<{ journals: string; entries: string }>`
+    SELECT count(DISTINCT j.id)::text AS journals, count(e.id)::text AS entries
+    FROM journals j LEFT JOIN entries e ON e.journal_id = j.id
+    WHERE starts_with(j.idempotency_key, ${prefix})`.execute(db);
+  const row = result.rows[0];
+  return { journals: Number(row?.journals ?? 0), entries: Number(row?.entries ?? 0) };
+}
+
+async function runWorkload(
+  engine: Engine,
+  post: PostJournal,
+  db: Kysely<DB>,
+  workload: Workload,
+  clients: number,
+  serverCpu?: () => number,
+): Promise<Row> {
+  const prefix = `bench:${engine === 'PostgreSQL' ? 'pg' : 'lite'}:${workload.name}:${clients}:`;
+  const result = await runClients(
+    clients,
+    SECONDS,
+    (client, seq) => post(db, workload.journal(`${prefix}${client}:${seq}`)),
+    serverCpu,
+  );
+  return { engine, workload: workload.name, legs: workload.legs, clients, result };
+}
+
+function printRow(row: Row): void {
+  const { result } = row;
+  const cpu = cpuFigures(row);
+  const errors = Object.keys(result.errors).length
+    ? `, errors ${JSON.stringify(result.errors)}: ${result.firstError ?? ''}`
+    : '';
+  log(
+    `${row.engine} ${row.workload} ×${row.clients}: ${result.perSecond.toFixed(0)}/s ` +
+      `(${result.journals} in ${result.seconds.toFixed(1)} s, p50 ${result.p50.toFixed(2)} ms, ` +
+      `p99 ${result.p99.toFixed(2)} ms; CPU ms/journal client ${cpu.clientMs.toFixed(2)}, ` +
+      `server ${cpu.serverMs.toFixed(2)}; machine busy ${cpu.busy.toFixed(2)} cores, others ${cpu.others.toFixed(2)}${errors})`,
+  );
+}
+
+async function integrity(engine: Engine, db: Kysely<DB>, rows: Row[]): Promise<Integrity> {
+  const pending = await sql<{
+    count: string;
+  }>`SELECT count(*)::text AS count FROM house_balance_deltas`.execute(db);
+  const started = performance.now();
+  await rollUpHouseBalances(db);
+  const rollUpSeconds = (performance.now() - started) / 1000;
+  const check = await checkLedger(db);
+  const countsMatch = rows.every(
+    (row) =>
+      row.stored !== undefined &&
+      row.stored.journals === row.result.journals &&
+      row.stored.entries === row.result.journals * (row.legs ?? 0),
+  );
+  const item: Integrity = {
+    engine,
+    deltasRolledUp: Number(pending.rows[0]?.count ?? 0),
+    rollUpSeconds,
+    checkOk: check.ok,
+    violations: describeViolations(check),
+    countsMatch,
+  };
+  log(
+    `${engine}: rolled up ${item.deltasRolledUp} house deltas in ${rollUpSeconds.toFixed(2)} s; ` +
+      `checkLedger ${check.ok ? 'passed' : `FAILED\n${item.violations}`}; ` +
+      `database counts ${countsMatch ? 'match' : 'DO NOT match'} the clients'`,
+  );
+  for (const row of rows) {
+    log(
+      `  ${row.workload} ×${row.clients}: clients counted ${row.result.journals}, database has ` +
+        `${row.stored?.journals} journals / ${row.stored?.entries} entries (expected ${row.result.journals * (row.legs ?? 0)})`,
+    );
+  }
+  return item;
+}
+
+async function benchPostgres(report: Report, server: PostgresServer, opened: Database[]): Promise<void> {
+  const open = async (database: string, poolSize: number) => {
+    const handle = await openDatabase({ engine: 'postgres', url: server.url(database), poolSize });
+    opened.push(handle);
+    return handle;
+  };
+  const admin = await open('postgres', 1);
+  const postmaster = await findPostmaster(admin.db);
+  const serverCpu = () => serverCpuSeconds(postmaster);
+  await sql`CREATE DATABASE florin_bench`.execute(admin.db);
+  await sql`CREATE DATABASE pgbench_db`.execute(admin.db);
+  const version = await sql<{ version: string }>`SELECT version()`.execute(admin.db);
+  report.postgresVersion = version.rows[0]?.version ?? 'PostgreSQL (unknown version)';
+  const settings = await sql<{ name: string; setting: string; unit: string | null }>`
+    SELECT name, setting, unit FROM pg_settings
+    WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'max_connections',
+                   'default_transaction_isolation', 'wal_level', 'jit')
+    ORDER BY name`.execute(admin.db);
+  report.postgresSettings = settings.rows.map((row) => [
+    row.name,
+    row.unit === '8kB' ? `${(Number(row.setting) * 8) / 1024}MB` : row.setting,
+  ]);
+
+  const post = ledger();
+  const bench = await open('florin_bench', 16);
+  await migrateToLatest(bench.db);
+  const seeded = await seed(post, bench.db, 16);
+  report.seeding.push({ engine: 'PostgreSQL', ...seeded });
+  log(`PostgreSQL: migrated and seeded ${seeded.journals} journals in ${seeded.seconds.toFixed(1)} s`);
+  for (const workload of WORKLOADS) {
+    const count = await countStatements(server.url('florin_bench'), post, workload, 200);
+    report.statements.push({ workload: `${workload.name} (${workload.legs} legs)`, count });
+    log(
+      `${workload.name}: ${count.perJournal.toFixed(1)} statements per journal ${JSON.stringify(count.breakdown)}`,
+    );
+  }
+
+  const target: PgbenchTarget = { bin: server.bin, port: server.port, database: 'pgbench_db' };
+  report.pgbench.initSeconds = await pgbenchInit(target, PGBENCH_SCALE);
+  log(`pgbench -i -s ${PGBENCH_SCALE} took ${report.pgbench.initSeconds.toFixed(1)} s`);
+  const pgbenchMonitor = await open('pgbench_db', 1);
+
+  const rows: Row[] = [];
+  for (const clients of CLIENT_COUNTS) {
+    const stopPgbench = sampleWaits(pgbenchMonitor.db, 'pgbench_db');
+    const result = await pgbenchRun(target, clients, PGBENCH_THREADS, Math.round(SECONDS), serverCpu);
+    const base: Row = {
+      engine: 'PostgreSQL',
+      workload: `pgbench tpcb-like, scale ${PGBENCH_SCALE}`,
+      legs: null,
+      clients,
+      result,
+      waits: await stopPgbench(),
+    };
+    report.rows.push(base);
+    printRow(base);
+
+    for (const workload of WORKLOADS) {
+      const pool = await openDatabase({
+        engine: 'postgres',
+        url: server.url('florin_bench'),
+        poolSize: clients,
+      });
+      try {
+        await warmPool(pool.db, clients);
+        const stop = sampleWaits(bench.db, 'florin_bench');
+        const row = await runWorkload('PostgreSQL', post, pool.db, workload, clients, serverCpu);
+        row.waits = await stop();
+        row.stored = await storedCounts(bench.db, `bench:pg:${workload.name}:${clients}:`);
+        rows.push(row);
+        report.rows.push(row);
+        printRow(row);
+        log(`  ours ÷ pgbench = ${(row.result.perSecond / result.perSecond).toFixed(2)}`);
+      } finally {
+        await pool.close();
+      }
+    }
+  }
+  report.integrity.push(await integrity('PostgreSQL', bench.db, rows));
+}
+
+async function benchPglite(report: Report, opened: Database[]): Promise<void> {
+  const lite = await openDatabase({ engine: 'pglite' });
+  opened.push(lite);
+  await migrateToLatest(lite.db);
+  const version = await sql<{ version: string }>`SELECT version()`.execute(lite.db);
+  report.pgliteVersion = `${await pglitePackageVersion()} (${version.rows[0]?.version ?? '?'})`;
+  const post = ledger();
+  const seeded = await seed(post, lite.db, 1);
+  report.seeding.push({ engine: 'PGlite', ...seeded });
+  log(`PGlite: migrated and seeded ${seeded.journals} journals in ${seeded.seconds.toFixed(1)} s`);
+  const rows: Row[] = [];
+  for (const clients of CLIENT_COUNTS) {
+    for (const workload of WORKLOADS) {
+      const row = await runWorkload('PGlite', post, lite.db, workload, clients);
+      row.stored = await storedCounts(lite.db, `bench:lite:${workload.name}:${clients}:`);
+      rows.push(row);
+      report.rows.push(row);
+      printRow(row);
+    }
+  }
+  report.integrity.push(await integrity('PGlite', lite.db, rows));
+}
+
+async function pglitePackageVersion(): Promise<string> {
+  try {
+    const file = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
+    const { version } = JSON.parse(await fs.readFile(file, 'utf8')) as { version?: string };
+    return version ?? '?';
+  } catch {
+    return '?';
+  }
+}
+
+async function main(): Promise<void> {
+  const report: Report = {
+    date: new Date(),
+    seconds: SECONDS,
+    clientCounts: CLIENT_COUNTS,
+    pgbench: { scale: PGBENCH_SCALE, threads: PGBENCH_THREADS, initSeconds: Number.NaN },
+    machine: machineInfo(),
+    postgresVersion: '',
+    pgliteVersion: '',
+    postgresSettings: [],
+    seeding: [],
+    statements: [],
+    rows: [],
+    integrity: [],
+  };
+  log(
+    `${SECONDS} s per run, clients ${CLIENT_COUNTS.join(' and ')}, pgbench scale ${PGBENCH_SCALE}; ` +
+      `${report.machine.cpus} CPUs, Node ${report.machine.node}`,
+  );
+
+  const server = await startPostgres({ maxConnections: 200 });
+  const opened: Database[] = [];
+  try {
+    await benchPostgres(report, server, opened);
+  } finally {
+    for (const handle of opened.splice(0)) await handle.close();
+    await server.stop();
+  }
+  try {
+    await benchPglite(report, opened);
+  } finally {
+    for (const handle of opened.splice(0)) await handle.close();
+  }
+
+  console.log(`\n${resultsTable(report)}\n`);
+  const { ratio, met } = goal(report);
+  log(
+    `goal: PostgreSQL trade ×32 ÷ pgbench ×32 = ${ratio === null ? '–' : ratio.toFixed(2)} ` +
+      `(needs ≥ 0.50): ${met ? 'met' : 'NOT met'}`,
+  );
+  await fs.mkdir(new URL('.', RESULTS), { recursive: true });
+  await fs.writeFile(RESULTS, renderMarkdown(report));
+  log(`wrote ${RESULTS.pathname}`);
+
+  const failed =
+    report.integrity.some((item) => !item.checkOk || !item.countsMatch) ||
+    report.rows.some((row) => Object.keys(row.result.errors).length > 0);
+  if (failed) {
+    log('FAILED: the ledger check, the cross-check or a journal failed (see above)');
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './test-env.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const isCi = Boolean(process.env.CI);
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// This file is evaluated by the runner and again by every worker. The runner picks the port and the data
+// folder and puts them in process.env, which the workers inherit, so all of them talk to the one server.
+const port = (process.env.E2E_PORT ??= String(await findFreePort()));
+let dataDir = process.env.E2E_DATA_DIR;
+if (!dataDir) {
+  // A fresh folder is a fresh install. The server is stopped (SIGTERM, below) before the runner exits.
+  const created = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir = created;
+  process.on('exit', () => fs.rmSync(created, { recursive: true, force: true }));
+}
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  forbidOnly: isCi,
+  retries: 0,
+  workers: isCi ? 1 : 2,
+  timeout: 30_000,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    contextOptions: { reducedMotion: 'reduce' },
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          // Without the background-networking flags Chromium floods a closed network with connection attempts.
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx apps/server/src/main.ts',
+    cwd: repoRoot,
+    url: `${baseURL}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // Let the server close its embedded database before the data folder is removed.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      // Always the embedded database, whatever the shell running the tests has set.
+      DATABASE_URL: '',
+      PUBLIC_URL: baseURL,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

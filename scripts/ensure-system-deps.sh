@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The tests need Debian's PostgreSQL server (the API suite runs on it too) and
+# Chromium (Playwright drives it; no browser is ever downloaded). Installs them
+# when missing and running as root; otherwise says exactly what to install.
+set -euo pipefail
+
+missing=()
+compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || missing+=(postgresql)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+  echo "Installing ${missing[*]} from Debian's packages…"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" > /dev/null
+  exit 0
+fi
+
+echo "The tests need these Debian packages, which are not installed: ${missing[*]}" >&2
+echo "Install them with:  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+exit 1
