@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const webFeatures = fs.existsSync('apps/web/src/features') ? fs.readdirSync('apps/web/src/features') : [];
 
 export default tseslint.config(
   {
@@ -77,16 +80,17 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            {
-              target: './apps/web/src/features/*/**',
-              from: './apps/web/src/features/*/**',
-              except: ['./'],
+            // One zone per feature: it may import itself, never another feature.
+            ...webFeatures.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
               message:
                 'A feature may not import another feature: move the shared piece to components/ or lib/.',
-            },
+            })),
             {
-              target: ['./apps/web/src/components/**', './apps/web/src/lib/**'],
-              from: ['./apps/web/src/features/**', './apps/web/src/app/**'],
+              target: ['./apps/web/src/components', './apps/web/src/lib'],
+              from: ['./apps/web/src/features', './apps/web/src/app'],
               message: 'Shared code may not import features or the app.',
             },
           ],

@@ -2,9 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two cores: more workers only queue behind PGlite's WASM start-up.
+    maxWorkers: 2,
     projects: [
       {
         test: { name: 'unit', include: ['packages/*/src/**/*.test.ts'] },
+      },
+      {
+        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'] },
       },
       {
         test: {
@@ -13,8 +18,6 @@ export default defineConfig({
           globalSetup: ['apps/server/src/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Two cores: more workers only queue behind PGlite's WASM start-up.
-          maxWorkers: 2,
         },
       },
     ],

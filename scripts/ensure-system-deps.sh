@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The tests need Debian's PostgreSQL server (the API suite runs on it too) and
-# Chromium (Playwright drives it; no browser is ever downloaded). Installs them
+# The tests need Debian's PostgreSQL server (the API suite runs on it too),
+# oathtool (an independent TOTP implementation) and Chromium (Playwright drives it; no browser is ever downloaded). Installs them
 # when missing and running as root; otherwise says exactly what to install.
 set -euo pipefail
 
 missing=()
 compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || missing+=(postgresql)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# An independent TOTP implementation: the 2FA tests check our codes against it.
+command -v oathtool > /dev/null || missing+=(oathtool)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then

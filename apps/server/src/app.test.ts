@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { amountSchema, defineEndpoint, ErrorBodySchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { registerRoute } from './http/route.js';
-import { createTestApp, type TestApp } from './test/app.js';
-import { available, countRows, expectLedgerToHold, fund, uniqueKey } from './test/ledger.js';
+import { createTestApp, CSRF, type TestApp } from './test/app.js';
+import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from './test/ledger.js';
 
 /**
  * A money-moving endpoint registered only in this test, to prove what every
@@ -25,6 +25,9 @@ const transferForTest = defineEndpoint({
 });
 
 let t: TestApp;
+let payer: string;
+let payee: string;
+let penniless: string;
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -46,7 +49,12 @@ beforeAll(async () => {
         },
       }),
   });
-  await fund(t.ledger, t.database.db, 1, 'GBP', 10_000n);
+  [payer, payee, penniless] = [
+    await createTestUser(t.database.db),
+    await createTestUser(t.database.db),
+    await createTestUser(t.database.db),
+  ];
+  await fund(t.ledger, t.database.db, payer, 'GBP', 10_000n);
 });
 afterEach(async () => {
   await expectLedgerToHold(t.database.db);
@@ -64,10 +72,13 @@ describe('the API contract', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/v1/test/transfer',
-      payload: { from: '1', to: '2', amount: '12.50' },
+      headers: CSRF,
+      payload: { from: payer, to: payee, amount: '12.50' },
     });
     expect(response.statusCode).toBe(200);
-    expect(await t.ledger.getBalance(t.database.db, available(2, 'GBP'))).toMatchObject({ posted: 1_250n });
+    expect(await t.ledger.getBalance(t.database.db, available(payee, 'GBP'))).toMatchObject({
+      posted: 1_250n,
+    });
   });
 
   it('answers bad input with 4xx and a field map, and changes nothing', async () => {
@@ -128,7 +139,7 @@ describe('the API contract', () => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/v1/test/transfer',
-        headers: { 'content-type': contentType ?? 'application/json' },
+        headers: { ...CSRF, 'content-type': contentType ?? 'application/json' },
         payload,
       });
       expect([payload.slice(0, 60), response.statusCode]).toEqual([payload.slice(0, 60), status]);
@@ -144,7 +155,8 @@ describe('the API contract', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/v1/test/transfer',
-      payload: { from: '3', to: '2', amount: '0.01' },
+      headers: CSRF,
+      payload: { from: penniless, to: payee, amount: '0.01' },
     });
     expect(response.statusCode).toBe(422);
     expect(errorBody(response.body)).toMatchObject({
@@ -163,7 +175,12 @@ describe('the API contract', () => {
       expect(response.statusCode).toBe(404);
       expect(errorBody(response.body)).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
     }
-    const post = await t.app.inject({ method: 'POST', url: '/api/v1/nothing-here', payload: {} });
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/nothing-here',
+      headers: CSRF,
+      payload: {},
+    });
     expect(post.statusCode).toBe(404);
   });
 

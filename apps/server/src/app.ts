@@ -11,7 +11,18 @@ import type { Database } from './db/index.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerSpa } from './http/spa.js';
 import type { CheckResult, DomainCheck, Ledger } from './ledger/index.js';
+import type { Mailer } from './adapters/mail/mailer.js';
+import { registerAuth } from './http/auth.js';
+import { createAuthRepository } from './modules/auth/repository.js';
+import { registerAuthRoutes } from './modules/auth/routes.js';
+import { createAuthService } from './modules/auth/service.js';
+import { createSessionStore } from './modules/auth/sessions.js';
+import { registerDevRoutes } from './modules/dev/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { createNotifier } from './modules/notifications/service.js';
+import { createCaptcha } from './security/captcha.js';
+import { createRateLimiter } from './security/rate-limits.js';
+import type { SecretBox } from './security/secret-box.js';
 import { createHealthService } from './modules/health/service.js';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -19,6 +30,8 @@ export type AppDeps = {
   config: Config;
   database: Database;
   ledger: Ledger;
+  mailer: Mailer;
+  secretBox: SecretBox;
   /** Each domain module's check that its rows match the ledger (invariant 8). */
   domainChecks?: readonly DomainCheck[];
   /** The check run at start, so health does not repeat it at once. */
@@ -98,6 +111,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     initialCheck: deps.initialLedgerCheck,
   });
   registerHealthRoutes(app, health);
+
+  const db = deps.database.db;
+  const cookies = { secure: config.isProduction };
+  const sessions = createSessionStore(db);
+  registerAuth(app, sessions, cookies);
+  const captcha = createCaptcha(db, {
+    signature: deps.secretBox.subkey('captcha-signature'),
+    key: deps.secretBox.subkey('captcha-key'),
+  });
+  const notifier = createNotifier({ db, mailer: deps.mailer, log: app.log });
+  const auth = createAuthService({
+    repository: createAuthRepository(db),
+    sessions,
+    notifier,
+    captcha,
+    limits: createRateLimiter(db),
+    secretBox: deps.secretBox,
+    publicUrl: config.publicUrl,
+  });
+  registerAuthRoutes(app, { auth, captcha, cookies });
+  if (!config.isProduction) registerDevRoutes(app, db);
 
   await registerSpa(app, config.WEB_DIST);
   return app;

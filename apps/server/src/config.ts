@@ -43,6 +43,23 @@ export const CONFIG_VARIABLES = {
     schema: optionalText.pipe(z.string().min(12).optional()),
     help: 'Its password (12+ characters). Unset: a random one, printed once on the first start.',
   },
+  ENCRYPTION_KEY: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+        .optional(),
+    ),
+    help: 'Key (32 bytes, base64) that encrypts 2FA secrets at rest and signs captchas. Unset: generated once into DATA_DIR/secrets; required with DATABASE_URL.',
+  },
+  SMTP_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'Mail server (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: mail goes to the dev mailbox at /dev/mailbox.',
+  },
+  MAIL_FROM: {
+    schema: z.string().default('Florin <no-reply@florin.local>'),
+    help: 'Sender of every e-mail.',
+  },
   PUBLIC_URL: {
     schema: optionalText.pipe(z.string().url().optional()),
     help: 'The address customers reach Florin at, used in e-mailed links. Unset: http://localhost:PORT.',
@@ -89,6 +106,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed as Parsed;
+  if (values.DATABASE_URL && !values.ENCRYPTION_KEY) {
+    // Instances sharing a database must share the key, so it cannot be made up locally.
+    throw new ConfigError('Invalid configuration:\n  ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
   return {
     ...values,
     dataDir: path.resolve(values.DATA_DIR),

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,11 +60,14 @@ async function freshInstall(): Promise<{
     await sql`DROP SCHEMA public CASCADE`.execute(probe.db);
     await sql`CREATE SCHEMA public`.execute(probe.db);
     cleanups.push(() => probe.close());
-    return { env: { DATABASE_URL: url }, open: () => openDatabase({ engine: 'postgres', url, poolSize: 2 }) };
+    return {
+      env: { DATABASE_URL: url, ENCRYPTION_KEY: randomBytes(32).toString('base64') },
+      open: () => openDatabase({ engine: 'postgres', url, poolSize: 2 }),
+    };
   }
   await probe.close();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-main-'));
-  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
   return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ engine: 'pglite', dataDir }) };
 }
 

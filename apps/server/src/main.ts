@@ -1,9 +1,11 @@
+import { createDevMailbox, createSmtpMailer } from './adapters/mail/mailer.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
+import { createSecretBox, loadMasterKey } from './security/secret-box.js';
 
 /** How often house postings are folded into their balances. */
 const HOUSE_ROLLUP_INTERVAL_MS = 5_000;
@@ -43,7 +45,18 @@ async function main(): Promise<void> {
     password: config.ADMIN_PASSWORD,
   });
 
-  const app = await buildApp({ config, database, ledger: createLedger(), initialLedgerCheck });
+  const mailer = config.SMTP_URL
+    ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : createDevMailbox(database.db);
+  const secretBox = createSecretBox(loadMasterKey(config.ENCRYPTION_KEY, config.dataDir));
+  const app = await buildApp({
+    config,
+    database,
+    ledger: createLedger(),
+    mailer,
+    secretBox,
+    initialLedgerCheck,
+  });
   const rollup = setInterval(() => {
     rollUpHouseBalances(database.db).catch((error: unknown) =>
       app.log.error({ err: error }, 'house roll-up failed'),
@@ -69,6 +82,8 @@ async function main(): Promise<void> {
   console.log(
     `\nFlorin is running on http://localhost:${port} (${database.engine}${database.engine === 'pglite' ? `, data in ${config.dataDir}` : ''})`,
   );
+  if (mailer.kind === 'dev-mailbox')
+    console.log(`Mail goes to the dev mailbox: http://localhost:${port}/dev/mailbox`);
   if (firstStaff) {
     console.log(
       `\nStaff account created (superadmin):\n  email:    ${firstStaff.email}\n  password: ${firstStaff.generated ? firstStaff.password : '(the ADMIN_PASSWORD you set)'}\n` +

@@ -12,6 +12,22 @@ export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, message: 'The request could not be read.' },
   /** No session, or the session expired or was revoked. */
   UNAUTHENTICATED: { status: 401, message: 'Please sign in to continue.' },
+  /** Wrong e-mail or password at sign-in; never says which. */
+  INVALID_CREDENTIALS: { status: 401, message: 'The email or password is incorrect.' },
+  /** Right password, but the e-mail address is not confirmed yet; `data` carries verified: false and user_id. */
+  EMAIL_NOT_VERIFIED: {
+    status: 403,
+    message: 'Please verify your email address before signing in. We can send the link again.',
+  },
+  /** A 2FA or recovery code that is wrong, expired or already used. */
+  INVALID_PASSCODE: { status: 422, message: 'Wrong Passcode.' },
+  /** The captcha payload is missing, wrong, expired or used before. */
+  CAPTCHA_FAILED: { status: 422, message: 'The captcha could not be verified. Please try again.' },
+  /** A state-changing browser request without the CSRF header that matches its cookie. */
+  CSRF_FAILED: {
+    status: 403,
+    message: 'Your session could not be verified. Please reload the page and try again.',
+  },
   /** Signed in, but this role may not call the route. */
   FORBIDDEN: { status: 403, message: 'You are not allowed to do this.' },
   /** Unknown route, or an object that does not exist or belongs to someone else. */
@@ -48,6 +64,8 @@ export const ErrorBodySchema = z.object({
   code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
   message: z.string(),
   errors: FieldErrorsSchema.optional(),
+  /** Facts the client acts on (e.g. verified: false, user_id for the resend button). */
+  data: z.record(z.string(), z.unknown()).optional(),
   request_id: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -57,13 +75,15 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors?: FieldErrors;
+  readonly data?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message?: string, errors?: FieldErrors) {
+  constructor(code: ErrorCode, message?: string, errors?: FieldErrors, data?: Record<string, unknown>) {
     super(message ?? ERROR_CODES[code].message);
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.errors = errors;
+    this.data = data;
   }
 
   toBody(requestId?: string): ErrorBody {
@@ -71,6 +91,7 @@ export class AppError extends Error {
       code: this.code,
       message: this.message,
       ...(this.errors ? { errors: this.errors } : {}),
+      ...(this.data ? { data: this.data } : {}),
       ...(requestId ? { request_id: requestId } : {}),
     };
   }

@@ -1,3 +1,4 @@
+export * from './auth.js';
 export * from './endpoint.js';
 export * from './errors.js';
 export * from './health.js';

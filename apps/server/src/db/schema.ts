@@ -104,6 +104,90 @@ export type StaffTable = {
   created_at: CreatedAt;
 };
 
+export type UsersTable = {
+  id: Generated<number>;
+  user_identification: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  password_hash: string;
+  email_verified_at: Date | null;
+  pending_email: string | null;
+  status: Generated<number>;
+  block_status: Generated<number>;
+  account_type: 'Individual' | 'Corporate' | null;
+  platform: Generated<number>;
+  upgraded: Generated<number>;
+  totp_secret_encrypted: string | null;
+  totp_pending_secret_encrypted: string | null;
+  totp_last_step: string | null;
+  platform_2fa_mobile: Generated<boolean>;
+  referral_code: string;
+  referred_by_user_id: number | null;
+  last_login_at: Date | null;
+  previous_login_at: Date | null;
+  password_changed_at: Generated<Date>;
+  login_notifications: Generated<boolean>;
+  loginout_notifications: Generated<boolean>;
+  marketing_notifications: Generated<boolean>;
+  trade_notifications: Generated<boolean>;
+  created_at: CreatedAt;
+};
+
+export type SessionsTable = {
+  id: Int8Id;
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_seen_at: Generated<Date>;
+  expires_at: Date;
+  revoked_at: Date | null;
+};
+
+export type LoginChallengesTable = {
+  id: Int8Id;
+  token_hash: string;
+  user_id: number;
+  expires_at: Date;
+  failed_attempts: Generated<number>;
+  used_at: Date | null;
+};
+
+export type EmailTokenPurpose = 'verify_email' | 'password_reset' | 'email_change';
+
+export type EmailTokensTable = {
+  id: Int8Id;
+  user_id: number;
+  purpose: EmailTokenPurpose;
+  token_hash: string;
+  new_email: string | null;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type RecoveryCodesTable = { id: Int8Id; user_id: number; code_hash: string; used_at: Date | null };
+export type RateLimitHitsTable = { key: string; at: Generated<Date> };
+export type UsedCaptchasTable = { signature: string; expires_at: Date };
+export type DevMailboxTable = {
+  id: Int8Id;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  created_at: CreatedAt;
+};
+export type NotificationsTable = {
+  id: Int8Id;
+  user_id: number;
+  event: string;
+  subject: string;
+  created_at: CreatedAt;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -114,4 +198,13 @@ export type DB = {
   currencies: CurrenciesTable;
   coins: CoinsTable;
   staff: StaffTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_challenges: LoginChallengesTable;
+  email_tokens: EmailTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  rate_limit_hits: RateLimitHitsTable;
+  used_captchas: UsedCaptchasTable;
+  dev_mailbox: DevMailboxTable;
+  notifications: NotificationsTable;
 };

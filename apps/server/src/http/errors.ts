@@ -19,7 +19,7 @@ type ValidationIssue = {
 };
 
 /** zod issues as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
-function fieldErrors(error: FastifyError & { validation: ValidationIssue[] }): FieldErrors {
+function fieldErrors(error: { validation: ValidationIssue[]; validationContext?: string }): FieldErrors {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const issue of error.validation) {
@@ -46,11 +46,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof AppError) {
       appError = error;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
-      appError = new AppError(
-        'VALIDATION_FAILED',
-        undefined,
-        fieldErrors(error as FastifyError & { validation: ValidationIssue[] }),
-      );
+      appError = new AppError('VALIDATION_FAILED', undefined, fieldErrors(error));
     } else if (error.code && FASTIFY_CLIENT_ERRORS[error.code]) {
       appError = FASTIFY_CLIENT_ERRORS[error.code] as AppError;
     } else if (error.statusCode === 429) {

@@ -2,9 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Endpoint } from '@florin/contracts';
-
-/** Who may call a route. Every route says it; later issues add the signed-in roles. */
-export type Access = 'public';
+import { requireCustomer, type Access } from './auth.js';
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Output<E extends Endpoint> = z.input<E['responses'][keyof E['responses']]>;
@@ -51,6 +49,14 @@ export function registerRoute<E extends Endpoint>(
       response: endpoint.responses,
     },
     config: { access: options.access, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    ...(options.access === 'customer'
+      ? {
+          preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+            requireCustomer(request);
+            done();
+          },
+        }
+      : {}),
     handler: (request, reply) => options.handler(request as RouteRequest<E>, reply),
   });
 }

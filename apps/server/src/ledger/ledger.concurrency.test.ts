@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { AppError } from '@florin/contracts';
 import type { Database } from '../db/index.js';
 import { createTestDatabase } from '../test/database.js';
-import { available, countRows, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
+import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
 import { createLedger } from './index.js';
 
 /**
@@ -15,8 +15,7 @@ const CLIENTS = 32;
 
 let database: Database;
 const ledger = createLedger();
-let nextUser = 5000;
-const newUser = () => String((nextUser += 1));
+const newUser = () => createTestUser(database.db);
 
 beforeAll(async () => {
   database = await createTestDatabase({ poolSize: CLIENTS + 4 });
@@ -74,8 +73,8 @@ function spend(from: string, to: string, amount: bigint, key = uniqueKey('race')
 }
 
 it(`lets exactly one of ${CLIENTS} clients spend a customer's whole balance`, async () => {
-  const payer = newUser();
-  const payees = Array.from({ length: CLIENTS }, newUser);
+  const payer = await newUser();
+  const payees = await Promise.all(Array.from({ length: CLIENTS }, newUser));
   await fund(ledger, database.db, payer, 'GBP', 10_000n);
   const stopWatching = watchLowestBalance([payer]);
   const outcomes = await Promise.all(payees.map((payee) => outcomeOf(spend(payer, payee, 10_000n))));
@@ -88,7 +87,7 @@ it(`lets exactly one of ${CLIENTS} clients spend a customer's whole balance`, as
 });
 
 it(`keeps two customers whole, never negative, when ${CLIENTS} clients send money both ways at once`, async () => {
-  const [alice, bob] = [newUser(), newUser()];
+  const [alice, bob] = [await newUser(), await newUser()];
   await fund(ledger, database.db, alice, 'GBP', 10_000n);
   await fund(ledger, database.db, bob, 'GBP', 10_000n);
   const stopWatching = watchLowestBalance([alice, bob]);
@@ -112,7 +111,7 @@ it(`keeps two customers whole, never negative, when ${CLIENTS} clients send mone
 });
 
 it(`places exactly as many holds as the balance covers when ${CLIENTS} clients race`, async () => {
-  const user = newUser();
+  const user = await newUser();
   await fund(ledger, database.db, user, 'BTC', 100_000_000n);
   const outcomes = await Promise.all(
     Array.from({ length: CLIENTS }, () =>
@@ -135,7 +134,7 @@ it(`places exactly as many holds as the balance covers when ${CLIENTS} clients r
 });
 
 it(`executes one idempotency key once when ${CLIENTS} clients send it at the same moment`, async () => {
-  const [payer, payee] = [newUser(), newUser()];
+  const [payer, payee] = [await newUser(), await newUser()];
   await fund(ledger, database.db, payer, 'GBP', 100_000n);
   const key = uniqueKey('same-key');
   const journalsBefore = await countRows(database.db, 'journals');

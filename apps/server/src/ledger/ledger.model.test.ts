@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AppError } from '@florin/contracts';
 import type { Database } from '../db/index.js';
 import { createTestDatabase } from '../test/database.js';
-import { available, expectLedgerToHold } from '../test/ledger.js';
+import { available, createTestUser, expectLedgerToHold } from '../test/ledger.js';
 import { createLedger, type JournalInput, type Ledger } from './index.js';
 
 /**
@@ -373,7 +373,9 @@ it('matches a model of balances and holds through 200 random runs of up to 50 op
   await fc.assert(
     fc.asyncProperty(fc.commands(commands, { maxCommands: 50, size: 'max' }), async (cmds) => {
       run += 1;
-      const users = Array.from({ length: USERS_PER_RUN }, (_, i) => String(1_000_000 + run * 10 + i));
+      const users = await Promise.all(
+        Array.from({ length: USERS_PER_RUN }, () => createTestUser(database.db)),
+      );
       const model: Model = {
         users,
         posted: new Map(),

@@ -3,13 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@florin/contracts';
 import type { Database } from '../db/index.js';
 import { createTestDatabase } from '../test/database.js';
-import { available, countRows, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
+import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
 import { checkLedger, createLedger, LedgerProgrammingError, rollUpHouseBalances } from './index.js';
 
 let database: Database;
 const ledger = createLedger();
-let nextUser = 1000;
-const newUser = () => String((nextUser += 1));
+const newUser = () => createTestUser(database.db);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -30,7 +29,7 @@ function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('journals', () => {
   it('credits a customer and debits the bank in one balanced journal, recording each balance after', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 10_000n);
     await fund(ledger, database.db, user, 'GBP', 2_550n);
     expect(await ledger.getBalance(database.db, available(user, 'GBP'))).toEqual({
@@ -59,7 +58,7 @@ describe('journals', () => {
         kind: 'adjustment',
         postings: [
           { account: { asset: 'GBP', kind: 'bank' }, amount: -100n },
-          { account: available(newUser(), 'GBP'), amount: 101n },
+          { account: available(await newUser(), 'GBP'), amount: 101n },
         ],
       }),
     ).rejects.toThrow(LedgerProgrammingError);
@@ -69,7 +68,7 @@ describe('journals', () => {
         kind: 'adjustment',
         postings: [
           { account: { asset: 'GBP', kind: 'bank' }, amount: -100n },
-          { account: available(newUser(), 'BTC'), amount: 100n },
+          { account: available(await newUser(), 'BTC'), amount: 100n },
         ],
       }),
     ).rejects.toThrow(/does not balance/);
@@ -77,7 +76,7 @@ describe('journals', () => {
   });
 
   it('refuses an overdraft with INSUFFICIENT_FUNDS and leaves every balance as it was', async () => {
-    const [payer, payee] = [newUser(), newUser()];
+    const [payer, payee] = [await newUser(), await newUser()];
     await fund(ledger, database.db, payer, 'GBP', 5_000n);
     const error = await rejection(
       ledger.postJournal(database.db, {
@@ -96,7 +95,7 @@ describe('journals', () => {
   });
 
   it('executes a key once: the same request replays the first result, a different one is a conflict', async () => {
-    const user = newUser();
+    const user = await newUser();
     const request = {
       idempotencyKey: uniqueKey(),
       kind: 'fiat_deposit' as const,
@@ -125,7 +124,7 @@ describe('journals', () => {
   });
 
   it('moves a 5-leg trade atomically: customer pays cost plus fee, receives the coin', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 100_000n);
     await ledger.postJournal(database.db, {
       idempotencyKey: uniqueKey('trade'),
@@ -147,7 +146,7 @@ describe('journals', () => {
   });
 
   it('keeps journals and entries append-only: UPDATE, DELETE and TRUNCATE are refused by the database', async () => {
-    await fund(ledger, database.db, newUser(), 'GBP', 1n);
+    await fund(ledger, database.db, await newUser(), 'GBP', 1n);
     await expect(sql`UPDATE entries SET amount = amount + 1`.execute(database.db)).rejects.toThrow(
       /append-only/,
     );
@@ -158,7 +157,7 @@ describe('journals', () => {
 
 describe('holds', () => {
   it('sets funds aside so they cannot be spent twice, then spends part and releases the rest', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 10_000n);
     const { holdId } = await ledger.placeHold(database.db, {
       idempotencyKey: uniqueKey('hold'),
@@ -209,7 +208,7 @@ describe('holds', () => {
   });
 
   it('refuses a hold larger than what is available', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'BTC', 50_000n);
     const error = await rejection(
       ledger.placeHold(database.db, {
@@ -224,7 +223,7 @@ describe('holds', () => {
   });
 
   it('resolves a hold once: a second release with the same outcome is a no-op, spending it afterwards a conflict', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 5_000n);
     const { holdId } = await ledger.placeHold(database.db, {
       idempotencyKey: uniqueKey(),
@@ -265,7 +264,7 @@ describe('holds', () => {
   });
 
   it('pays a withdrawal from its hold: customer debited, bank and fee revenue credited', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 10_000n);
     const { holdId } = await ledger.placeHold(database.db, {
       idempotencyKey: uniqueKey(),
@@ -302,7 +301,7 @@ describe('holds', () => {
   });
 
   it('refuses a hold posting that does not debit the hold’s own account by exactly the amount', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 1_000n);
     const { holdId } = await ledger.placeHold(database.db, {
       idempotencyKey: uniqueKey(),
@@ -328,7 +327,7 @@ describe('holds', () => {
 
 describe('house balances and the checker', () => {
   it('rolls house postings up into their balances without changing any total', async () => {
-    await fund(ledger, database.db, newUser(), 'ETH', 10n ** 19n);
+    await fund(ledger, database.db, await newUser(), 'ETH', 10n ** 19n);
     const before = await ledger.getBalance(database.db, { asset: 'ETH', kind: 'custody' });
     await rollUpHouseBalances(database.db);
     const after = await ledger.getBalance(database.db, { asset: 'ETH', kind: 'custody' });
@@ -338,7 +337,7 @@ describe('house balances and the checker', () => {
   });
 
   it('finds money created outside the ledger, and names the account', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 100n);
     // A balance changed without a journal: exactly what the checker exists to catch.
     await sql`UPDATE accounts SET posted = posted + 1 WHERE owner_user_id = ${user}`.execute(database.db);
@@ -352,7 +351,7 @@ describe('house balances and the checker', () => {
   });
 
   it('finds a held amount that no pending hold explains', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 100n);
     await sql`UPDATE accounts SET held = 40 WHERE owner_user_id = ${user}`.execute(database.db);
     const result = await checkLedger(database.db);
@@ -366,7 +365,7 @@ describe('house balances and the checker', () => {
   });
 
   it('refuses, in the database itself, a customer balance below zero even if code tried', async () => {
-    const user = newUser();
+    const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 100n);
     await expect(
       sql`UPDATE accounts SET posted = -1 WHERE owner_user_id = ${user}`.execute(database.db),

@@ -1,12 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { createDevMailbox, type Mailer } from '../adapters/mail/mailer.js';
 import { buildApp, type AppDeps } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { createLedger, type Ledger } from '../ledger/index.js';
+import { createSecretBox } from '../security/secret-box.js';
 import { createTestDatabase } from './database.js';
+
+/** What a browser sends on a state-changing request: the CSRF cookie and the same value as a header. */
+export const CSRF = { cookie: 'csrf_token=test-csrf-token', 'x-csrf-token': 'test-csrf-token' } as const;
 
 export type TestApp = {
   app: FastifyInstance;
@@ -27,7 +33,11 @@ export function writeFakeWebDist(): string {
 
 /** The whole server on a fresh test database, driven with app.inject() (no network). */
 export async function createTestApp(
-  options: { env?: Record<string, string>; extend?: (app: FastifyInstance, deps: AppDeps) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    mailer?: Mailer;
+    extend?: (app: FastifyInstance, deps: AppDeps) => void;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -37,7 +47,13 @@ export async function createTestApp(
     ...options.env,
   });
   const ledger = createLedger();
-  const deps: AppDeps = { config, database, ledger };
+  const deps: AppDeps = {
+    config,
+    database,
+    ledger,
+    mailer: options.mailer ?? createDevMailbox(database.db),
+    secretBox: createSecretBox(randomBytes(32)),
+  };
   const app = await buildApp(deps);
   options.extend?.(app, deps);
   await app.ready();

@@ -39,6 +39,29 @@ export async function fund(
   });
 }
 
+let users = 0;
+
+/** A customer row, as registration would leave it, for tests that only need someone to own accounts. */
+export async function createTestUser(db: Kysely<DB>): Promise<string> {
+  users += 1;
+  const unique = `${process.pid}${Date.now().toString(36)}${users}`.toUpperCase();
+  const row = await db
+    .insertInto('users')
+    .values({
+      user_identification: `FLT${unique}`,
+      first_name: 'Test',
+      last_name: `User ${users}`,
+      email: `user-${unique.toLowerCase()}@example.test`,
+      password_hash: 'not-a-password',
+      referral_code: `t${unique.toLowerCase()}`,
+      referred_by_user_id: null,
+      email_verified_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return String(row.id);
+}
+
 export async function countRows(db: Kysely<DB>, table: 'journals' | 'entries' | 'holds'): Promise<number> {
   const result = await sql<{
     count: string;

@@ -1,0 +1,221 @@
+import { randomInt } from 'node:crypto';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB, EmailTokenPurpose, UsersTable } from '../../db/schema.js';
+import { hashToken, randomToken } from '../../security/secret-box.js';
+
+export type UserRow = Selectable<UsersTable>;
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** No 0/O, 1/I/L: a reference a person reads out to their bank without mistakes. */
+const IDENTIFICATION_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const REFERRAL_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+function randomFrom(alphabet: string, length: number): string {
+  return Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+}
+
+/** FL + 8 characters: unique, and short enough for a Faster Payments reference (18). */
+export function newUserIdentification(): string {
+  return `FL${randomFrom(IDENTIFICATION_ALPHABET, 8)}`;
+}
+
+export function createAuthRepository(db: Kysely<DB>) {
+  return {
+    findUserByEmail(email: string, executor: Executor = db) {
+      return executor
+        .selectFrom('users')
+        .selectAll()
+        .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    findUserById(id: number, executor: Executor = db) {
+      return executor.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findUserIdByReferralCode(code: string) {
+      return db
+        .selectFrom('users')
+        .select('id')
+        .where('referral_code', '=', code.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    /** Retries the rare clash of a random identification or referral code. */
+    async insertUser(values: {
+      first_name: string;
+      last_name: string;
+      email: string;
+      password_hash: string;
+      referred_by_user_id: number | null;
+    }): Promise<UserRow> {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          return await db
+            .insertInto('users')
+            .values({
+              ...values,
+              user_identification: newUserIdentification(),
+              referral_code: randomFrom(REFERRAL_ALPHABET, 8),
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        } catch (error) {
+          const constraint = (error as { constraint?: string }).constraint ?? '';
+          const clash = /users_(user_identification|referral_code)_key/.test(constraint);
+          if (!clash || attempt >= 5) throw error;
+        }
+      }
+    },
+
+    updateUser(id: number, values: Partial<Omit<UserRow, 'id' | 'created_at'>>, executor: Executor = db) {
+      return executor.updateTable('users').set(values).where('id', '=', id).execute();
+    },
+
+    /** Makes a 30-second TOTP step used; false when it (or a later one) was used before. */
+    async claimTotpStep(userId: number, step: number): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ totp_last_step: String(step) })
+        .where('id', '=', userId)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', String(step))]))
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
+    /** A new single-use e-mail token; the user's older unused ones of that purpose stop working. */
+    async createEmailToken(
+      userId: number,
+      purpose: EmailTokenPurpose,
+      lifetimeMinutes: number,
+      newEmail: string | null = null,
+    ): Promise<string> {
+      const token = randomToken();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('email_tokens')
+          .set({ used_at: sql`now()` })
+          .where('user_id', '=', userId)
+          .where('purpose', '=', purpose)
+          .where('used_at', 'is', null)
+          .execute();
+        await trx
+          .insertInto('email_tokens')
+          .values({
+            user_id: userId,
+            purpose,
+            token_hash: hashToken(token),
+            new_email: newEmail,
+            expires_at: new Date(Date.now() + lifetimeMinutes * 60_000),
+          })
+          .execute();
+      });
+      return token;
+    },
+
+    /** Uses a token once: the row that comes back is the only use it will ever have. */
+    consumeEmailToken(token: string, purpose: EmailTokenPurpose, executor: Executor = db) {
+      return executor
+        .updateTable('email_tokens')
+        .set({ used_at: sql`now()` })
+        .where('token_hash', '=', hashToken(token))
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .returning(['user_id', 'new_email'])
+        .executeTakeFirst();
+    },
+
+    findLiveEmailToken(token: string, purpose: EmailTokenPurpose) {
+      return db
+        .selectFrom('email_tokens')
+        .select(['user_id', 'new_email'])
+        .where('token_hash', '=', hashToken(token))
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+    },
+
+    async createLoginChallenge(userId: number, lifetimeSeconds: number): Promise<string> {
+      const token = randomToken();
+      await db
+        .insertInto('login_challenges')
+        .values({
+          user_id: userId,
+          token_hash: hashToken(token),
+          expires_at: new Date(Date.now() + lifetimeSeconds * 1000),
+        })
+        .execute();
+      return token;
+    },
+
+    findLoginChallenge(token: string) {
+      return db
+        .selectFrom('login_challenges')
+        .select(['id', 'user_id', 'failed_attempts'])
+        .where('token_hash', '=', hashToken(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .executeTakeFirst();
+    },
+
+    async failLoginChallenge(id: string): Promise<void> {
+      await db
+        .updateTable('login_challenges')
+        .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async useLoginChallenge(id: string): Promise<boolean> {
+      const result = await db
+        .updateTable('login_challenges')
+        .set({ used_at: sql`now()` })
+        .where('id', '=', id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
+    async replaceRecoveryCodes(userId: number, codes: string[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        if (codes.length > 0) {
+          await trx
+            .insertInto('recovery_codes')
+            .values(codes.map((code) => ({ user_id: userId, code_hash: hashToken(code.toLowerCase()) })))
+            .execute();
+        }
+      });
+    },
+
+    async useRecoveryCode(userId: number, code: string): Promise<boolean> {
+      const result = await db
+        .updateTable('recovery_codes')
+        .set({ used_at: sql`now()` })
+        .where('user_id', '=', userId)
+        .where('code_hash', '=', hashToken(code.toLowerCase()))
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
+    async countRecoveryCodesLeft(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('recovery_codes')
+        .select((eb) => eb.fn.countAll<string>().as('left'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.left);
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+export function newRecoveryCode(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return `${randomFrom(alphabet, 5)}-${randomFrom(alphabet, 5)}`;
+}

@@ -1,0 +1,384 @@
+import { AppError, AUTH_TEXTS, type LoginResponse, type RegisterBody, type User } from '@florin/contracts';
+import type { Notifier } from '../notifications/service.js';
+import type { Captcha } from '../../security/captcha.js';
+import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
+import { LIMITS, type RateLimiter } from '../../security/rate-limits.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { createTotpSecret, matchTotpStep } from '../../security/totp.js';
+import { newRecoveryCode, type AuthRepository, type UserRow } from './repository.js';
+import type { SessionStore } from './sessions.js';
+
+const VERIFY_EMAIL_MINUTES = 24 * 60;
+const PASSWORD_RESET_MINUTES = 60;
+const EMAIL_CHANGE_MINUTES = 24 * 60;
+const LOGIN_CHALLENGE_SECONDS = 300;
+const LOGIN_CHALLENGE_MAX_FAILURES = 5;
+const RECOVERY_CODE_COUNT = 10;
+
+export type RequestMeta = { ip: string; userAgent?: string };
+export type NewSession = { token: string; csrfToken: string; expiresIn: number };
+
+export type AuthServiceDeps = {
+  repository: AuthRepository;
+  sessions: SessionStore;
+  notifier: Notifier;
+  captcha: Captcha;
+  limits: RateLimiter;
+  secretBox: SecretBox;
+  publicUrl: string;
+};
+
+function passwordProblems(password: string): string[] | undefined {
+  return isCommonPassword(password) ? [AUTH_TEXTS.passwordTooCommon] : undefined;
+}
+
+function validation(field: string, message: string): AppError {
+  return new AppError('VALIDATION_FAILED', message, { [field]: [message] });
+}
+
+export function toUserView(user: UserRow, recoveryCodesLeft: number): User {
+  return {
+    id: user.id,
+    user_identification: user.user_identification,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    pending_email: user.pending_email,
+    email_verified: user.email_verified_at !== null,
+    last_login: (user.previous_login_at ?? user.last_login_at)?.toISOString() ?? null,
+    status: user.status,
+    block_status: user.block_status,
+    account_type: user.account_type,
+    platform: user.platform,
+    upgraded: user.upgraded,
+    disable_florin_2fa: user.totp_secret_encrypted ? 1 : 0,
+    platform_2fa_mobile: user.platform_2fa_mobile ? 1 : 0,
+    recovery_codes_left: recoveryCodesLeft,
+    referral_code: user.referral_code,
+    is_referral_used: user.referred_by_user_id === null ? 0 : 1,
+  };
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { repository, sessions, notifier, limits, secretBox } = deps;
+  const link = (path: string) => `${deps.publicUrl}${path}`;
+
+  async function sendVerification(user: UserRow): Promise<void> {
+    const token = await repository.createEmailToken(user.id, 'verify_email', VERIFY_EMAIL_MINUTES);
+    await notifier.notify(user, 'email_verification', {
+      firstName: user.first_name,
+      url: link(`/verify/${token}`),
+    });
+  }
+
+  async function sendEmailChangeConfirmation(user: UserRow, newEmail: string): Promise<void> {
+    const token = await repository.createEmailToken(user.id, 'email_change', EMAIL_CHANGE_MINUTES, newEmail);
+    await notifier.notify(
+      user,
+      'email_change_confirm',
+      { firstName: user.first_name, url: link(`/api/v1/settings/email/confirm/${token}`) },
+      { to: newEmail },
+    );
+  }
+
+  /** A code from the user's authenticator (each 30-second step usable once) or an unused recovery code. */
+  async function checkSecondFactor(user: UserRow, passcode: string): Promise<'totp' | 'recovery' | null> {
+    if (!user.totp_secret_encrypted) return null;
+    if (passcode.includes('-'))
+      return (await repository.useRecoveryCode(user.id, passcode)) ? 'recovery' : null;
+    const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode);
+    return step !== null && (await repository.claimTotpStep(user.id, step)) ? 'totp' : null;
+  }
+
+  async function startSession(user: UserRow, meta: RequestMeta): Promise<NewSession> {
+    const session = await sessions.create(user.id, meta);
+    const now = new Date();
+    await repository.updateUser(user.id, { previous_login_at: user.last_login_at, last_login_at: now });
+    await notifier.notify(user, 'login', { firstName: user.first_name, ip: meta.ip, at: now.toUTCString() });
+    return session;
+  }
+
+  return {
+    async register(body: RegisterBody, meta: RequestMeta): Promise<void> {
+      await limits.take(LIMITS.registerPerIp, meta.ip);
+      const common = passwordProblems(body.password);
+      if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
+      const existing = await repository.findUserByEmail(body.email);
+      if (existing) {
+        // Same answer as a new registration, so the form cannot be used to find out who has an account.
+        await notifier.notify(existing, 'already_registered', {
+          firstName: existing.first_name,
+          loginUrl: link('/login'),
+          resetUrl: link('/forgot-password'),
+        });
+        return;
+      }
+      const referrer = body.referral_code
+        ? await repository.findUserIdByReferralCode(body.referral_code)
+        : undefined;
+      const user = await repository.insertUser({
+        first_name: body.first_name,
+        last_name: body.last_name,
+        email: body.email,
+        password_hash: await hashPassword(body.password),
+        referred_by_user_id: referrer?.id ?? null,
+      });
+      await sendVerification(user);
+    },
+
+    async verifyEmail(token: string): Promise<void> {
+      const used = await repository.consumeEmailToken(token, 'verify_email');
+      if (!used) throw new AppError('NOT_FOUND', AUTH_TEXTS.verifyErrorBanner);
+      await repository.updateUser(used.user_id, { email_verified_at: new Date() });
+    },
+
+    /** Sends the verification mail again, or the pending e-mail change's confirmation. Never says whether the user exists. */
+    async resendVerification(userId: number, meta: RequestMeta): Promise<void> {
+      await limits.take(LIMITS.resendPerIp, meta.ip);
+      await limits.take(LIMITS.resendPerUser, String(userId));
+      const user = await repository.findUserById(userId);
+      if (!user) return;
+      if (!user.email_verified_at) await sendVerification(user);
+      else if (user.pending_email) await sendEmailChangeConfirmation(user, user.pending_email);
+    },
+
+    async login(
+      input: { username: string; password: string; altcha: string },
+      meta: RequestMeta,
+    ): Promise<{ response: LoginResponse; session?: NewSession }> {
+      await limits.take(LIMITS.loginPerIp, meta.ip);
+      if (!(await deps.captcha.verify(input.altcha))) throw new AppError('CAPTCHA_FAILED');
+      await limits.check(LIMITS.loginFailuresPerAccount, input.username);
+      const user = await repository.findUserByEmail(input.username);
+      if (!(await verifyPassword(user?.password_hash, input.password)) || !user) {
+        await limits.record(LIMITS.loginFailuresPerAccount, input.username);
+        throw new AppError('INVALID_CREDENTIALS');
+      }
+      await limits.clear(LIMITS.loginFailuresPerAccount, input.username);
+      if (!user.email_verified_at) {
+        throw new AppError('EMAIL_NOT_VERIFIED', undefined, undefined, { verified: false, user_id: user.id });
+      }
+      if (user.totp_secret_encrypted) {
+        const loginToken = await repository.createLoginChallenge(user.id, LOGIN_CHALLENGE_SECONDS);
+        return {
+          response: {
+            login_token: loginToken,
+            expires_in: LOGIN_CHALLENGE_SECONDS,
+            data: { disable_2fa: 1, verified: true },
+          },
+        };
+      }
+      const session = await startSession(user, meta);
+      return {
+        session,
+        response: {
+          access_token: session.token,
+          expires_in: session.expiresIn,
+          platform: user.platform,
+          upgraded: user.upgraded,
+          data: { disable_2fa: 0, verified: true },
+        },
+      };
+    },
+
+    async loginSecondFactor(input: { login_token: string; passcode: string }, meta: RequestMeta) {
+      const challenge = await repository.findLoginChallenge(input.login_token);
+      if (!challenge) throw new AppError('UNAUTHENTICATED', AUTH_TEXTS.loginSessionExpired);
+      await limits.check(LIMITS.twoFactorFailuresPerUser, String(challenge.user_id));
+      if (challenge.failed_attempts >= LOGIN_CHALLENGE_MAX_FAILURES) {
+        throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please sign in again.');
+      }
+      const user = await repository.findUserById(challenge.user_id);
+      const factor = user ? await checkSecondFactor(user, input.passcode) : null;
+      if (!user || !factor) {
+        await repository.failLoginChallenge(challenge.id);
+        await limits.record(LIMITS.twoFactorFailuresPerUser, String(challenge.user_id));
+        throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongPasscode);
+      }
+      if (!(await repository.useLoginChallenge(challenge.id))) {
+        throw new AppError('UNAUTHENTICATED', AUTH_TEXTS.loginSessionExpired);
+      }
+      if (factor === 'recovery') {
+        await notifier.notify(user, 'recovery_code_used', {
+          firstName: user.first_name,
+          left: await repository.countRecoveryCodesLeft(user.id),
+        });
+      }
+      const session = await startSession(user, meta);
+      return {
+        session,
+        response: {
+          access_token: session.token,
+          expires_in: session.expiresIn,
+          platform: user.platform,
+          upgraded: user.upgraded,
+        },
+      };
+    },
+
+    async logout(sessionId: string, userId: number): Promise<void> {
+      await sessions.revoke(sessionId);
+      const user = await repository.findUserById(userId);
+      if (user)
+        await notifier.notify(user, 'logout', { firstName: user.first_name, at: new Date().toUTCString() });
+    },
+
+    async getUser(userId: number): Promise<User> {
+      const user = await repository.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      return toUserView(user, await repository.countRecoveryCodesLeft(user.id));
+    },
+
+    async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
+      await limits.take(LIMITS.resetRequestsPerIp, meta.ip);
+      await limits.take(LIMITS.resetRequestsPerEmail, email);
+      const user = await repository.findUserByEmail(email);
+      if (!user) return;
+      const token = await repository.createEmailToken(user.id, 'password_reset', PASSWORD_RESET_MINUTES);
+      await notifier.notify(user, 'password_reset', {
+        firstName: user.first_name,
+        url: link(`/password-reset?${token}`),
+      });
+    },
+
+    async resetPassword(
+      input: { email: string; password: string; token: string },
+      meta: RequestMeta,
+    ): Promise<void> {
+      await limits.take(LIMITS.resetAttemptsPerIp, meta.ip);
+      const common = passwordProblems(input.password);
+      if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
+      const user = await repository.findUserByEmail(input.email);
+      const live = await repository.findLiveEmailToken(input.token, 'password_reset');
+      if (!user || !live || live.user_id !== user.id) throw validation('token', AUTH_TEXTS.resetTokenInvalid);
+      if (!(await repository.consumeEmailToken(input.token, 'password_reset'))) {
+        throw validation('token', AUTH_TEXTS.resetTokenInvalid);
+      }
+      await repository.updateUser(user.id, {
+        password_hash: await hashPassword(input.password),
+        password_changed_at: new Date(),
+        // Following a link from the mailbox proves the address too.
+        email_verified_at: user.email_verified_at ?? new Date(),
+      });
+      await sessions.revokeAllForUser(user.id);
+      await notifier.notify(user, 'password_changed', { firstName: user.first_name });
+    },
+
+    async changePassword(
+      userId: number,
+      sessionId: string,
+      input: { current_password: string; password: string },
+    ): Promise<void> {
+      await limits.check(LIMITS.passwordChangeFailuresPerUser, String(userId));
+      const user = await repository.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      if (!(await verifyPassword(user.password_hash, input.current_password))) {
+        await limits.record(LIMITS.passwordChangeFailuresPerUser, String(userId));
+        throw validation('current_password', AUTH_TEXTS.currentPasswordWrong);
+      }
+      const common = passwordProblems(input.password);
+      if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
+      await repository.updateUser(user.id, {
+        password_hash: await hashPassword(input.password),
+        password_changed_at: new Date(),
+      });
+      await sessions.revokeAllForUser(user.id, sessionId);
+      await notifier.notify(user, 'password_changed', { firstName: user.first_name });
+    },
+
+    async requestEmailChange(userId: number, input: { email: string; password: string }): Promise<void> {
+      await limits.check(LIMITS.passwordChangeFailuresPerUser, String(userId));
+      const user = await repository.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      if (!(await verifyPassword(user.password_hash, input.password))) {
+        await limits.record(LIMITS.passwordChangeFailuresPerUser, String(userId));
+        throw validation('password', AUTH_TEXTS.currentPasswordWrong);
+      }
+      if (input.email === user.email.toLowerCase()) {
+        throw validation('email', 'This is already your email address.');
+      }
+      await repository.updateUser(user.id, { pending_email: input.email });
+      // A taken address gets no mail (confirming would fail), but the answer is the same.
+      if (!(await repository.findUserByEmail(input.email)))
+        await sendEmailChangeConfirmation(user, input.email);
+      await notifier.notify(user, 'email_change_requested', {
+        firstName: user.first_name,
+        newEmail: input.email,
+      });
+    },
+
+    async confirmEmailChange(token: string): Promise<boolean> {
+      const live = await repository.findLiveEmailToken(token, 'email_change');
+      if (!live?.new_email || (await repository.findUserByEmail(live.new_email))) return false;
+      const used = await repository.consumeEmailToken(token, 'email_change');
+      const user = used ? await repository.findUserById(used.user_id) : undefined;
+      if (!used?.new_email || !user) return false;
+      const oldEmail = user.email;
+      await repository.updateUser(user.id, {
+        email: used.new_email,
+        pending_email: null,
+        email_verified_at: new Date(),
+      });
+      await notifier.notify(
+        user,
+        'email_changed',
+        { firstName: user.first_name, newEmail: used.new_email },
+        { to: oldEmail },
+      );
+      return true;
+    },
+
+    async generateTwoFactorSecret(userId: number): Promise<{ secret: string; qr_url: string }> {
+      const user = await repository.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      if (user.totp_secret_encrypted)
+        throw new AppError('CONFLICT', 'Two-factor authentication is already on.');
+      const { secret, uri } = createTotpSecret(user.email);
+      await repository.updateUser(user.id, { totp_pending_secret_encrypted: secretBox.encrypt(secret) });
+      return { secret, qr_url: uri };
+    },
+
+    /** Turns 2FA on (with a code from the secret just generated) or off (with a current code). */
+    async toggleTwoFactor(
+      userId: number,
+      input: { passcode: string; disable_2fa: 0 | 1 },
+    ): Promise<{ recoveryCodes?: string[] }> {
+      await limits.check(LIMITS.twoFactorFailuresPerUser, String(userId));
+      const user = await repository.findUserById(userId);
+      if (!user) throw new AppError('UNAUTHENTICATED');
+      const wrong = async () => {
+        await limits.record(LIMITS.twoFactorFailuresPerUser, String(userId));
+        return new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongToggleCode);
+      };
+
+      if (input.disable_2fa === 0) {
+        if (user.totp_secret_encrypted)
+          throw new AppError('CONFLICT', 'Two-factor authentication is already on.');
+        if (!user.totp_pending_secret_encrypted) {
+          throw new AppError('CONFLICT', 'Scan a new QR code first: the setup has expired.');
+        }
+        const step = matchTotpStep(secretBox.decrypt(user.totp_pending_secret_encrypted), input.passcode);
+        if (step === null) throw await wrong();
+        await repository.updateUser(user.id, {
+          totp_secret_encrypted: user.totp_pending_secret_encrypted,
+          totp_pending_secret_encrypted: null,
+          totp_last_step: String(step),
+        });
+        const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+        await repository.replaceRecoveryCodes(user.id, recoveryCodes);
+        await notifier.notify(user, 'two_factor_enabled', { firstName: user.first_name });
+        return { recoveryCodes };
+      }
+
+      if (!user.totp_secret_encrypted)
+        throw new AppError('CONFLICT', 'Two-factor authentication is already off.');
+      if (!(await checkSecondFactor(user, input.passcode))) throw await wrong();
+      await repository.updateUser(user.id, { totp_secret_encrypted: null, totp_last_step: null });
+      await repository.replaceRecoveryCodes(user.id, []);
+      await notifier.notify(user, 'two_factor_disabled', { firstName: user.first_name });
+      return {};
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,76 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { hashToken, randomToken } from '../../security/secret-box.js';
+
+/** The spec's expires_in: one day. The cookie lasts floor(expires_in / 86400) days. */
+export const SESSION_LIFETIME_SECONDS = 86_400;
+/** A session unused this long is over (DECISIONS.md: idle timeout 30 minutes). */
+export const SESSION_IDLE_MINUTES = 30;
+/** last_seen_at is written at most this often, so reads stay reads. */
+const TOUCH_EVERY_SECONDS = 60;
+
+export type ActiveSession = { id: string; userId: number; csrfToken: string };
+
+export function createSessionStore(db: Kysely<DB>) {
+  return {
+    async create(userId: number, meta: { ip: string; userAgent?: string }) {
+      const token = randomToken();
+      const csrfToken = randomToken(24);
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: hashToken(token),
+          user_id: userId,
+          csrf_token: csrfToken,
+          ip: meta.ip,
+          user_agent: meta.userAgent?.slice(0, 500) ?? null,
+          expires_at: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+        })
+        .execute();
+      return { token, csrfToken, expiresIn: SESSION_LIFETIME_SECONDS };
+    },
+
+    /** The live session for a token: not revoked, not expired, not idle too long. */
+    async find(token: string): Promise<ActiveSession | null> {
+      const row = await db
+        .selectFrom('sessions')
+        .select(['id', 'user_id', 'csrf_token', 'last_seen_at'])
+        .where('token_hash', '=', hashToken(token))
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', sql<Date>`now()`)
+        .where('last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${SESSION_IDLE_MINUTES})`)
+        .executeTakeFirst();
+      if (!row) return null;
+      if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: sql`now()` })
+          .where('id', '=', row.id)
+          .execute();
+      }
+      return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token };
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ revoked_at: sql`now()` })
+        .where('id', '=', sessionId)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    /** After a password change or reset: every session of the user ends, but the one making the change. */
+    async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
+      let query = db
+        .updateTable('sessions')
+        .set({ revoked_at: sql`now()` })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (exceptSessionId) query = query.where('id', '<>', exceptSessionId);
+      await query.execute();
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

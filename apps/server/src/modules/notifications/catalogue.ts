@@ -1,0 +1,140 @@
+/**
+ * Every e-mail Florin sends a customer, in one place. Features emit events;
+ * this decides the words. `optional` ones obey the customer's Alerts switches
+ * (DECISIONS.md: login, logout, marketing, daily summary); the rest always go.
+ */
+export type Rendered = { subject: string; paragraphs: string[]; action?: { label: string; url: string } };
+
+type Entry<D> = {
+  optional?: 'login_notifications' | 'loginout_notifications';
+  render: (data: D) => Rendered;
+};
+
+const entry = <D>(value: Entry<D>) => value;
+
+export const NOTIFICATIONS = {
+  email_verification: entry<{ firstName: string; url: string }>({
+    render: ({ firstName, url }) => ({
+      subject: 'Verify your email address',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'Please confirm your email address to finish creating your Florin account. The link works for 24 hours.',
+      ],
+      action: { label: 'Verify email address', url },
+    }),
+  }),
+  already_registered: entry<{ firstName: string; loginUrl: string; resetUrl: string }>({
+    render: ({ firstName, loginUrl, resetUrl }) => ({
+      subject: 'You already have a Florin account',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'Someone, probably you, tried to create a Florin account with this email address. You already have one, so nothing was changed.',
+        `Sign in at ${loginUrl}, or if you have forgotten your password, reset it at ${resetUrl}.`,
+        'If this was not you, you can ignore this email.',
+      ],
+    }),
+  }),
+  password_reset: entry<{ firstName: string; url: string }>({
+    render: ({ firstName, url }) => ({
+      subject: 'Reset your Florin password',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'We received a request to reset your password. The link works for one hour and only once.',
+        'If you did not ask for this, ignore this email: your password stays as it is.',
+      ],
+      action: { label: 'Reset password', url },
+    }),
+  }),
+  email_change_confirm: entry<{ firstName: string; url: string }>({
+    render: ({ firstName, url }) => ({
+      subject: 'Confirm your new email address',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'Please confirm that this is the new email address for your Florin account. The link works for 24 hours.',
+      ],
+      action: { label: 'Confirm new email address', url },
+    }),
+  }),
+  email_change_requested: entry<{ firstName: string; newEmail: string }>({
+    render: ({ firstName, newEmail }) => ({
+      subject: 'A change of your email address was requested',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Someone signed in to your Florin account asked to change its email address to ${newEmail}. It changes only when the new address confirms it.`,
+        'If this was not you, change your password now and contact support.',
+      ],
+    }),
+  }),
+  email_changed: entry<{ firstName: string; newEmail: string }>({
+    render: ({ firstName, newEmail }) => ({
+      subject: 'Your email address was changed',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `The email address of your Florin account is now ${newEmail}.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  password_changed: entry<{ firstName: string }>({
+    render: ({ firstName }) => ({
+      subject: 'Your password was changed',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'The password of your Florin account was changed and your other sessions were signed out.',
+        'If this was not you, reset your password now and contact support.',
+      ],
+    }),
+  }),
+  two_factor_enabled: entry<{ firstName: string }>({
+    render: ({ firstName }) => ({
+      subject: 'Two-factor authentication is on',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'Two-factor authentication is now on for your Florin account. Keep your recovery codes somewhere safe.',
+      ],
+    }),
+  }),
+  two_factor_disabled: entry<{ firstName: string }>({
+    render: ({ firstName }) => ({
+      subject: 'Two-factor authentication was turned off',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'Two-factor authentication was turned off for your Florin account.',
+        'If this was not you, reset your password now and contact support.',
+      ],
+    }),
+  }),
+  recovery_code_used: entry<{ firstName: string; left: number }>({
+    render: ({ firstName, left }) => ({
+      subject: 'A recovery code was used to sign in',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `A recovery code was used to sign in to your Florin account. You have ${left} left.`,
+        'If this was not you, reset your password now and contact support.',
+      ],
+    }),
+  }),
+  login: entry<{ firstName: string; ip: string; at: string }>({
+    optional: 'login_notifications',
+    render: ({ firstName, ip, at }) => ({
+      subject: 'New sign-in to your Florin account',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your account was signed in to on ${at} from ${ip}.`,
+        'If this was not you, reset your password now.',
+      ],
+    }),
+  }),
+  logout: entry<{ firstName: string; at: string }>({
+    optional: 'loginout_notifications',
+    render: ({ firstName, at }) => ({
+      subject: 'You signed out of Florin',
+      paragraphs: [`Hello ${firstName},`, `Your account was signed out on ${at}.`],
+    }),
+  }),
+} as const;
+
+export type NotificationEvent = keyof typeof NOTIFICATIONS;
+export type NotificationData<E extends NotificationEvent> = Parameters<
+  (typeof NOTIFICATIONS)[E]['render']
+>[0];

@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Mailer } from '../../adapters/mail/mailer.js';
+import type { DB } from '../../db/schema.js';
+import { NOTIFICATIONS, type NotificationData, type NotificationEvent } from './catalogue.js';
+import { renderMail } from './render.js';
+
+export type Recipient = {
+  id: number;
+  email: string;
+  login_notifications: boolean;
+  loginout_notifications: boolean;
+};
+
+export type Notifier = ReturnType<typeof createNotifier>;
+
+/**
+ * The one place features tell a customer something. Call it after the change
+ * has committed: a mail about a change that rolled back would be a lie.
+ */
+export function createNotifier(deps: { db: Kysely<DB>; mailer: Mailer; log: FastifyBaseLogger }) {
+  return {
+    async notify<E extends NotificationEvent>(
+      user: Recipient,
+      event: E,
+      data: NotificationData<E>,
+      options: { to?: string } = {},
+    ): Promise<void> {
+      const entry = NOTIFICATIONS[event];
+      if ('optional' in entry && entry.optional && !user[entry.optional]) return;
+      const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
+        data,
+      );
+      try {
+        await deps.mailer.send(renderMail(options.to ?? user.email, rendered));
+        await deps.db
+          .insertInto('notifications')
+          .values({ user_id: user.id, event, subject: rendered.subject })
+          .execute();
+      } catch (error) {
+        // The change itself stands; a mail that failed is logged for staff to follow up.
+        // TODO(#14): a durable outbox with retries once background jobs exist.
+        deps.log.error({ err: error, event, userId: user.id }, 'notification not sent');
+      }
+    },
+  };
+}

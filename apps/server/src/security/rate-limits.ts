@@ -1,0 +1,66 @@
+import { sql, type Kysely } from 'kysely';
+import { AppError } from '@florin/contracts';
+import type { DB } from '../db/schema.js';
+
+/** An abuse limit: at most `max` counted events per key in a sliding window. */
+export type Limit = { name: string; max: number; windowMinutes: number };
+
+/** Limits on the identity routes, per account and per IP (issue 3). */
+export const LIMITS = {
+  loginPerIp: { name: 'login:ip', max: 30, windowMinutes: 10 },
+  loginFailuresPerAccount: { name: 'login:account', max: 5, windowMinutes: 15 },
+  twoFactorFailuresPerUser: { name: '2fa:user', max: 5, windowMinutes: 15 },
+  registerPerIp: { name: 'register:ip', max: 10, windowMinutes: 60 },
+  resendPerUser: { name: 'resend:user', max: 3, windowMinutes: 60 },
+  resendPerIp: { name: 'resend:ip', max: 10, windowMinutes: 60 },
+  resetRequestsPerEmail: { name: 'reset:email', max: 3, windowMinutes: 60 },
+  resetRequestsPerIp: { name: 'reset:ip', max: 10, windowMinutes: 60 },
+  resetAttemptsPerIp: { name: 'reset-submit:ip', max: 10, windowMinutes: 60 },
+  passwordChangeFailuresPerUser: { name: 'password:user', max: 5, windowMinutes: 15 },
+} as const satisfies Record<string, Limit>;
+
+function tooMany(limit: Limit): AppError {
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many attempts. Please wait ${limit.windowMinutes} minutes and try again.`,
+  );
+}
+
+/**
+ * Counts in the database so several instances share one count. `check`
+ * refuses once the window is full; `record` counts one more event.
+ */
+export function createRateLimiter(db: Kysely<DB>) {
+  const count = async (limit: Limit, subject: string) => {
+    const row = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM rate_limit_hits
+      WHERE key = ${`${limit.name}:${subject}`} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(
+      db,
+    );
+    return row.rows[0]?.count ?? 0;
+  };
+  return {
+    async check(limit: Limit, subject: string): Promise<void> {
+      if ((await count(limit, subject)) >= limit.max) throw tooMany(limit);
+    },
+    async record(limit: Limit, subject: string): Promise<void> {
+      await db
+        .insertInto('rate_limit_hits')
+        .values({ key: `${limit.name}:${subject}` })
+        .execute();
+    },
+    /** check and record in one: for limits on every attempt, not only failures. */
+    async take(limit: Limit, subject: string): Promise<void> {
+      if ((await count(limit, subject)) >= limit.max) throw tooMany(limit);
+      await db
+        .insertInto('rate_limit_hits')
+        .values({ key: `${limit.name}:${subject}` })
+        .execute();
+    },
+    async clear(limit: Limit, subject: string): Promise<void> {
+      await db.deleteFrom('rate_limit_hits').where('key', '=', `${limit.name}:${subject}`).execute();
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

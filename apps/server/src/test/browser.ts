@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+let addresses = 0;
+
+/**
+ * A browser over app.inject: keeps cookies, sends the CSRF header from its
+ * cookie on state-changing requests, and has its own IP address.
+ */
+export function createBrowser(app: FastifyInstance) {
+  const cookies = new Map<string, string>();
+  addresses += 1;
+  const ip = `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+
+  async function request(
+    method: InjectOptions['method'],
+    url: string,
+    options: { body?: unknown; headers?: Record<string, string>; csrf?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    if (method !== 'GET' && options.csrf !== false && !cookies.has('csrf_token')) {
+      await request('GET', '/api/v1/csrf');
+    }
+    const headers: Record<string, string> = { ...options.headers };
+    if (cookies.size > 0) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const csrf = cookies.get('csrf_token');
+    if (method !== 'GET' && options.csrf !== false && csrf) headers['x-csrf-token'] = csrf;
+    const response = await app.inject({
+      method,
+      url,
+      headers,
+      remoteAddress: ip,
+      ...(options.body !== undefined ? { payload: options.body as object } : {}),
+    });
+    for (const cookie of response.cookies) {
+      if (cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() < Date.now()))
+        cookies.delete(cookie.name);
+      else cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  return {
+    ip,
+    cookies,
+    get: (url: string, headers?: Record<string, string>) => request('GET', url, { headers }),
+    post: (url: string, body?: unknown, options: { headers?: Record<string, string>; csrf?: boolean } = {}) =>
+      request('POST', url, { body: body ?? {}, ...options }),
+    put: (url: string, body?: unknown) => request('PUT', url, { body: body ?? {} }),
+    /** Fetches and solves an ALTCHA challenge as the widget would. */
+    async captcha(): Promise<string> {
+      const challenge = (await request('GET', '/api/v1/captcha/challenge')).json<Challenge>();
+      const solution = await solveChallenge({ challenge, deriveKey });
+      return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+    },
+  };
+}
+
+export type Browser = ReturnType<typeof createBrowser>;
+
+/** TOTP from Debian's oathtool, an implementation that shares no code with ours. */
+export function oathtoolCode(secret: string, at: Date = new Date()): string {
+  return execFileSync(
+    'oathtool',
+    ['--totp', '-b', secret, '--now', at.toISOString().replace('T', ' ').replace(/\..*$/, ' UTC')],
+    {
+      encoding: 'utf8',
+    },
+  ).trim();
+}
+
+export async function mailTo(db: Kysely<DB>, to: string) {
+  return db.selectFrom('dev_mailbox').selectAll().where('to', '=', to).orderBy('id', 'desc').execute();
+}
+
+/** The first link in the newest mail to `to` whose subject matches. */
+export async function linkInMail(db: Kysely<DB>, to: string, subject: RegExp): Promise<string> {
+  const mail = (await mailTo(db, to)).find((message) => subject.test(message.subject));
+  const url = mail && /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!url) throw new Error(`no mail to ${to} matching ${String(subject)}`);
+  return url;
+}
