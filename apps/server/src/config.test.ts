@@ -40,6 +40,7 @@ describe('configuration', () => {
       path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../README.md'),
       'utf8',
     );
-    for (const name of Object.keys(CONFIG_VARIABLES)) expect(readme).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
+    for (const name of Object.keys(CONFIG_VARIABLES))
+      expect(readme).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
   });
 });
