@@ -2,10 +2,13 @@ import { AppError, ERROR_CODES, ErrorBodySchema, type Endpoint, type ErrorCode }
 import type { z } from 'zod';
 import { reportError, toAppError } from './errors';
 
+/** One part of the input: required when its schema has a required field, optional when it has none, absent when undeclared. */
 type InputPart<E, K extends 'body' | 'query' | 'params'> = E extends {
   readonly [P in K]: infer S extends z.ZodType;
 }
-  ? { [P in K]: z.input<S> }
+  ? Partial<z.input<S>> extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
   : { [P in K]?: never };
 
 /** What a call sends: the body, query and path parameters its contract declares, as the schemas accept them. */

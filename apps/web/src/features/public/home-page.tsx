@@ -43,10 +43,10 @@ export function HomePage() {
               prices and your security first.
             </Text>
             <Group gap="sm">
-              <Button component={Link} to={PATHS.register} size="md">
+              <Button component={Link} to={PATHS.register} size="md" variant="white">
                 Create an account
               </Button>
-              <Button component={Link} to={PATHS.login} size="md" variant="white">
+              <Button component={Link} to={PATHS.login} size="md" variant="outline" color="white">
                 Log in
               </Button>
             </Group>

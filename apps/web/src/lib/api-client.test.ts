@@ -1,0 +1,172 @@
+import { defineEndpoint, getHealth, type Health } from '@florin/contracts';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { apiCall } from './api-client';
+import { setUnauthenticatedHandler } from './errors';
+
+vi.mock('@mantine/notifications', () => ({ notifications: { show: vi.fn() } }));
+
+const show = vi.mocked(notifications.show);
+const fetchMock = vi.fn<typeof fetch>();
+
+const HEALTH: Health = {
+  status: 'ok',
+  version: '0.1.0',
+  database: { reachable: true, engine: 'pglite' },
+  ledger: { ok: true, violations: 0, checked_at: '2024-01-01T00:00:00.000Z' },
+};
+
+const renameWallet = defineEndpoint({
+  method: 'PATCH',
+  path: '/api/v1/wallets/{id}',
+  summary: 'test endpoint',
+  params: z.object({ id: z.string() }),
+  query: z.object({ tags: z.array(z.string()).optional(), page: z.number().optional() }),
+  body: z.strictObject({ name: z.string() }),
+  responses: { 200: z.object({ id: z.string(), name: z.string() }) },
+});
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  fetchMock.mockReset();
+  show.mockReset();
+});
+
+describe('apiCall', () => {
+  it('parses a 2xx body with the contract and sends same-origin JSON requests', async () => {
+    fetchMock.mockResolvedValue(json(200, HEALTH));
+    await expect(apiCall(getHealth)).resolves.toEqual(HEALTH);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/v1/health');
+    expect(init).toMatchObject({ method: 'GET', credentials: 'same-origin', body: undefined });
+    expect(new Headers(init?.headers).get('accept')).toBe('application/json');
+  });
+
+  it('fills path parameters, the query and the JSON body', async () => {
+    fetchMock.mockResolvedValue(json(200, { id: 'a b', name: 'Savings' }));
+    await apiCall(renameWallet, {
+      params: { id: 'a b' },
+      query: { tags: ['x', 'y'], page: 2 },
+      body: { name: 'Savings' },
+    });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/v1/wallets/a%20b?tags=x&tags=y&page=2');
+    expect(init?.method).toBe('PATCH');
+    expect(init?.body).toBe('{"name":"Savings"}');
+    expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
+  });
+
+  it('rebuilds the AppError from an error body and shows one toast titled by its code', async () => {
+    fetchMock.mockResolvedValue(json(404, { code: 'NOT_FOUND', message: 'Wallet not found.' }));
+    await expect(apiCall(renameWallet, { params: { id: '1' }, body: { name: 'x' } })).rejects.toMatchObject({
+      name: 'AppError',
+      code: 'NOT_FOUND',
+      status: 404,
+      message: 'Wallet not found.',
+    });
+    expect(show).toHaveBeenCalledTimes(1);
+    expect(show.mock.calls[0]?.[0]).toMatchObject({
+      id: 'error-NOT_FOUND',
+      color: 'red',
+      title: 'Not Found',
+      message: 'Wallet not found.',
+      autoClose: 3000,
+    });
+  });
+
+  it('uses the title the screen gives for a 4xx', async () => {
+    fetchMock.mockResolvedValue(json(409, { code: 'CONFLICT', message: 'Already exists.' }));
+    await expect(apiCall(getHealth, {}, { errorTitle: 'Failed to add wallet' })).rejects.toThrow();
+    expect(show.mock.calls[0]?.[0]).toMatchObject({
+      title: 'Failed to add wallet',
+      message: 'Already exists.',
+    });
+  });
+
+  it('shows "Failed!" and the generic text for a 500, whatever the server said', async () => {
+    fetchMock.mockResolvedValue(json(500, { code: 'INTERNAL', message: 'stack trace here' }));
+    await expect(apiCall(getHealth, {}, { errorTitle: 'ignored for 5xx' })).rejects.toMatchObject({
+      code: 'INTERNAL',
+    });
+    expect(show.mock.calls[0]?.[0]).toMatchObject({
+      title: 'Failed!',
+      message: 'Something went wrong. Please contact the admin.',
+    });
+  });
+
+  it('lists field errors line by line under "Incorrect Input"', async () => {
+    fetchMock.mockResolvedValue(
+      json(422, {
+        code: 'VALIDATION_FAILED',
+        message: 'The given data was invalid.',
+        errors: { email: ['The email is invalid.'], password: ['Too short.', 'Needs a digit.'] },
+      }),
+    );
+    await expect(apiCall(getHealth)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: { email: ['The email is invalid.'], password: ['Too short.', 'Needs a digit.'] },
+    });
+    expect(show.mock.calls[0]?.[0]).toMatchObject({
+      title: 'Incorrect Input',
+      message: 'The email is invalid.\nToo short.\nNeeds a digit.',
+    });
+  });
+
+  it('stays quiet with notify: false, and still throws', async () => {
+    fetchMock.mockResolvedValue(json(403, { code: 'FORBIDDEN', message: 'No.' }));
+    await expect(apiCall(getHealth, {}, { notify: false })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(show).not.toHaveBeenCalled();
+  });
+
+  it('hands a 401 to the registered handler instead of a toast', async () => {
+    const onUnauthenticated = vi.fn();
+    const unregister = setUnauthenticatedHandler(onUnauthenticated);
+    fetchMock.mockResolvedValue(
+      json(401, { code: 'UNAUTHENTICATED', message: 'Please sign in to continue.' }),
+    );
+    await expect(apiCall(getHealth)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(onUnauthenticated).toHaveBeenCalledWith(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    expect(show).not.toHaveBeenCalled();
+    unregister();
+  });
+
+  it('maps a status without an error body to its code (a proxy page, a degraded health check)', async () => {
+    fetchMock.mockResolvedValue(new Response('<html>Bad gateway</html>', { status: 503 }));
+    await expect(apiCall(getHealth)).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    expect(show.mock.calls[0]?.[0]).toMatchObject({ title: 'Failed!' });
+  });
+
+  it('reports an unreachable server as unavailable', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiCall(getHealth)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(show).toHaveBeenCalledTimes(1);
+  });
+
+  it('treats a 2xx body outside the contract as an internal failure', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fetchMock.mockResolvedValue(json(200, { status: 'fine' }));
+    await expect(apiCall(getHealth)).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect(consoleError).toHaveBeenCalledTimes(1);
+    expect(show.mock.calls[0]?.[0]).toMatchObject({ title: 'Failed!' });
+  });
+
+  it('says nothing when the caller cancelled the request', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    fetchMock.mockRejectedValue(new DOMException('The operation was aborted.', 'AbortError'));
+    await expect(apiCall(getHealth, {}, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(show).not.toHaveBeenCalled();
+  });
+});
