@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -29,10 +28,8 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: {
       ...importX.flatConfigs.typescript.settings,
-
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          noWarnOnMultipleProjects: true,
+      'import-x/resolver': {
+        typescript: {
           project: [
             'tsconfig.json',
             'apps/*/tsconfig.json',
@@ -40,8 +37,8 @@ export default tseslint.config(
             'e2e/tsconfig.json',
             'bench/tsconfig.json',
           ],
-        }),
-      ],
+        },
+      },
     },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
