@@ -5,6 +5,7 @@ import * as ledger from './migrations/0001-ledger.js';
 import * as referenceData from './migrations/0002-reference-data.js';
 import * as staff from './migrations/0003-staff.js';
 import * as identity from './migrations/0004-identity.js';
+import * as ledgerPostFunction from './migrations/0005-ledger-post-function.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-reference-data': referenceData,
   '0003-staff': staff,
   '0004-identity': identity,
+  '0005-ledger-post-function': ledgerPostFunction,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

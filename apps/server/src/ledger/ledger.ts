@@ -6,6 +6,7 @@ import type { DB, HoldStatus } from '../db/schema.js';
 import {
   accountKey,
   getBalance,
+  isUserAccount,
   resolveAccounts,
   type AccountRef,
   type Balance,
@@ -53,8 +54,6 @@ export type ReleaseResult = { status: HoldStatus; released: bigint; replayed: bo
 /** A mistake in the calling code (an unbalanced journal), never a customer's doing. */
 export class LedgerProgrammingError extends Error {}
 
-type AccountChange = { account: ResolvedAccount; delta: bigint; releaseHeld: bigint };
-
 function hashRequest(value: unknown): string {
   const text = JSON.stringify(value, (_key, item: unknown) =>
     typeof item === 'bigint' ? item.toString() : item,
@@ -88,134 +87,40 @@ export type Ledger = ReturnType<typeof createLedger>;
 export function createLedger() {
   const houseCache = new Map<string, ResolvedAccount>();
 
-  /** Inserts the journal row, or finds the earlier one with this key. */
-  async function claimKey(
-    trx: Transaction<DB>,
-    input: Omit<JournalInput, 'postings'>,
-    requestHash: string,
-    holdId: string | null,
-  ): Promise<{ journalId: string; replayed: boolean }> {
-    // ON CONFLICT waits for a concurrent insert of the same key to commit or
-    // roll back, so two requests with one key never both get past here.
-    const inserted = await trx
-      .insertInto('journals')
-      .values({
-        idempotency_key: input.idempotencyKey,
-        request_hash: requestHash,
-        kind: input.kind,
-        reference: input.reference ?? null,
-        hold_id: holdId,
-        metadata: JSON.stringify(input.metadata ?? {}),
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (inserted) return { journalId: inserted.id, replayed: false };
-    const existing = await trx
-      .selectFrom('journals')
-      .select(['id', 'request_hash'])
-      .where('idempotency_key', '=', input.idempotencyKey)
-      .executeTakeFirstOrThrow();
-    if (existing.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-    return { journalId: existing.id, replayed: true };
-  }
-
   /**
-   * Applies the postings: customer accounts locked in id order and updated in
-   * one statement that refuses an overdraft; house accounts left unlocked,
-   * their postings appended to house_balance_deltas; then the entries.
+   * Posts a journal through ledger_post_journal (migration 0005): one
+   * statement claims the key, locks and updates the customer accounts in id
+   * order, appends the house deltas and writes the entries.
    */
-  async function applyPostings(
-    trx: Transaction<DB>,
-    journalId: string,
-    postings: readonly Posting[],
-    heldReleases: ReadonlyMap<string, bigint> = new Map(),
-  ): Promise<void> {
-    const accounts = await resolveAccounts(
-      trx,
-      postings.map((posting) => posting.account),
-      houseCache,
-    );
-    const changes = new Map<string, AccountChange>();
-    for (const posting of postings) {
-      const account = accounts.get(accountKey(posting.account));
-      if (!account) throw new LedgerProgrammingError('unresolved account');
-      const change = changes.get(account.id) ?? { account, delta: 0n, releaseHeld: 0n };
-      change.delta += posting.amount;
-      changes.set(account.id, change);
+  async function callPostJournal(
+    db: Executor,
+    input: Omit<JournalInput, 'postings'> & { postings: readonly Posting[] },
+    requestHash: string,
+    hold?: { id: string; accountId: string; release: bigint },
+  ): Promise<JournalResult> {
+    const refs = input.postings.map((posting) => posting.account);
+    const owned = (ref: AccountRef) => (isUserAccount(ref) ? ref : undefined);
+    try {
+      const result = await sql<{ journal_id: string; replayed: boolean }>`
+        SELECT journal_id, replayed FROM ledger_post_journal(
+          ${input.idempotencyKey}, ${requestHash}, ${input.kind}, ${input.reference ?? null},
+          ${hold?.id ?? null}::bigint, ${JSON.stringify(input.metadata ?? {})}::jsonb,
+          ${refs.map((ref) => ref.asset)}::text[],
+          ${refs.map((ref) => ref.kind)}::text[],
+          ${refs.map((ref) => owned(ref)?.ownerUserId ?? null)}::integer[],
+          ${refs.map((ref) => owned(ref)?.reference ?? '')}::text[],
+          ${input.postings.map((posting) => posting.amount.toString())}::numeric[],
+          ${hold?.accountId ?? null}::bigint, ${hold ? hold.release.toString() : null}::numeric
+        )`.execute(db);
+      const row = result.rows[0];
+      if (!row) throw new LedgerProgrammingError('ledger_post_journal returned nothing');
+      return { journalId: row.journal_id, replayed: row.replayed };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'FL001') throw new AppError('INSUFFICIENT_FUNDS');
+      if (code === 'FL002') throw new AppError('IDEMPOTENCY_CONFLICT');
+      throw error;
     }
-    for (const [accountId, release] of heldReleases) {
-      const change = changes.get(accountId);
-      if (!change)
-        throw new LedgerProgrammingError('a hold released on an account the journal does not touch');
-      change.releaseHeld += release;
-    }
-
-    const customer = [...changes.values()].filter((change) => !change.account.isHouse);
-    const balanceAfter = new Map<string, bigint>();
-    if (customer.length > 0) {
-      const values = sql.join(
-        customer.map(
-          (change) =>
-            sql`(${change.account.id}::bigint, ${change.delta.toString()}::numeric, ${change.releaseHeld.toString()}::numeric)`,
-        ),
-      );
-      // Row locks in id order, so two journals never wait on each other in a circle.
-      if (customer.length > 1) {
-        const ids = customer.map((change) => change.account.id);
-        await trx
-          .selectFrom('accounts')
-          .select('id')
-          .where('id', 'in', ids)
-          .orderBy('id')
-          .forUpdate()
-          .execute();
-      }
-      // The WHERE refuses an overdraft without raising, so we can say why.
-      const updated = await sql<{ id: string; posted: string }>`
-        UPDATE accounts AS a
-        SET posted = a.posted + c.delta, held = a.held - c.release
-        FROM (VALUES ${values}) AS c (id, delta, release)
-        WHERE a.id = c.id
-          AND a.held - c.release >= 0
-          AND (NOT a.non_negative OR a.posted + c.delta - (a.held - c.release) >= 0)
-        RETURNING a.id, a.posted`.execute(trx);
-      if (updated.rows.length !== customer.length) throw new AppError('INSUFFICIENT_FUNDS');
-      for (const row of updated.rows) balanceAfter.set(row.id, BigInt(row.posted));
-    }
-
-    const house = [...changes.values()].filter((change) => change.account.isHouse && change.delta !== 0n);
-    if (house.length > 0) {
-      await trx
-        .insertInto('house_balance_deltas')
-        .values(house.map((change) => ({ account_id: change.account.id, amount: change.delta.toString() })))
-        .execute();
-    }
-
-    // balance_after per entry: walk back from the account's final balance.
-    const running = new Map<string, bigint>();
-    for (const [id, after] of balanceAfter) running.set(id, after - (changes.get(id)?.delta ?? 0n));
-    await trx
-      .insertInto('entries')
-      .values(
-        postings.map((posting) => {
-          const account = accounts.get(accountKey(posting.account)) as ResolvedAccount;
-          let after: string | null = null;
-          const before = running.get(account.id);
-          if (before !== undefined) {
-            running.set(account.id, before + posting.amount);
-            after = (before + posting.amount).toString();
-          }
-          return {
-            journal_id: journalId,
-            account_id: account.id,
-            asset: account.asset,
-            amount: posting.amount.toString(),
-            balance_after: after,
-          };
-        }),
-      )
-      .execute();
   }
 
   async function lockPendingHold(trx: Transaction<DB>, holdId: string) {
@@ -233,12 +138,8 @@ export function createLedger() {
     /** Posts a balanced multi-leg journal once per idempotency key. */
     async postJournal(db: Executor, input: JournalInput): Promise<JournalResult> {
       assertBalanced(input.postings);
-      const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
-      return withTransaction(db, async (trx) => {
-        const claim = await claimKey(trx, input, requestHash, null);
-        if (!claim.replayed) await applyPostings(trx, claim.journalId, input.postings);
-        return claim;
-      });
+      // One statement: atomic on its own, or part of the caller's transaction.
+      return callPostJournal(db, input, hashRequest({ ...input, idempotencyKey: undefined }));
     },
 
     /** Sets funds aside (a pending withdrawal, an open limit order): they stay posted but cannot be spent. */
@@ -292,9 +193,18 @@ export function createLedger() {
       if (input.amount <= 0n) throw new LedgerProgrammingError('a hold posting must be positive');
       const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
       return withTransaction(db, async (trx) => {
-        const claim = await claimKey(trx, input, requestHash, input.holdId);
-        if (claim.replayed) return claim;
+        // The hold's row lock serialises everything done to it; only then is
+        // "has this key been used?" a question with a lasting answer.
         const hold = await lockPendingHold(trx, input.holdId);
+        const earlier = await trx
+          .selectFrom('journals')
+          .select(['id', 'request_hash'])
+          .where('idempotency_key', '=', input.idempotencyKey)
+          .executeTakeFirst();
+        if (earlier) {
+          if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+          return { journalId: earlier.id, replayed: true };
+        }
         if (hold.status !== 'pending') throw new AppError('CONFLICT', 'This hold is already resolved.');
         if (input.amount > hold.remaining) throw new AppError('INSUFFICIENT_FUNDS');
         const accounts = await resolveAccounts(
@@ -319,13 +229,11 @@ export function createLedger() {
           })
           .where('id', '=', hold.id)
           .execute();
-        await applyPostings(
-          trx,
-          claim.journalId,
-          input.postings,
-          new Map([[hold.account_id, input.amount + release]]),
-        );
-        return claim;
+        return callPostJournal(trx, input, requestHash, {
+          id: hold.id,
+          accountId: hold.account_id,
+          release: input.amount + release,
+        });
       });
     },
 
