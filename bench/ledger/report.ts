@@ -39,6 +39,8 @@ export type Report = {
   rows: Row[];
   integrity: Integrity[];
   prototype?: string;
+  /** Where the report is written, relative to the repository root. */
+  file: string;
 };
 
 export function machineInfo(): Report['machine'] {
@@ -177,7 +179,8 @@ is its own "tps (without initial connection time)". Latency is per journal (per 
 \`-l\` log). CPU is read from /proc: client = the benchmark's Node process (the ledger, Kysely, pg; for PGlite the
 database too) or pgbench; server = the PostgreSQL server's processes. All of them share the machine's
 ${report.machine.cpus} cores; "other processes" is CPU the machine spent on anything else during the run (other work on
-the machine at the time), which takes cores away from the figures.
+the machine at the time), which takes cores away from the figures. The machine is shared, so absolute figures move
+by ±30% from one invocation to the next; the ratios, taken a few seconds apart on the same server, move much less.
 
 ## Ours ÷ pgbench (same client count, same server, same invocation)
 
@@ -198,8 +201,8 @@ ${report.clientCounts.join(' and ')} clients queue on it one journal at a time, 
 - PostgreSQL: the throw-away server of \`apps/server/src/test/postgres-server.ts\` on loopback TCP; ${report.postgresSettings
     .map(([name, value]) => `${name}=${value}`)
     .join(', ')}. Durability is off, so these figures measure CPU and locking, not the disk.
-- Ledger: \`createLedger().postJournal\` from \`apps/server/src/ledger\`, one instance per engine (so its house-account
-  cache is warm, as in a running server), Kysely over a \`pg\` pool of exactly as many connections as clients, opened
+- Ledger: ${report.prototype ?? '`createLedger().postJournal` from `apps/server/src/ledger`'}, one instance per
+  engine (so its house-account cache is warm, as in a running server), Kysely over a \`pg\` pool of exactly as many connections as clients, opened
   before the clock starts. Each client is a loop awaiting one journal at a time.
 - Data: 1,000 customers, each funded by a GBP deposit (Dr bank / Cr user) and a BTC deposit (Dr custody / Cr user),
   and 1,000 BTC moved into the house inventory. ${report.seeding
@@ -211,9 +214,10 @@ ${report.clientCounts.join(' and ')} clients queue on it one journal at a time, 
 - pgbench: built-in tpcb-like script, default simple query protocol, \`-j ${report.pgbench.threads}\`, \`-T ${report.seconds}\`,
   scale **${report.pgbench.scale}** (${fixed(report.pgbench.scale * 100_000)} accounts, ${report.pgbench.scale} branches; \`pgbench -i\` took
   ${fixed(report.pgbench.initSeconds, 1)} s). Each transaction updates one of the ${report.pgbench.scale} branch rows, so with fewer
-  branches than clients pgbench measures its own row-lock queue; scale ≥ clients (pgbench's documented advice) makes
-  it the stronger baseline at every client count we run, which is why this scale was chosen. Override it with
-  BENCH_PGBENCH_SCALE.
+  branches than clients pgbench mostly measures its own row-lock queue on them. pgbench's documentation advises a
+  scale at least as large as the number of clients, so the default is the largest client count (32): the baseline
+  is not held back by branch contention at either client count. Override it with BENCH_PGBENCH_SCALE (scale 10 is
+  quicker to initialise but queues 32 clients on 10 branch rows).
 
 ## Statements per journal (PostgreSQL, one journal at a time, warm cache)
 
@@ -224,7 +228,8 @@ sends every parameterised statement as parse/bind/execute in one round trip.
 
 ## Where the time goes (PostgreSQL, pg_stat_activity and pg_locks sampled every 50 ms)
 
-Average number of the database's client backends in each state / wait event:
+Average number of the database's client backends in each state / wait event (the sampler's own connection left
+out; "idle" connections are the clients' between journals, or pgbench's while it starts and stops):
 
 ${waitsSection(report)}
 
@@ -241,9 +246,10 @@ ${integrityLines.join('\n')}
 npm run bench                      # from the repository root; about 2½ minutes
 BENCH_SECONDS=30 npm run bench     # longer runs
 BENCH_PGBENCH_SCALE=10 npm run bench
+BENCH_LEDGER=prototype-function npm run bench   # the one-statement prototype, to bench/results/ledger-prototype-function.md
 \`\`\`
 
 It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`; the bench starts its own throw-away server
-and stops it at the end) and writes this file, \`bench/results/ledger.md\`.
+and stops it at the end) and writes this file, \`${report.file}\`.
 `;
 }

@@ -21,6 +21,7 @@ import {
 } from '../../apps/server/src/ledger/index.js';
 import { startPostgres, type PostgresServer } from '../../apps/server/src/test/postgres-server.js';
 import { pgbenchInit, pgbenchRun, type PgbenchTarget } from './pgbench.js';
+import { createPrototypeLedger } from './prototype.js';
 import { countStatements, findPostmaster, sampleWaits, serverCpuSeconds } from './probes.js';
 import {
   cpuFigures,
@@ -33,7 +34,7 @@ import {
   type Report,
   type Row,
 } from './report.js';
-import { runClients, seed, trade, transfer, type PostJournal, type Workload } from './workloads.js';
+import { runClients, seed, workloads, type PostJournal, type Workload } from './workloads.js';
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -49,11 +50,24 @@ const CLIENT_COUNTS = [8, 32];
 /** Scale ≥ the most clients, so pgbench's branch rows are not its bottleneck. */
 const PGBENCH_SCALE = Math.round(positiveNumber('BENCH_PGBENCH_SCALE', Math.max(...CLIENT_COUNTS)));
 const PGBENCH_THREADS = 2;
-const WORKLOADS: Workload[] = [transfer, trade];
-const RESULTS = new URL('../results/ledger.md', import.meta.url);
+/**
+ * BENCH_LEDGER=prototype (one SQL statement per journal) or prototype-function
+ * (the same statement inside a PL/pgSQL function, planned once per connection)
+ * measures bench/ledger/prototype.ts instead of the app's ledger, into its own file.
+ */
+const PROTOTYPE = ({ prototype: 'statement', 'prototype-function': 'function' } as const)[
+  process.env.BENCH_LEDGER ?? ''
+];
+if (process.env.BENCH_LEDGER && !PROTOTYPE) {
+  throw new Error(`BENCH_LEDGER must be prototype or prototype-function, not "${process.env.BENCH_LEDGER}"`);
+}
+const RESULTS = new URL(
+  `../results/${PROTOTYPE ? `ledger-${process.env.BENCH_LEDGER}` : 'ledger'}.md`,
+  import.meta.url,
+);
 
 const ledger = (): PostJournal => {
-  const instance = createLedger();
+  const instance = PROTOTYPE ? createPrototypeLedger(PROTOTYPE) : createLedger();
   return (db, input) => instance.postJournal(db, input);
 };
 
@@ -167,12 +181,21 @@ async function benchPostgres(report: Report, server: PostgresServer, opened: Dat
   ]);
 
   const post = ledger();
-  const bench = await open('florin_bench', 16);
-  await migrateToLatest(bench.db);
-  const seeded = await seed(post, bench.db, 16);
-  report.seeding.push({ engine: 'PostgreSQL', ...seeded });
+  const setup = await openDatabase({ engine: 'postgres', url: server.url('florin_bench'), poolSize: 16 });
+  const seeded = await (async () => {
+    try {
+      await migrateToLatest(setup.db);
+      return await seed(post, setup.db, 16);
+    } finally {
+      await setup.close();
+    }
+  })();
+  // One connection for the sampler, the counts and the check, so only the clients' connections show in the samples.
+  const bench = await open('florin_bench', 1);
+  report.seeding.push({ engine: 'PostgreSQL', journals: seeded.journals, seconds: seeded.seconds });
   log(`PostgreSQL: migrated and seeded ${seeded.journals} journals in ${seeded.seconds.toFixed(1)} s`);
-  for (const workload of WORKLOADS) {
+  const benchWorkloads = workloads(seeded.users);
+  for (const workload of benchWorkloads) {
     const count = await countStatements(server.url('florin_bench'), post, workload, 200);
     report.statements.push({ workload: `${workload.name} (${workload.legs} legs)`, count });
     log(
@@ -200,7 +223,7 @@ async function benchPostgres(report: Report, server: PostgresServer, opened: Dat
     report.rows.push(base);
     printRow(base);
 
-    for (const workload of WORKLOADS) {
+    for (const workload of benchWorkloads) {
       const pool = await openDatabase({
         engine: 'postgres',
         url: server.url('florin_bench'),
@@ -232,11 +255,12 @@ async function benchPglite(report: Report, opened: Database[]): Promise<void> {
   report.pgliteVersion = `${await pglitePackageVersion()} (${version.rows[0]?.version ?? '?'})`;
   const post = ledger();
   const seeded = await seed(post, lite.db, 1);
-  report.seeding.push({ engine: 'PGlite', ...seeded });
+  report.seeding.push({ engine: 'PGlite', journals: seeded.journals, seconds: seeded.seconds });
   log(`PGlite: migrated and seeded ${seeded.journals} journals in ${seeded.seconds.toFixed(1)} s`);
+  const benchWorkloads = workloads(seeded.users);
   const rows: Row[] = [];
   for (const clients of CLIENT_COUNTS) {
-    for (const workload of WORKLOADS) {
+    for (const workload of benchWorkloads) {
       const row = await runWorkload('PGlite', post, lite.db, workload, clients);
       row.stored = await storedCounts(lite.db, `bench:lite:${workload.name}:${clients}:`);
       rows.push(row);
@@ -271,6 +295,11 @@ async function main(): Promise<void> {
     statements: [],
     rows: [],
     integrity: [],
+    file: `bench/results/${RESULTS.pathname.split('/').pop() ?? 'ledger.md'}`,
+    prototype: PROTOTYPE
+      ? `the PROTOTYPE in bench/ledger/prototype.ts (BENCH_LEDGER=${process.env.BENCH_LEDGER}: one SQL statement ` +
+        `per journal${PROTOTYPE === 'function' ? ', inside a PL/pgSQL function' : ''}), not the app's ledger`
+      : undefined,
   };
   log(
     `${SECONDS} s per run, clients ${CLIENT_COUNTS.join(' and ')}, pgbench scale ${PGBENCH_SCALE}; ` +

@@ -22,7 +22,6 @@ const PENCE_PER_BTC = 5_000_000n;
 const SATS_PER_BTC = 100_000_000n;
 const FEE_BASIS_POINTS = 50n;
 
-const userId = (index: number) => String(100_000 + index);
 const available = (user: string, asset: 'GBP' | 'BTC'): UserAccountRef => ({
   asset,
   kind: 'available',
@@ -37,54 +36,59 @@ export type Workload = {
   journal: (key: string) => JournalInput;
 };
 
-/** 2 legs: GBP from one random customer's available account to another's. */
-export const transfer: Workload = {
-  name: 'transfer',
-  legs: 2,
-  journal: (key) => {
-    const from = randomInt(0, USERS - 1);
-    const to = (from + randomInt(1, USERS - 1)) % USERS;
-    const amount = BigInt(randomInt(1, 10_000));
-    return {
-      idempotencyKey: key,
-      // The ledger has no customer-to-customer kind yet; the postings are what count.
-      kind: 'adjustment',
-      reference: `bench-transfer:${key}`,
-      postings: [
-        { account: available(userId(from), 'GBP'), amount: -amount },
-        { account: available(userId(to), 'GBP'), amount },
-      ],
-    };
-  },
-};
+/** The two workloads over the seeded customers' ids. */
+export function workloads(users: readonly string[]): Workload[] {
+  const pick = (index: number) => users[index] as string;
+  /** 2 legs: GBP from one random customer's available account to another's. */
+  const transfer: Workload = {
+    name: 'transfer',
+    legs: 2,
+    journal: (key) => {
+      const from = randomInt(0, users.length - 1);
+      const to = (from + randomInt(1, users.length - 1)) % users.length;
+      const amount = BigInt(randomInt(1, 10_000));
+      return {
+        idempotencyKey: key,
+        // The ledger has no customer-to-customer kind yet; the postings are what count.
+        kind: 'adjustment',
+        reference: `bench-transfer:${key}`,
+        postings: [
+          { account: available(pick(from), 'GBP'), amount: -amount },
+          { account: available(pick(to), 'GBP'), amount },
+        ],
+      };
+    },
+  };
 
-/**
- * 5 legs, LEDGER.md's instant or market buy: Dr user:GBP cost+fee / Cr
- * inventory:GBP cost / Cr fee_revenue:GBP fee; Dr inventory:BTC qty / Cr user:BTC qty.
- */
-export const trade: Workload = {
-  name: 'trade',
-  legs: 5,
-  journal: (key) => {
-    const user = userId(randomInt(0, USERS - 1));
-    const qty = BigInt(randomInt(10_000, 1_000_000));
-    const cost = ceilDiv(qty * PENCE_PER_BTC, SATS_PER_BTC);
-    const fee = ceilDiv(cost * FEE_BASIS_POINTS, 10_000n);
-    return {
-      idempotencyKey: key,
-      kind: 'trade',
-      reference: `quote:${key}`,
-      metadata: { quoteId: key, side: 'buy', price: '50000.00', feeRate: '0.5%', qty: qty.toString() },
-      postings: [
-        { account: available(user, 'GBP'), amount: -(cost + fee) },
-        { account: { asset: 'GBP', kind: 'inventory' }, amount: cost },
-        { account: { asset: 'GBP', kind: 'fee_revenue' }, amount: fee },
-        { account: { asset: 'BTC', kind: 'inventory' }, amount: -qty },
-        { account: available(user, 'BTC'), amount: qty },
-      ],
-    };
-  },
-};
+  /**
+   * 5 legs, LEDGER.md's instant or market buy: Dr user:GBP cost+fee / Cr
+   * inventory:GBP cost / Cr fee_revenue:GBP fee; Dr inventory:BTC qty / Cr user:BTC qty.
+   */
+  const trade: Workload = {
+    name: 'trade',
+    legs: 5,
+    journal: (key) => {
+      const user = pick(randomInt(0, users.length - 1));
+      const qty = BigInt(randomInt(10_000, 1_000_000));
+      const cost = ceilDiv(qty * PENCE_PER_BTC, SATS_PER_BTC);
+      const fee = ceilDiv(cost * FEE_BASIS_POINTS, 10_000n);
+      return {
+        idempotencyKey: key,
+        kind: 'trade',
+        reference: `quote:${key}`,
+        metadata: { quoteId: key, side: 'buy', price: '50000.00', feeRate: '0.5%', qty: qty.toString() },
+        postings: [
+          { account: available(user, 'GBP'), amount: -(cost + fee) },
+          { account: { asset: 'GBP', kind: 'inventory' }, amount: cost },
+          { account: { asset: 'GBP', kind: 'fee_revenue' }, amount: fee },
+          { account: { asset: 'BTC', kind: 'inventory' }, amount: -qty },
+          { account: available(user, 'BTC'), amount: qty },
+        ],
+      };
+    },
+  };
+  return [transfer, trade];
+}
 
 /** Runs `count` tasks with at most `concurrency` in flight. */
 async function inParallel(count: number, concurrency: number, task: (index: number) => Promise<void>) {
@@ -100,16 +104,38 @@ async function inParallel(count: number, concurrency: number, task: (index: numb
   );
 }
 
+/** Customer rows, as registration leaves them (accounts.owner_user_id references users). */
+async function createUsers(db: Kysely<DB>): Promise<string[]> {
+  const rows = await db
+    .insertInto('users')
+    .values(
+      Array.from({ length: USERS }, (_, index) => ({
+        user_identification: `FLBENCH${index}`,
+        first_name: 'Bench',
+        last_name: `Customer ${index}`,
+        email: `bench-${index}@example.test`,
+        password_hash: 'not-a-password',
+        referral_code: `bench${index}`,
+        referred_by_user_id: null,
+        email_verified_at: new Date(),
+      })),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((row) => String(row.id));
+}
+
 /**
- * Every customer gets a GBP and a BTC deposit journal (Dr bank / Cr user,
- * Dr custody / Cr user), and the house inventory gets its BTC.
+ * 1,000 customers, each funded by a GBP and a BTC deposit journal (Dr bank /
+ * Cr user, Dr custody / Cr user), and BTC moved into the house inventory.
  */
 export async function seed(
   post: PostJournal,
   db: Kysely<DB>,
   concurrency: number,
-): Promise<{ journals: number; seconds: number }> {
+): Promise<{ users: string[]; journals: number; seconds: number }> {
   const started = performance.now();
+  const users = await createUsers(db);
   await post(db, {
     idempotencyKey: 'bench:seed:inventory',
     kind: 'adjustment',
@@ -119,8 +145,8 @@ export async function seed(
       { account: { asset: 'BTC', kind: 'inventory' }, amount: INVENTORY_BTC },
     ],
   });
-  await inParallel(USERS * 2, concurrency, async (index) => {
-    const user = userId(Math.floor(index / 2));
+  await inParallel(users.length * 2, concurrency, async (index) => {
+    const user = users[Math.floor(index / 2)] as string;
     const fiat = index % 2 === 0;
     await post(db, {
       idempotencyKey: `bench:seed:${fiat ? 'gbp' : 'btc'}:${user}`,
@@ -137,7 +163,7 @@ export async function seed(
           ],
     });
   });
-  return { journals: USERS * 2 + 1, seconds: (performance.now() - started) / 1000 };
+  return { users, journals: users.length * 2 + 1, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Core-seconds of CPU spent while a run went on. */
