@@ -1,9 +1,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, type APIRequestContext, type ConsoleMessage } from '@playwright/test';
+import {
+  expect,
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type ConsoleMessage,
+  type Page,
+} from '@playwright/test';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { Secret, TOTP } from 'otpauth';
 
-export { expect } from '@playwright/test';
+export { expect };
 
 /** One message in the dev mailbox, as `GET /dev/mailbox.json` lists it (newest first). */
 export type Mail = { to: string; subject: string; text: string; html: string; created_at: string };
@@ -23,10 +32,43 @@ export type Mailbox = {
 /** The current RFC 6238 code (SHA-1, 6 digits, 30 s) for a base32 secret, as an authenticator app shows it. */
 export type Totp = (secret: string, timestamp?: number) => string;
 
-/** Saves full-page screenshots of the page as it is to e2e/screenshots/<name>-<width>.png, at 375 and 1280 px. */
-export type SaveScreenshots = (name: string) => Promise<void>;
+export type ScreenshotWidth = 375 | 1280;
+
+/**
+ * Saves full-page screenshots of the page as it is to e2e/screenshots/<name>-<width>.png, at 375 and
+ * 1280 px, or only at the widths given (a phone's open menu has no desktop twin).
+ */
+export type SaveScreenshots = (name: string, widths?: readonly ScreenshotWidth[]) => Promise<void>;
+
+/** A registered customer and the password they chose. */
+export type Customer = {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+};
+
+export type SignUpOptions = Partial<Pick<Customer, 'email' | 'password' | 'firstName' | 'lastName'>> & {
+  /** false: leave the e-mail unconfirmed (sign-in then fails with "Email not yet verified!"). */
+  verify?: boolean;
+};
+
+/** Registers a fresh customer through the API and confirms the e-mail through the mailed link. */
+export type SignUp = (options?: SignUpOptions) => Promise<Customer>;
+
+/** Signs a customer without 2FA in, in `request`'s cookie jar (a page's: `page.request`), through the API. */
+export type SignIn = (request: APIRequestContext, customer: Customer) => Promise<void>;
+
+/** A new browser context as another device of the same client address (own cookies), closed after the test. */
+export type NewDevice = () => Promise<{ context: BrowserContext; page: Page }>;
 
 type Fixtures = {
+  /**
+   * The client address this test's requests come from (X-Forwarded-For; the
+   * e2e server trusts it from 127.0.0.1). Per-IP abuse limits then count per
+   * test, as for separate people, not for the whole run.
+   */
+  clientAddress: string;
   /** Requests to the e2e server, JSON by default, with a cookie jar of their own (not the page's). */
   api: APIRequestContext;
   mailbox: Mailbox;
@@ -35,7 +77,120 @@ type Fixtures = {
   saveScreenshots: SaveScreenshots;
   /** Console errors and uncaught exceptions of `page`; a test asserts it is empty at its end. */
   consoleErrors: string[];
+  signUp: SignUp;
+  signIn: SignIn;
+  /** A fresh, verified customer (status: not live yet, no 2FA), not signed in. */
+  customer: Customer;
+  /** `page`, signed in as `customer`, on /user. For specs that start signed in; the auth specs sign in through the UI. */
+  signedInPage: Page;
+  newDevice: NewDevice;
 };
+
+/** The password fixtures register with: long, not among the common ones the server refuses. */
+export const DEFAULT_PASSWORD = 'Harbour-Lantern-Quiet-42';
+
+let emailCount = 0;
+
+/** An address no earlier test or run used, so each test has a customer of its own on the shared server. */
+export function uniqueEmail(label = 'customer'): string {
+  emailCount += 1;
+  const stamp = `${Date.now().toString(36)}${process.pid.toString(36)}${emailCount}`;
+  return `${label}-${stamp}@florin.test`;
+}
+
+/** The first web address in a mail's text (the action link). */
+export function linkIn(mail: Mail): string {
+  const url = /https?:\/\/\S+/.exec(mail.text)?.[0];
+  if (!url) throw new Error(`No link in the mail "${mail.subject}" to ${mail.to}`);
+  return url;
+}
+
+const TOTP_PERIOD_MS = 30_000;
+
+export function totpStep(timestamp = Date.now()): number {
+  return Math.floor(timestamp / TOTP_PERIOD_MS);
+}
+
+/**
+ * Waits until the 30-second step after `step` begins: the server accepts each
+ * step once per account, so a second code for the same customer needs a new one.
+ */
+export async function waitForTotpStepAfter(step: number): Promise<void> {
+  const wait = (step + 1) * TOTP_PERIOD_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
+}
+
+/** Six digits that are not the code of the steps the server would accept now (one either side). */
+export function wrongTotp(secret: string): string {
+  const now = Date.now();
+  const valid = new Set([-1, 0, 1].map((offset) => generateTotp(secret, now + offset * TOTP_PERIOD_MS)));
+  for (let candidate = 0; ; candidate += 1) {
+    const code = String((123_456 + candidate * 7_919) % 1_000_000).padStart(6, '0');
+    if (!valid.has(code)) return code;
+  }
+}
+
+/**
+ * Fills the login screen and presses Login once the captcha widget has solved
+ * its proof of work (it starts when the form gets focus; about a second, far
+ * more on a machine busy with other work, hence the long wait).
+ */
+export async function submitLoginForm(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('User Name').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  const login = page.getByRole('button', { name: 'Login' });
+  await expect(login).toBeEnabled({ timeout: 30_000 });
+  await login.click();
+}
+
+/** The header a state-changing request needs: the csrf_token cookie of `request`'s jar, fetched first if missing. */
+export async function csrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const find = async () =>
+    (await request.storageState()).cookies.find((cookie) => cookie.name === 'csrf_token')?.value;
+  let token = await find();
+  if (!token) {
+    await request.get('/api/v1/csrf');
+    token = await find();
+  }
+  if (!token) throw new Error('The server set no csrf_token cookie');
+  return { 'x-csrf-token': token };
+}
+
+/** POSTs JSON as the web app does (CSRF cookie echoed in the header); throws on anything but a 2xx. */
+async function postJson(request: APIRequestContext, url: string, data?: unknown): Promise<unknown> {
+  const response = await request.post(url, { data: data ?? {}, headers: await csrfHeaders(request) });
+  if (!response.ok()) {
+    throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
+  }
+  return response.json();
+}
+
+/**
+ * Turns 2FA on for the customer signed in in `request`'s jar, as the Settings
+ * screen does (generate, then confirm with a code), and returns the secret and
+ * the ten recovery codes. The confirming code's 30-second step is spent.
+ */
+export async function enableTwoFactor(
+  request: APIRequestContext,
+): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const generated = await request.get('/api/v1/two-factor-authentication/generate');
+  if (!generated.ok()) throw new Error(`2FA generate answered ${generated.status()}`);
+  const { secret } = ((await generated.json()) as { data: { secret: string } }).data;
+  const body = (await postJson(request, '/api/v1/two-factor-authentication/toggle', {
+    passcode: generateTotp(secret),
+    disable_2fa: 0,
+  })) as { recovery_codes?: string[] };
+  return { secret, recoveryCodes: body.recovery_codes ?? [] };
+}
+
+/** What the captcha widget sends, computed here: fetch a challenge and solve its proof of work. */
+export async function solveCaptcha(request: APIRequestContext): Promise<string> {
+  const response = await request.get('/api/v1/captcha/challenge');
+  const challenge = (await response.json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('The captcha challenge could not be solved');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
 
 const SCREENSHOT_DIR = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const SCREENSHOT_SIZES = [
@@ -98,16 +253,39 @@ function createMailbox(request: APIRequestContext): Mailbox {
   return { list, waitForMail };
 }
 
-/** The browser's own noise that says nothing about Florin. */
+/**
+ * The browser's own noise that says nothing about Florin: the favicon, and
+ * Chromium's "Failed to load resource" line for an API answer of 4xx, which
+ * the error-path stories provoke on purpose and check on the screen. A 5xx
+ * still counts.
+ */
 function isIgnoredConsoleError(message: ConsoleMessage): boolean {
-  return message.location().url.endsWith('/favicon.ico');
+  const { url } = message.location();
+  if (url.endsWith('/favicon.ico')) return true;
+  return (
+    new URL(url, 'http://localhost').pathname.startsWith('/api/') &&
+    /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(message.text())
+  );
 }
 
+let clientCount = 0;
+
 export const test = base.extend<Fixtures>({
-  api: async ({ playwright, baseURL }, use) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring, even empty.
+  clientAddress: async ({}, use, testInfo) => {
+    clientCount += 1;
+    // 10.<worker>.x.y: unique across the workers of one run, which share one server.
+    await use(`10.${(testInfo.parallelIndex % 250) + 1}.${(clientCount >> 8) & 255}.${clientCount & 255}`);
+  },
+
+  extraHTTPHeaders: async ({ extraHTTPHeaders, clientAddress }, use) => {
+    await use({ ...extraHTTPHeaders, 'x-forwarded-for': clientAddress });
+  },
+
+  api: async ({ playwright, baseURL, clientAddress }, use) => {
     const api = await playwright.request.newContext({
       baseURL,
-      extraHTTPHeaders: { accept: 'application/json' },
+      extraHTTPHeaders: { accept: 'application/json', 'x-forwarded-for': clientAddress },
     });
     await use(api);
     await api.dispose();
@@ -125,9 +303,9 @@ export const test = base.extend<Fixtures>({
   },
 
   saveScreenshots: async ({ page }, use) => {
-    await use(async (name) => {
+    await use(async (name, widths) => {
       const original = page.viewportSize();
-      for (const size of SCREENSHOT_SIZES) {
+      for (const size of SCREENSHOT_SIZES.filter((entry) => !widths || widths.includes(entry.width))) {
         await page.setViewportSize(size);
         // Two frames: the media queries apply and the layout settles at the new width.
         await page.evaluate(
@@ -156,5 +334,68 @@ export const test = base.extend<Fixtures>({
     });
     page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
     await use(errors);
+  },
+
+  signUp: async ({ api, mailbox }, use) => {
+    await use(async (options = {}) => {
+      const email = options.email ?? uniqueEmail();
+      const customer = {
+        email,
+        password: options.password ?? DEFAULT_PASSWORD,
+        firstName: options.firstName ?? 'Ada',
+        lastName: options.lastName ?? 'Lovelace',
+      };
+      const since = new Date(Date.now() - 1_000);
+      await postJson(api, '/api/v1/user-register', {
+        first_name: customer.firstName,
+        last_name: customer.lastName,
+        email,
+        password: customer.password,
+        password_confirmation: customer.password,
+        accept_terms_and_privacy: true,
+      });
+      const mail = await mailbox.waitForMail(email, 'Verify your email address', { since });
+      const token = new URL(linkIn(mail)).pathname.split('/').at(-1) ?? '';
+      if (options.verify !== false) await postJson(api, `/api/v1/user-verify/${token}`);
+      return customer;
+    });
+  },
+
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring, even empty.
+  signIn: async ({}, use) => {
+    await use(async (request, customer) => {
+      await postJson(request, '/api/v1/login', {
+        username: customer.email,
+        password: customer.password,
+        altcha: await solveCaptcha(request),
+      });
+    });
+  },
+
+  customer: async ({ signUp }, use) => {
+    await use(await signUp());
+  },
+
+  signedInPage: async ({ page, customer, signIn }, use) => {
+    await signIn(page.request, customer);
+    await page.goto('/user');
+    await use(page);
+  },
+
+  newDevice: async ({ browser, baseURL, clientAddress, locale, timezoneId, viewport }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext({
+        baseURL,
+        locale,
+        timezoneId,
+        viewport,
+        reducedMotion: 'reduce',
+        extraHTTPHeaders: { 'x-forwarded-for': clientAddress },
+      });
+      contexts.push(context);
+      return { context, page: await context.newPage() };
+    });
+    await Promise.all(contexts.map((context) => context.close()));
   },
 });

@@ -93,6 +93,9 @@ export default defineConfig({
       // Always the embedded database, whatever the shell running the tests has set.
       DATABASE_URL: '',
       PUBLIC_URL: baseURL,
+      // Each test sends its own X-Forwarded-For (fixtures.ts), so per-IP abuse limits count per test rather
+      // than for the whole run, as they would for separate customers.
+      TRUST_PROXY: '127.0.0.1',
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',

@@ -13,19 +13,25 @@ import type { JournalInput, JournalResult, Posting } from '../../apps/server/src
 
 /**
  * A PROTOTYPE of postJournal for the benchmark, not used by the app: the whole
- * journal in one SQL statement (one round trip, no BEGIN/COMMIT of its own)
- * instead of 7–8. Same rules as apps/server/src/ledger/ledger.ts:
+ * journal in one set-based SQL statement (one round trip, no BEGIN/COMMIT of
+ * its own), run as is (mode 'statement', planned on every call) or inside a
+ * PL/pgSQL function (mode 'function', planned once per connection). It was
+ * written against the first, 7–8-statement ledger; the app has since moved to
+ * the PL/pgSQL function ledger_post_journal (migration 0005). What differs from
+ * that function: house account ids come from the Node-side cache instead of a
+ * look-up per posting, customer accounts are found in one join and locked and
+ * updated by one statement (SELECT … ORDER BY id FOR UPDATE, then one UPDATE),
+ * and the overdraft is refused by the accounts_no_overdraft CHECK. The rules:
  * - the journal row is claimed first (ON CONFLICT on the idempotency key, which
  *   waits for a concurrent insert of the same key), and nothing else happens
  *   when the key was already used;
- * - customer accounts are locked with SELECT … ORDER BY id FOR UPDATE before
- *   they are updated, so two journals never wait on each other in a circle;
+ * - customer accounts are locked in id order, so two journals never wait on
+ *   each other in a circle;
  * - house accounts are never locked: their postings go to house_balance_deltas;
- * - an overdraft is refused by the accounts_no_overdraft CHECK, which fails the
- *   whole statement, so nothing of the journal is left behind.
- * Differences: an overdraft inside a caller's transaction aborts that
- * transaction (the real ledger refuses it without an SQL error), and a
- * customer account seen for the first time costs two more round trips.
+ * - an overdraft fails the whole statement, so nothing of the journal is left.
+ * Like ledger_post_journal, an overdraft inside a caller's transaction aborts
+ * that transaction; unlike it, a customer account seen for the first time costs
+ * two more round trips. Does not do postHold's hold release.
  */
 function hashRequest(value: unknown): string {
   const text = JSON.stringify(value, (_key, item: unknown) =>

@@ -126,10 +126,11 @@ describe('journals', () => {
   it('moves a 5-leg trade atomically: customer pays cost plus fee, receives the coin', async () => {
     const user = await newUser();
     await fund(ledger, database.db, user, 'GBP', 100_000n);
-    await ledger.postJournal(database.db, {
+    const trade = await ledger.postJournal(database.db, {
       idempotencyKey: uniqueKey('trade'),
       kind: 'trade',
-      metadata: { quote: 'q1', price: '27000.00' },
+      // Amounts in metadata are bigints like everywhere else; they are stored as decimal strings.
+      metadata: { quote: 'q1', price: '27000.00', fee: 375n },
       postings: [
         { account: available(user, 'GBP'), amount: -(27_000n + 375n) },
         { account: { asset: 'GBP', kind: 'inventory' }, amount: 27_000n },
@@ -140,6 +141,12 @@ describe('journals', () => {
     });
     expect((await ledger.getBalance(database.db, available(user, 'GBP'))).posted).toBe(72_625n);
     expect((await ledger.getBalance(database.db, available(user, 'BTC'))).posted).toBe(1_000_000n);
+    const journal = await database.db
+      .selectFrom('journals')
+      .select('metadata')
+      .where('id', '=', trade.journalId)
+      .executeTakeFirstOrThrow();
+    expect(journal.metadata).toEqual({ quote: 'q1', price: '27000.00', fee: '375' });
     expect(
       (await ledger.getBalance(database.db, { asset: 'GBP', kind: 'fee_revenue' })).posted,
     ).toBeGreaterThanOrEqual(375n);

@@ -54,11 +54,13 @@ export type ReleaseResult = { status: HoldStatus; released: bigint; replayed: bo
 /** A mistake in the calling code (an unbalanced journal), never a customer's doing. */
 export class LedgerProgrammingError extends Error {}
 
+/** JSON with bigints as decimal strings: amounts in metadata and request hashes. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+}
+
 function hashRequest(value: unknown): string {
-  const text = JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'bigint' ? item.toString() : item,
-  );
-  return createHash('sha256').update(text).digest('hex');
+  return createHash('sha256').update(toJson(value)).digest('hex');
 }
 
 function withTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -104,7 +106,7 @@ export function createLedger() {
       const result = await sql<{ journal_id: string; replayed: boolean }>`
         SELECT journal_id, replayed FROM ledger_post_journal(
           ${input.idempotencyKey}, ${requestHash}, ${input.kind}, ${input.reference ?? null},
-          ${hold?.id ?? null}::bigint, ${JSON.stringify(input.metadata ?? {})}::jsonb,
+          ${hold?.id ?? null}::bigint, ${toJson(input.metadata ?? {})}::jsonb,
           ${refs.map((ref) => ref.asset)}::text[],
           ${refs.map((ref) => ref.kind)}::text[],
           ${refs.map((ref) => owned(ref)?.ownerUserId ?? null)}::integer[],

@@ -72,6 +72,16 @@ export function oathtoolCode(secret: string, at: Date = new Date()): string {
   ).trim();
 }
 
+/**
+ * Waits out the last seconds of a 30-second TOTP step, so that a code computed
+ * for a step relative to now is still inside the server's window (one step either
+ * side) when the request reaches it.
+ */
+export async function awayFromTotpStepEdge(marginMs = 3_000): Promise<void> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 export async function mailTo(db: Kysely<DB>, to: string) {
   return db.selectFrom('dev_mailbox').selectAll().where('to', '=', to).orderBy('id', 'desc').execute();
 }

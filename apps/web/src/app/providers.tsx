@@ -4,7 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { TOAST_DURATION_MS } from '../lib/errors';
+import { TOAST_DURATION_MS } from '../lib/toasts';
 import { createQueryClient } from './query-client';
 import { cssVariablesResolver, theme } from './theme';
 

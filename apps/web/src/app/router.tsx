@@ -1,8 +1,10 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
+import { PATHS, SETTINGS_TABS, settingsTabPath } from '../lib/paths';
 import { RootLayout } from './root-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
+import type { SignedInRouteHandle } from './user-layout/user-layout';
 
 /**
  * A page loaded in its own chunk, with its own error boundary so a failing
@@ -12,7 +14,9 @@ function page(load: () => Promise<ComponentType>): Pick<RouteObject, 'lazy' | 'E
   return { lazy: async () => ({ Component: await load() }), ErrorBoundary: RouteErrorBoundary };
 }
 
-const homePage = page(async () => (await import('../features/public/home-page')).HomePage);
+const loginPage = page(async () => (await import('../features/auth/login-page')).LoginPage);
+const notFoundPage = page(async () => (await import('../components/not-found-page')).NotFoundPage);
+const openBeforeLive: SignedInRouteHandle = { isOpenBeforeLive: true };
 
 export const routes: RouteObject[] = [
   {
@@ -21,17 +25,53 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteErrorBoundary,
     children: [
+      // DECISIONS.md: no import from the previous product; whitelisting lives in Settings.
+      { path: 'getfifo-upgrade', loader: () => redirect(PATHS.login) },
+      { path: 'walletWhitelist', loader: () => redirect(settingsTabPath(SETTINGS_TABS.walletWhitelist)) },
       {
         lazy: async () => ({ Component: (await import('./public-layout/public-layout')).PublicLayout }),
         children: [
-          // TODO(#3): `/` is the login screen (spec DECISIONS, Routes): swap this one entry for it.
-          { index: true, ...homePage },
-          { path: 'home', ...homePage },
+          // DECISIONS.md, Routes: `/` is the login screen; the marketing site lives at /home.
+          { index: true, ...loginPage },
+          { path: 'login', ...loginPage },
+          { path: 'home', ...page(async () => (await import('../features/public/home-page')).HomePage) },
+          {
+            path: 'register',
+            ...page(async () => (await import('../features/auth/register-page')).RegisterPage),
+          },
+          {
+            path: 'verify/:token',
+            ...page(async () => (await import('../features/auth/verify-email-page')).VerifyEmailPage),
+          },
+          {
+            path: 'forgot-password',
+            ...page(async () => (await import('../features/auth/forgot-password-page')).ForgotPasswordPage),
+          },
+          {
+            path: 'password-reset',
+            ...page(async () => (await import('../features/auth/password-reset-page')).PasswordResetPage),
+          },
           {
             path: 'risk-summary',
             ...page(async () => (await import('../features/public/risk-summary-page')).RiskSummaryPage),
           },
-          { path: '*', ...page(async () => (await import('../components/not-found-page')).NotFoundPage) },
+          { path: '*', ...notFoundPage },
+        ],
+      },
+      {
+        path: 'user',
+        lazy: async () => ({ Component: (await import('./user-layout/user-layout')).UserLayout }),
+        children: [
+          {
+            index: true,
+            ...page(async () => (await import('../features/dashboard/dashboard-page')).DashboardPage),
+          },
+          {
+            path: 'settings',
+            handle: openBeforeLive,
+            ...page(async () => (await import('../features/settings/settings-page')).SettingsPage),
+          },
+          { path: '*', ...notFoundPage },
         ],
       },
     ],

@@ -31,8 +31,13 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** The page's cookies as document.cookie shows them (vitest runs without a DOM). */
+const fakeDocument = { cookie: 'theme=dark; csrf_token=token%2Bone' };
+
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('document', fakeDocument);
+  fakeDocument.cookie = 'theme=dark; csrf_token=token%2Bone';
 });
 
 afterEach(() => {
@@ -64,6 +69,50 @@ describe('apiCall', () => {
     expect(init?.method).toBe('PATCH');
     expect(init?.body).toBe('{"name":"Savings"}');
     expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
+  });
+
+  it('echoes the CSRF cookie in X-CSRF-Token on state-changing requests only', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, HEALTH)));
+    await apiCall(getHealth);
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get('x-csrf-token')).toBeNull();
+
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, { id: '1', name: 'x' })));
+    await apiCall(renameWallet, { params: { id: '1' }, body: { name: 'x' } });
+    expect(new Headers(fetchMock.mock.calls[1]?.[1]?.headers).get('x-csrf-token')).toBe('token+one');
+  });
+
+  it('fetches the CSRF cookie first when the browser has none, once for simultaneous requests', async () => {
+    fakeDocument.cookie = 'theme=dark';
+    fetchMock.mockImplementation((url) => {
+      if (url === '/api/v1/csrf') {
+        fakeDocument.cookie = 'theme=dark; csrf_token=fresh';
+        return Promise.resolve(json(200, { ok: true }));
+      }
+      return Promise.resolve(json(200, { id: '1', name: 'x' }));
+    });
+    await Promise.all([
+      apiCall(renameWallet, { params: { id: '1' }, body: { name: 'x' } }),
+      apiCall(renameWallet, { params: { id: '2' }, body: { name: 'y' } }),
+    ]);
+    const urls = fetchMock.mock.calls.map(([url]) => url);
+    expect(urls).toEqual(['/api/v1/csrf', '/api/v1/wallets/1', '/api/v1/wallets/2']);
+    for (const [, init] of fetchMock.mock.calls.slice(1)) {
+      expect(new Headers(init?.headers).get('x-csrf-token')).toBe('fresh');
+    }
+  });
+
+  it('keeps the data an error body carries (the resend button needs user_id)', async () => {
+    fetchMock.mockResolvedValue(
+      json(403, {
+        code: 'EMAIL_NOT_VERIFIED',
+        message: 'Please verify your email address.',
+        data: { verified: false, user_id: 7 },
+      }),
+    );
+    await expect(apiCall(getHealth, {}, { notify: false })).rejects.toMatchObject({
+      code: 'EMAIL_NOT_VERIFIED',
+      data: { verified: false, user_id: 7 },
+    });
   });
 
   it('rebuilds the AppError from an error body and shows one toast titled by its code', async () => {

@@ -1,4 +1,11 @@
-import { AppError, ERROR_CODES, ErrorBodySchema, type Endpoint, type ErrorCode } from '@florin/contracts';
+import {
+  AppError,
+  ERROR_CODES,
+  ErrorBodySchema,
+  getCsrfToken,
+  type Endpoint,
+  type ErrorCode,
+} from '@florin/contracts';
 import type { z } from 'zod';
 import { reportError, toAppError } from './errors';
 
@@ -98,21 +105,58 @@ function buildUrl(endpoint: Endpoint, input: RawInput): string {
   return query ? `${path}?${query}` : path;
 }
 
-function buildHeaders(hasBody: boolean): Headers {
+/** The cookie the server sets on any API answer; state-changing requests echo it in CSRF_HEADER (double submit). */
+export const CSRF_COOKIE = 'csrf_token';
+export const CSRF_HEADER = 'X-CSRF-Token';
+const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function readCookie(name: string): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  for (const part of document.cookie.split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/** One GET /csrf shared by every unsafe request that finds no cookie at the same moment. */
+let csrfRequest: Promise<unknown> | undefined;
+
+/**
+ * The CSRF token to send. A browser that has never talked to the API has no
+ * cookie yet: any API answer sets it, GET /csrf being the cheapest. It is read
+ * again before every request because signing in and out replace it. Not
+ * cancellable: other requests may be waiting on the same answer.
+ */
+async function csrfToken(): Promise<string | undefined> {
+  const token = readCookie(CSRF_COOKIE);
+  if (token) return token;
+  csrfRequest ??= send(getCsrfToken, {}).finally(() => {
+    csrfRequest = undefined;
+  });
+  await csrfRequest;
+  return readCookie(CSRF_COOKIE);
+}
+
+async function buildHeaders(method: string, hasBody: boolean): Promise<Headers> {
   const headers = new Headers({ accept: 'application/json' });
   if (hasBody) headers.set('content-type', 'application/json');
-  // TODO(#3): state-changing methods (POST, PUT, PATCH, DELETE) set the CSRF header here.
+  if (UNSAFE_METHODS.has(method)) {
+    const token = await csrfToken();
+    if (token) headers.set(CSRF_HEADER, token);
+  }
   return headers;
 }
 
 async function send(endpoint: Endpoint, input: RawInput, signal?: AbortSignal): Promise<unknown> {
   const url = buildUrl(endpoint, input);
   const hasBody = input.body !== undefined;
+  const headers = await buildHeaders(endpoint.method, hasBody);
   let response: Response;
   try {
     response = await fetch(url, {
       method: endpoint.method,
-      headers: buildHeaders(hasBody),
+      headers,
       body: hasBody ? JSON.stringify(input.body) : undefined,
       credentials: 'same-origin',
       signal,
@@ -140,7 +184,9 @@ async function send(endpoint: Endpoint, input: RawInput, signal?: AbortSignal): 
 async function readError(response: Response): Promise<AppError> {
   if ((response.headers.get('content-type') ?? '').includes('json')) {
     const body = ErrorBodySchema.safeParse(await response.json().catch(() => undefined));
-    if (body.success) return new AppError(body.data.code, body.data.message, body.data.errors);
+    if (body.success) {
+      return new AppError(body.data.code, body.data.message, body.data.errors, body.data.data);
+    }
   }
   return new AppError(codeForStatus(response.status));
 }

@@ -1,4 +1,3 @@
-import { notifications } from '@mantine/notifications';
 import {
   AppError,
   ERROR_CODES,
@@ -6,9 +5,7 @@ import {
   GENERIC_FAILURE_TITLE,
   type ErrorCode,
 } from '@florin/contracts';
-
-/** Toasts and flash alerts last 3 seconds (spec 002, UI constants). */
-export const TOAST_DURATION_MS = 3_000;
+import { showErrorToast } from './toasts';
 
 /**
  * The toast title per code when the caller names none: the spec's catalogue
@@ -33,6 +30,24 @@ const TITLES: Record<ErrorCode, string> = {
   UNAVAILABLE: GENERIC_FAILURE_TITLE,
   INTERNAL: GENERIC_FAILURE_TITLE,
 };
+
+/** HTTP reason phrases, for the screens whose spec titles a failure with the "status text". */
+const STATUS_TEXTS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXTS[status] ?? (status >= 500 ? GENERIC_FAILURE_TITLE : 'Error');
+}
 
 export type ReportErrorOptions = {
   /** Title for a 4xx toast, from the spec's catalogue for that screen (e.g. "Login Failed!"). 5xx always read "Failed!". */
@@ -63,7 +78,8 @@ export function isClientError(error: unknown): boolean {
   return error instanceof AppError && error.status >= 400 && error.status < 500;
 }
 
-function describe(error: AppError): string {
+/** What a person reads about a failure: the field errors line by line, else the message; never a 5xx's own text. */
+export function describeError(error: AppError): string {
   if (error.status >= 500) {
     // Server text of a 5xx never reaches a person; ours is fixed.
     return error.code === 'UNAVAILABLE' ? ERROR_CODES.UNAVAILABLE.message : GENERIC_FAILURE_TEXT;
@@ -84,12 +100,5 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): v
     return;
   }
   const title = appError.status >= 500 ? GENERIC_FAILURE_TITLE : (options.title ?? TITLES[appError.code]);
-  notifications.show({
-    id: `error-${appError.code}`,
-    color: 'red',
-    title,
-    message: describe(appError),
-    autoClose: TOAST_DURATION_MS,
-    styles: { description: { whiteSpace: 'pre-line' } },
-  });
+  showErrorToast({ id: `error-${appError.code}`, title, message: describeError(appError) });
 }

@@ -4,6 +4,9 @@ export const PATHS = {
   home: '/home',
   login: '/login',
   register: '/register',
+  verify: '/verify',
+  forgotPassword: '/forgot-password',
+  passwordReset: '/password-reset',
   riskSummary: '/risk-summary',
   terms: '/terms',
   privacy: '/privacy',
@@ -11,7 +14,26 @@ export const PATHS = {
   cookies: '/cookie',
   fees: '/fees',
   jurisdictions: '/Locations',
+  dashboard: '/user',
+  trade: '/user/trade',
+  wallets: '/user/wallets',
+  accounts: '/user/accounts',
+  settings: '/user/settings',
+  termDeposits: '/user/term-deposit',
 } as const;
+
+/** The tabs of the Settings page, as `?tab=` names them. */
+export const SETTINGS_TABS = {
+  password: 'password',
+  twoFactor: '2fa',
+  ipWhitelist: 'ip',
+  walletWhitelist: 'wallet',
+} as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[keyof typeof SETTINGS_TABS];
+
+export function settingsTabPath(tab: SettingsTab): string {
+  return `${PATHS.settings}?tab=${tab}`;
+}
 
 /** The legal pages every public page's footer lists, in this order. */
 export const LEGAL_LINKS = [
@@ -21,4 +43,14 @@ export const LEGAL_LINKS = [
   { label: 'Cookies', to: PATHS.cookies },
   { label: 'Fees', to: PATHS.fees },
   { label: 'Jurisdictions', to: PATHS.jurisdictions },
+] as const;
+
+/** The signed-in navigation (spec 000 section 2), in this order; shown only to an active account. */
+export const ACCOUNT_NAV_LINKS = [
+  { label: 'Dashboard', to: PATHS.dashboard },
+  { label: 'Trade', to: PATHS.trade },
+  { label: 'Wallets', to: PATHS.wallets },
+  { label: 'Account', to: PATHS.accounts },
+  { label: 'Settings', to: PATHS.settings },
+  { label: 'Term Deposits', to: PATHS.termDeposits },
 ] as const;

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_TEXTS, ErrorBodySchema } from '@florin/contracts';
 import { matchTotpStep } from '../../security/totp.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { createBrowser, linkInMail, mailTo, oathtoolCode, type Browser } from '../../test/browser.js';
+import {
+  awayFromTotpStepEdge,
+  createBrowser,
+  linkInMail,
+  mailTo,
+  oathtoolCode,
+  type Browser,
+} from '../../test/browser.js';
 
 let t: TestApp;
 let people = 0;
@@ -284,6 +291,7 @@ describe('two-factor authentication', () => {
     const { secret, qr_url } = generated.json<{ data: { secret: string; qr_url: string } }>().data;
     expect(qr_url).toMatch(/^otpauth:\/\/totp\/Florin:.+\?.*secret=/);
     // The step before now, so the codes of now and the next step stay unused for the tests.
+    await awayFromTotpStepEdge();
     const code = oathtoolCode(secret, new Date(Date.now() - 30_000));
     const enabled = await browser.post('/api/v1/two-factor-authentication/toggle', {
       passcode: code,

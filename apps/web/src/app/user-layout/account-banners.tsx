@@ -1,0 +1,46 @@
+import type { User } from '@florin/contracts';
+import { Alert, Button, Container, Stack, Text } from '@mantine/core';
+import { useResendVerificationEmail } from '../../features/auth/api/resend-verification';
+import { isOnHold } from '../../lib/current-user';
+
+/**
+ * The shell's account banners (spec 000 section 2): a compliance hold, and an
+ * e-mail change waiting for its confirmation link (DECISIONS.md).
+ */
+export function AccountBanners({ user }: { user: User }) {
+  const resend = useResendVerificationEmail();
+  const onHold = isOnHold(user);
+  if (!onHold && !user.pending_email) return null;
+
+  return (
+    <Container size="lg" pt="md">
+      <Stack gap="sm">
+        {onHold && (
+          <Alert color="red" variant="light" title="Account on hold" role="alert">
+            Our compliance team has put your account on hold. Please contact support to find out more; until
+            then you cannot deposit, withdraw or trade.
+          </Alert>
+        )}
+        {user.pending_email && (
+          <Alert color="yellow" variant="light" title="Confirm your new email address" role="status">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">
+                We sent a confirmation link to {user.pending_email}. Your email address changes once you open
+                it.
+              </Text>
+              <Button
+                size="xs"
+                variant="white"
+                color="dark"
+                loading={resend.isPending}
+                onClick={() => resend.mutate(user.id)}
+              >
+                Resend Email
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+      </Stack>
+    </Container>
+  );
+}

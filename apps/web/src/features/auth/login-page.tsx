@@ -1,0 +1,136 @@
+import { AUTH_TEXTS, LoginBodySchema } from '@florin/contracts';
+import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
+import { PasswordField } from '../../components/password-field';
+import { reportError, toAppError } from '../../lib/errors';
+import { contractResolver } from '../../lib/forms';
+import { PATHS } from '../../lib/paths';
+import { needsSecondFactor, useSignIn } from './api/login';
+import { useResendVerificationEmail } from './api/resend-verification';
+import { AltchaCaptcha, type CaptchaHandle } from './components/altcha-captcha';
+import { AuthCard } from './components/auth-card';
+import { TwoFactorLoginModal } from './components/two-factor-login-modal';
+import { loginBannerFor } from './login-banner';
+import { useStartSession } from './use-start-session';
+
+type LoginForm = { username: string; password: string };
+
+const LoginFormSchema = LoginBodySchema.omit({ altcha: true });
+
+/** `/` and `/login` (spec 002 section 2.11). */
+export function LoginPage() {
+  const [searchParams] = useSearchParams();
+  const banner = loginBannerFor(searchParams);
+  const captcha = useRef<CaptchaHandle>(null);
+  const [captchaPayload, setCaptchaPayload] = useState<string | null>(null);
+  const [loginToken, setLoginToken] = useState<string | null>(null);
+  const [unverified, setUnverified] = useState<{ userId: number; message: string } | null>(null);
+  const signIn = useSignIn();
+  const resend = useResendVerificationEmail();
+  const startSession = useStartSession();
+  const form = useForm<LoginForm>({
+    resolver: contractResolver<LoginForm>(LoginFormSchema),
+    defaultValues: { username: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  // A captcha payload is spent by any attempt, right or wrong: the next one needs a fresh proof of work.
+  const startOver = () => {
+    captcha.current?.reset();
+    setCaptchaPayload(null);
+    signIn.reset();
+  };
+
+  const handleSubmit = (values: LoginForm) => {
+    if (!captchaPayload) return;
+    setUnverified(null);
+    signIn.mutate(
+      { ...values, altcha: captchaPayload },
+      {
+        onSuccess: (response) => {
+          if (needsSecondFactor(response)) setLoginToken(response.login_token);
+          else void startSession(response);
+        },
+        onError: (error) => {
+          startOver();
+          const appError = toAppError(error);
+          const userId = appError.data?.user_id;
+          if (appError.code === 'EMAIL_NOT_VERIFIED' && typeof userId === 'number') {
+            setUnverified({ userId, message: appError.message });
+            return;
+          }
+          reportError(appError);
+        },
+      },
+    );
+  };
+
+  const handleTwoFactorClose = () => {
+    setLoginToken(null);
+    startOver();
+  };
+
+  return (
+    <AuthCard title="Log in" description="Welcome back. Sign in to your Florin account.">
+      {banner && (
+        <Alert color={banner.tone === 'success' ? 'teal' : 'red'} variant="light" role="status">
+          {banner.text}
+        </Alert>
+      )}
+      {unverified && (
+        <Alert color="orange" variant="light" title={AUTH_TEXTS.emailNotVerifiedTitle} role="alert">
+          <Stack gap="xs" align="flex-start">
+            {unverified.message}
+            <Button
+              size="xs"
+              variant="white"
+              color="orange"
+              loading={resend.isPending}
+              onClick={() => resend.mutate(unverified.userId)}
+            >
+              Resend verification email
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      <form onSubmit={(event) => void form.handleSubmit(handleSubmit)(event)} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="User Name"
+            description="The email address you registered with"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            error={errors.username?.message}
+            {...form.register('username')}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <AltchaCaptcha ref={captcha} onChange={setCaptchaPayload} />
+          <Group justify="space-between" gap="xs">
+            <Anchor component={Link} to={PATHS.forgotPassword} size="sm">
+              Forget Password?
+            </Anchor>
+            <Anchor component={Link} to={PATHS.register} size="sm">
+              Register Now!
+            </Anchor>
+          </Group>
+          <Button type="submit" size="md" fullWidth loading={signIn.isPending} disabled={!captchaPayload}>
+            Login
+          </Button>
+        </Stack>
+      </form>
+      <TwoFactorLoginModal
+        loginToken={loginToken}
+        onSignedIn={(session) => void startSession(session)}
+        onClose={handleTwoFactorClose}
+      />
+    </AuthCard>
+  );
+}

@@ -1,0 +1,154 @@
+import { AUTH_TEXTS, RegisterBodySchema, type RegisterBody } from '@florin/contracts';
+import { Alert, Anchor, Button, Checkbox, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
+import { PasswordField } from '../../components/password-field';
+import { reportError, toAppError } from '../../lib/errors';
+import { contractResolver, markFieldErrors } from '../../lib/forms';
+import { PATHS } from '../../lib/paths';
+import { useRegister } from './api/register';
+import { AuthCard } from './components/auth-card';
+
+type RegisterForm = {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+  accept_terms_and_privacy: boolean;
+};
+
+const FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'password',
+  'password_confirmation',
+  'accept_terms_and_privacy',
+] as const;
+
+const resolver = contractResolver<RegisterForm>(RegisterBodySchema, {
+  confirm: ['password', 'password_confirmation', AUTH_TEXTS.passwordMismatch],
+});
+
+/** `/register` (spec 002 section 2.8); `?ref=CODE` records who referred the new customer. */
+export function RegisterPage() {
+  const [searchParams] = useSearchParams();
+  const referralCode = searchParams.get('ref')?.trim() || undefined;
+  const registration = useRegister();
+  const form = useForm<RegisterForm>({
+    resolver,
+    defaultValues: {
+      first_name: '',
+      last_name: '',
+      email: '',
+      password: '',
+      password_confirmation: '',
+      accept_terms_and_privacy: false,
+    },
+  });
+  const { errors } = form.formState;
+
+  const handleSubmit = form.handleSubmit((values) => {
+    // The resolver has parsed the values with the contract: the terms box is `true` here.
+    const body = { ...values, referral_code: referralCode } as RegisterBody;
+    registration.mutate(body, {
+      onError: (error) => {
+        const appError = toAppError(error);
+        if (appError.code === 'VALIDATION_FAILED') {
+          // Spec 002 section 8: the server's message as the title, the field errors line by line.
+          markFieldErrors(appError, form.setError, FIELDS);
+          reportError(appError, { title: appError.message });
+        } else {
+          reportError(appError);
+        }
+      },
+    });
+  });
+
+  if (registration.isSuccess) {
+    return (
+      <AuthCard title="Check your email">
+        <Alert color="teal" variant="light" role="status">
+          {registration.data.message}
+        </Alert>
+        <Button component={Link} to={PATHS.login} size="md" fullWidth>
+          Login
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Create your account"
+      description="Register to buy, sell and store cryptoassets in pounds."
+    >
+      <form onSubmit={(event) => void handleSubmit(event)} noValidate>
+        <Stack gap="md">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+            <TextInput
+              label="First Name"
+              autoComplete="given-name"
+              error={errors.first_name?.message}
+              {...form.register('first_name')}
+            />
+            <TextInput
+              label="Last Name"
+              autoComplete="family-name"
+              error={errors.last_name?.message}
+              {...form.register('last_name')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label="Email"
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...form.register('email')}
+          />
+          <PasswordField
+            label="Password"
+            description="At least 8 characters"
+            autoComplete="new-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <PasswordField
+            label="Confirm Password"
+            autoComplete="new-password"
+            error={errors.password_confirmation?.message}
+            {...form.register('password_confirmation')}
+          />
+          <Checkbox
+            label={
+              <>
+                I accept the{' '}
+                <Anchor component={Link} to={PATHS.terms} target="_blank" inherit>
+                  Terms &amp; Conditions
+                </Anchor>{' '}
+                and the{' '}
+                <Anchor component={Link} to={PATHS.privacy} target="_blank" inherit>
+                  Privacy Policy
+                </Anchor>
+              </>
+            }
+            error={errors.accept_terms_and_privacy?.message}
+            aria-invalid={errors.accept_terms_and_privacy ? true : undefined}
+            {...form.register('accept_terms_and_privacy')}
+          />
+          <Button type="submit" size="md" fullWidth loading={registration.isPending}>
+            Register
+          </Button>
+          <Text size="sm" ta="center">
+            Already have an account?{' '}
+            <Anchor component={Link} to={PATHS.login}>
+              Log in
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,39 @@
+/** Dates and times read as in the UK, whatever the device's own settings. */
+const LOCALE = 'en-GB';
+const TIME_ZONE = 'Europe/London';
+
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: TIME_ZONE,
+});
+
+/** Keeps the first and last characters and stars the rest; two characters or fewer stay as they are. */
+function maskPart(part: string): string {
+  const characters = [...part];
+  if (characters.length <= 2) return part;
+  return `${characters[0]}${'*'.repeat(characters.length - 2)}${characters.at(-1)}`;
+}
+
+/**
+ * An e-mail address as the signed-in header shows it (spec 000 section 2):
+ * the first and last characters of the local part and of the domain kept,
+ * the rest stars. `jane.doe@example.com` → `j******e@e*********m`.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return maskPart(email);
+  return `${maskPart(email.slice(0, at))}@${maskPart(email.slice(at + 1))}`;
+}
+
+/** `22 Nov 2026, 14:05`, in UK time (GMT or BST as the date falls). Unreadable input gives undefined. */
+export function formatDateTime(value: string | Date): string | undefined {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : dateTimeFormat.format(date);
+}
+
+/** Up to two capital letters from the first and last names, for an avatar. */
+export function initialsOf(firstName: string, lastName: string): string {
+  const initial = (name: string) => [...name.trim()][0]?.toLocaleUpperCase(LOCALE) ?? '';
+  return `${initial(firstName)}${initial(lastName)}` || '?';
+}
