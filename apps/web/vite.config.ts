@@ -28,7 +28,8 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
               priority: 20,
             },
-            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/]/, priority: 10 },
+            // Dates and dropzone serve the verification wizard alone: they stay in its lazy chunk.
+            { name: 'mantine', test: /node_modules[\\/]@mantine[\\/](?!dates|dropzone)/, priority: 10 },
           ],
         },
       },

@@ -12,9 +12,9 @@ const NAV = [
 ] as const;
 
 /**
- * Until KYC (issue 4) and the back office exist, no customer can be made live
- * or put on hold; the shell's looks for those states are checked by editing
- * the real `GET /user` answer on its way to the page.
+ * The shell's looks in each account state, checked by editing the real
+ * `GET /user` answer on its way to the page. The real way there (verification,
+ * staff review, make live) is the story of e2e/kyc and e2e/admin/compliance.
  */
 async function showUserAs(page: Page, changes: Partial<User>): Promise<void> {
   await page.route('**/api/v1/user', async (route) => {
@@ -23,6 +23,15 @@ async function showUserAs(page: Page, changes: Partial<User>): Promise<void> {
     await route.fulfill({ response, json: { data: { ...body.data, ...changes } } });
   });
 }
+
+/** A verified customer's flags: with status 1, the navigation shows (spec 000 section 4). */
+const EVERY_STEP_SUBMITTED = {
+  is_kyc_submitted: 1,
+  is_wealth_submitted: 1,
+  is_photo_id_submitted: 1,
+  is_proof_address_submitted: 1,
+  is_selfie_submitted: 1,
+} as const;
 
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(
@@ -128,7 +137,7 @@ test.describe('the signed-in shell', () => {
     saveScreenshots,
     consoleErrors,
   }) => {
-    await showUserAs(page, { status: 1 });
+    await showUserAs(page, { status: 1, ...EVERY_STEP_SUBMITTED });
     await signIn(page.request, customer);
     await page.goto('/user');
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
@@ -159,7 +168,7 @@ test.describe('the signed-in shell', () => {
     saveScreenshots,
     consoleErrors,
   }) => {
-    await showUserAs(page, { status: 1, block_status: 2 });
+    await showUserAs(page, { status: 1, block_status: 2, ...EVERY_STEP_SUBMITTED });
     await signIn(page.request, customer);
     await page.goto('/user');
     const banner = page.getByRole('alert').filter({ hasText: 'Account on hold' });

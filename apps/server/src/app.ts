@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -12,7 +13,19 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerSpa } from './http/spa.js';
 import type { CheckResult, DomainCheck, Ledger } from './ledger/index.js';
 import type { Mailer } from './adapters/mail/mailer.js';
-import { registerAuth } from './http/auth.js';
+import { registerAuth, registerStaffAuth } from './http/auth.js';
+import { createAdminAuthService } from './modules/admin/auth-service.js';
+import { createStaffMailer } from './modules/admin/mail.js';
+import { createAdminRepository } from './modules/admin/repository.js';
+import { registerAdminRoutes } from './modules/admin/routes.js';
+import { createStaffSessionStore } from './modules/admin/sessions.js';
+import { createStaffService } from './modules/admin/staff-service.js';
+import { registerAuditRoutes } from './modules/audit/routes.js';
+import { createCustomerAdminService } from './modules/compliance/customer-service.js';
+import { createComplianceRepository } from './modules/compliance/repository.js';
+import { registerComplianceRoutes } from './modules/compliance/routes.js';
+import { createComplianceService } from './modules/compliance/service.js';
+import { createAuditService } from './modules/audit/service.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
@@ -24,6 +37,11 @@ import { createCaptcha } from './security/captcha.js';
 import { createRateLimiter } from './security/rate-limits.js';
 import type { SecretBox } from './security/secret-box.js';
 import { createHealthService } from './modules/health/service.js';
+import { createStorageFromConfig, type FileStorage } from './adapters/storage/index.js';
+import { createKycRepository } from './modules/kyc/repository.js';
+import { MULTIPART_LIMITS, registerKycRoutes } from './modules/kyc/routes.js';
+import { createKycService } from './modules/kyc/service.js';
+import { MAX_UPLOAD_BYTES } from './security/uploads.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 export type AppDeps = {
@@ -32,6 +50,8 @@ export type AppDeps = {
   ledger: Ledger;
   mailer: Mailer;
   secretBox: SecretBox;
+  /** Where uploaded documents go; unset: from configuration (DATA_DIR/uploads or the S3 bucket). */
+  storage?: FileStorage;
   /** Each domain module's check that its rows match the ledger (invariant 8). */
   domainChecks?: readonly DomainCheck[];
   /** The check run at start, so health does not repeat it at once. */
@@ -71,7 +91,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
+        // The back office shows a customer's PDF in the browser's viewer (an <object>, which Chromium
+        // frames) from a blob: URL, which only the page's own script can make
+        // (admin/compliance/components/document-viewer.tsx); nothing else embeds or frames.
+        objectSrc: ['blob:'],
+        frameSrc: ['blob:'],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -81,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strictTransportSecurity: config.isProduction,
   });
   await app.register(fastifyCookie);
+  // A file over the limit stops the upload with FILE_TOO_LARGE before any of it is kept.
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, ...MULTIPART_LIMITS } });
   await app.register(fastifyRateLimit, {
     global: true,
     max: config.RATE_LIMIT_PER_MINUTE,
@@ -116,11 +142,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cookies = { secure: config.isProduction };
   const sessions = createSessionStore(db);
   registerAuth(app, sessions, cookies);
+  // Before any route: the back office's door also lists every /api/admin route as it is added.
+  const staffSessions = createStaffSessionStore(db);
+  registerStaffAuth(app, staffSessions);
   const captcha = createCaptcha(db, {
     signature: deps.secretBox.subkey('captcha-signature'),
     key: deps.secretBox.subkey('captcha-key'),
   });
   const notifier = createNotifier({ db, mailer: deps.mailer, log: app.log });
+  const storage = deps.storage ?? createStorageFromConfig(config);
+  const kyc = createKycService({
+    db,
+    repository: createKycRepository(db),
+    storage,
+    complianceEmail: config.COMPLIANCE_EMAIL,
+  });
   const auth = createAuthService({
     repository: createAuthRepository(db),
     sessions,
@@ -129,8 +165,45 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: createRateLimiter(db),
     secretBox: deps.secretBox,
     publicUrl: config.publicUrl,
+    loadVerificationState: (userId) => kyc.getVerificationState(userId),
   });
   registerAuthRoutes(app, { auth, captcha, cookies });
+  registerKycRoutes(app, { kyc });
+  const adminRepository = createAdminRepository(db);
+  registerAdminRoutes(app, {
+    auth: createAdminAuthService({
+      db,
+      repository: adminRepository,
+      sessions: staffSessions,
+      limits: createRateLimiter(db),
+      secretBox: deps.secretBox,
+    }),
+    staff: createStaffService({
+      db,
+      repository: adminRepository,
+      sessions: staffSessions,
+      mail: createStaffMailer({ mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }),
+    }),
+    cookies,
+  });
+  registerAuditRoutes(app, createAuditService(db));
+  const complianceRepository = createComplianceRepository(db);
+  registerComplianceRoutes(app, {
+    compliance: createComplianceService({
+      db,
+      repository: complianceRepository,
+      notifier,
+      kyc,
+      publicUrl: config.publicUrl,
+    }),
+    customers: createCustomerAdminService({
+      db,
+      repository: complianceRepository,
+      ledger: deps.ledger,
+      notifier,
+      kyc,
+    }),
+  });
   if (!config.isProduction) registerDevRoutes(app, db);
 
   await registerSpa(app, config.WEB_DIST);

@@ -52,6 +52,10 @@ export const CONFIG_VARIABLES = {
     ),
     help: 'Key (32 bytes, base64) that encrypts 2FA secrets at rest and signs captchas. Unset: generated once into DATA_DIR/secrets; required with DATABASE_URL.',
   },
+  COMPLIANCE_EMAIL: {
+    schema: z.string().email().default('compliance@florin.local'),
+    help: 'The compliance mailbox customers are told to write to, e.g. when an upload keeps failing.',
+  },
   SMTP_URL: {
     schema: optionalText.pipe(z.string().url().optional()),
     help: 'Mail server (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: mail goes to the dev mailbox at /dev/mailbox.',
@@ -79,6 +83,28 @@ export const CONFIG_VARIABLES = {
   WEB_DIST: {
     schema: z.string().default(path.join(repoRoot, 'apps/web/dist')),
     help: 'Folder of the built web app that the server serves.',
+  },
+  STORAGE_S3_URL: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .url()
+        .regex(/^https?:\/\/[^/]+\/[^/]+/, 'must name the bucket: https://host/bucket[/prefix]')
+        .optional(),
+    ),
+    help: 'An S3-compatible bucket for uploaded documents (`https://s3.eu-west-2.amazonaws.com/bucket`, `http://minio:9000/bucket/prefix`). Unset: the folder DATA_DIR/uploads.',
+  },
+  STORAGE_S3_REGION: {
+    schema: z.string().default('eu-west-2'),
+    help: "The bucket's region, part of every request signature.",
+  },
+  STORAGE_S3_ACCESS_KEY_ID: {
+    schema: optionalText,
+    help: 'Access key of a user allowed s3:PutObject, s3:GetObject, s3:DeleteObject and s3:ListBucket on the bucket; required with STORAGE_S3_URL.',
+  },
+  STORAGE_S3_SECRET_ACCESS_KEY: {
+    schema: optionalText,
+    help: 'Its secret key; required with STORAGE_S3_URL.',
   },
 } as const;
 
@@ -109,6 +135,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.DATABASE_URL && !values.ENCRYPTION_KEY) {
     // Instances sharing a database must share the key, so it cannot be made up locally.
     throw new ConfigError('Invalid configuration:\n  ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
+  if (values.STORAGE_S3_URL && !(values.STORAGE_S3_ACCESS_KEY_ID && values.STORAGE_S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STORAGE_S3_ACCESS_KEY_ID, STORAGE_S3_SECRET_ACCESS_KEY: required when STORAGE_S3_URL is set',
+    );
   }
   return {
     ...values,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { VerificationStateSchema } from './kyc.js';
 
 /** The spec's texts for identity screens, word for word (DECISIONS.md replaces some). */
 export const AUTH_TEXTS = {
@@ -64,7 +65,8 @@ function confirmed<T extends { password: string; password_confirmation: string }
 
 // ---- the user as the signed-in screens see it ----
 
-export const UserSchema = z.object({
+/** The account itself, as the auth module keeps it. */
+const AccountSchema = z.object({
   id: z.number().int(),
   user_identification: z.string(),
   first_name: z.string(),
@@ -89,6 +91,9 @@ export const UserSchema = z.object({
   referral_code: z.string(),
   is_referral_used: z.number().int(),
 });
+
+/** The account plus where it is in identity verification (the wizard, Getting Started and the shell read it). */
+export const UserSchema = AccountSchema.extend(VerificationStateSchema.shape);
 export type User = z.infer<typeof UserSchema>;
 
 export const getUser = defineEndpoint({

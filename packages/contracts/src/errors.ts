@@ -34,6 +34,8 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404, message: 'Not found.' },
   /** The object's state does not allow the action (already resolved, already exists). */
   CONFLICT: { status: 409, message: 'This action conflicts with the current state.' },
+  /** A company number another customer already registered (spec 000 section 8: a 400). */
+  COMPANY_NUMBER_TAKEN: { status: 400, message: 'Company number already exists.' },
   /** An idempotency key was reused with different parameters. */
   IDEMPOTENCY_CONFLICT: {
     status: 409,
@@ -41,6 +43,16 @@ export const ERROR_CODES = {
   },
   /** The request body is larger than the route accepts. */
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  /**
+   * An upload that is not a JPEG, PNG or PDF by name and content, or that carries markup,
+   * trailing data, scripts or encryption (the spec has one text for all of them).
+   */
+  UNSUPPORTED_FILE: {
+    status: 422,
+    message: 'File format not supported. Accepts only JPEG, JPG, PNG and PDF.',
+  },
+  /** An upload larger than 10 MB. */
+  FILE_TOO_LARGE: { status: 413, message: 'The file is larger than 10 MB. Please upload a smaller file.' },
   /** A balance would go below zero. */
   INSUFFICIENT_FUNDS: { status: 422, message: 'Insufficient balance.' },
   /** A rate limit was hit. */

@@ -1,1 +1,3 @@
 export * from './money.js';
+export * from './countries.js';
+export * from './kyc-wizard.js';

@@ -6,6 +6,9 @@ import * as referenceData from './migrations/0002-reference-data.js';
 import * as staff from './migrations/0003-staff.js';
 import * as identity from './migrations/0004-identity.js';
 import * as ledgerPostFunction from './migrations/0005-ledger-post-function.js';
+import * as kyc from './migrations/0006-kyc.js';
+import * as backOffice from './migrations/0007-back-office.js';
+import * as customerAdmin from './migrations/0008-customer-admin.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +17,9 @@ const migrations: Record<string, Migration> = {
   '0003-staff': staff,
   '0004-identity': identity,
   '0005-ledger-post-function': ledgerPostFunction,
+  '0006-kyc': kyc,
+  '0007-back-office': backOffice,
+  '0008-customer-admin': customerAdmin,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

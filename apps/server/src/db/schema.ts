@@ -97,10 +97,58 @@ export type StaffRole = 'superadmin' | 'compliance' | 'finance' | 'support';
 export type StaffTable = {
   id: Generated<number>;
   email: string;
-  password_hash: string;
+  /** Null until a member added by a superadmin follows their set-password link. */
+  password_hash: string | null;
   role: StaffRole;
   totp_secret_encrypted: string | null;
+  totp_last_step: string | null;
   disabled_at: Date | null;
+  last_sign_in_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type StaffSessionsTable = {
+  id: Int8Id;
+  token_hash: string;
+  staff_id: number;
+  csrf_token: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_seen_at: Generated<Date>;
+  expires_at: Date;
+  revoked_at: Date | null;
+};
+
+export type StaffLoginChallengesTable = {
+  id: Int8Id;
+  token_hash: string;
+  staff_id: number;
+  pending_totp_secret_encrypted: string | null;
+  expires_at: Date;
+  failed_attempts: Generated<number>;
+  used_at: Date | null;
+};
+
+export type StaffPasswordTokensTable = {
+  id: Int8Id;
+  token_hash: string;
+  staff_id: number;
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: CreatedAt;
+};
+
+/** Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE). */
+export type AuditLogTable = {
+  id: Int8Id;
+  staff_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: ColumnType<Record<string, unknown> | null, string | null, never>;
+  after: ColumnType<Record<string, unknown> | null, string | null, never>;
+  ip: string | null;
   created_at: CreatedAt;
 };
 
@@ -132,6 +180,26 @@ export type UsersTable = {
   marketing_notifications: Generated<boolean>;
   trade_notifications: Generated<boolean>;
   created_at: CreatedAt;
+  country: string | null;
+  address: string | null;
+  city: string | null;
+  zip: string | null;
+  phone: string | null;
+  /** DATE columns come back as Date at midnight UTC on pg, strings on PGlite: read with to_char. */
+  birthdate: string | null;
+  nationality: string | null;
+  tax_residence: string | null;
+  tax_id: string | null;
+  details_submitted_at: Date | null;
+  is_sow_reset: Generated<number>;
+  ico_confirmed: Generated<number>;
+  account_tiers_class: Generated<number>;
+  verification_completed_at: Date | null;
+  live_since: Date | null;
+  /** Staff reset the customer's 2FA at this moment: withdrawals wait 24 hours from it. */
+  two_factor_reset_at: Date | null;
+  /** Why compliance put the account on hold (block_status 2); null otherwise. */
+  block_reason: string | null;
 };
 
 export type SessionsTable = {
@@ -188,6 +256,89 @@ export type NotificationsTable = {
   created_at: CreatedAt;
 };
 
+export type KycAnswersTable = {
+  user_id: number;
+  trades_over_threshold: number;
+  initial_investment: string | null;
+  annual_income: string | null;
+  net_worth: string | null;
+  investment_portfolio: string | null;
+  source_of_wealth: string | null;
+  experience: string | null;
+  investment_trades: string | null;
+  aware_of_risk: number;
+  offense: number | null;
+  offense_details: string | null;
+  criminal: number | null;
+  criminal_details: string | null;
+  caution: number | null;
+  caution_details: string | null;
+  ccj: number | null;
+  ccj_details: string | null;
+  submitted_at: Generated<Date>;
+  updated_at: Generated<Date>;
+};
+
+export type CompaniesTable = {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  company_number: string;
+  address: string;
+  city: string;
+  country: string;
+  zip: string;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+};
+
+export type CompanyDirectorsTable = {
+  id: Generated<number>;
+  company_id: number;
+  first_name: string;
+  last_name: string;
+  share_holding: Numeric;
+  address: string;
+  city: string;
+  zip: string;
+  country: string;
+  phone: string;
+  birthdate: string;
+  status: number;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+  deleted_at: Date | null;
+};
+
+export type KycDocumentKey =
+  | 'passport'
+  | 'national_id_front'
+  | 'id_front'
+  | 'id_back'
+  | 'proof_selfie'
+  | 'proof_address'
+  | 'coi'
+  | 'aoa'
+  | 'cproof_address';
+export type KycDocumentStatus = 'pending' | 'approved' | 'declined' | 'superseded';
+
+export type KycDocumentsTable = {
+  id: Int8Id;
+  user_id: number;
+  director_id: number | null;
+  key: KycDocumentKey;
+  storage_key: string;
+  content_type: 'image/jpeg' | 'image/png' | 'application/pdf';
+  original_name: string;
+  size_bytes: number;
+  sha256: string;
+  status: Generated<KycDocumentStatus>;
+  disapprove_note: string | null;
+  reviewed_by_staff_id: number | null;
+  reviewed_at: Date | null;
+  created_at: CreatedAt;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -198,6 +349,10 @@ export type DB = {
   currencies: CurrenciesTable;
   coins: CoinsTable;
   staff: StaffTable;
+  staff_sessions: StaffSessionsTable;
+  staff_login_challenges: StaffLoginChallengesTable;
+  staff_password_tokens: StaffPasswordTokensTable;
+  audit_log: AuditLogTable;
   users: UsersTable;
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
@@ -207,4 +362,8 @@ export type DB = {
   used_captchas: UsedCaptchasTable;
   dev_mailbox: DevMailboxTable;
   notifications: NotificationsTable;
+  kyc_answers: KycAnswersTable;
+  companies: CompaniesTable;
+  company_directors: CompanyDirectorsTable;
+  kyc_documents: KycDocumentsTable;
 };

@@ -1,23 +1,37 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@florin/contracts';
+import { AppError, type StaffRole } from '@florin/contracts';
+import type { StaffSession, StaffSessionStore } from '../modules/admin/sessions.js';
 import type { ActiveSession, SessionStore } from '../modules/auth/sessions.js';
 import { randomToken, safeEqual } from '../security/secret-box.js';
 
 export const SESSION_COOKIE = 'access_token';
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
+/** The staff session's cookie: separate from the customer's, and sent only to the back-office API. */
+export const STAFF_SESSION_COOKIE = 'staff_token';
+export const ADMIN_API_PREFIX = '/api/admin';
 
 export type Auth = ActiveSession & { via: 'cookie' | 'bearer' };
 
-/** Who may call a route. Every route says it: anyone, or a signed-in customer (staff roles come with the back office). */
-export type Access = 'public' | 'customer';
+/** Staff whose role is listed (a superadmin always may). Only for routes under /api/admin/. */
+export type StaffAccess = { staff: readonly StaffRole[] };
+
+/** Any signed-in staff member, whatever their role. */
+export const ANY_STAFF: StaffAccess = { staff: ['compliance', 'finance', 'support'] };
+/** Superadmins only (they are admitted to every staff route anyway). */
+export const SUPERADMIN_ONLY: StaffAccess = { staff: [] };
+
+/** Who may call a route. Every route says it: anyone, a signed-in customer, or staff of some roles. */
+export type Access = 'public' | 'customer' | StaffAccess;
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyRequest {
-    /** The signed-in customer's session, or null. */
+    /** The signed-in customer's session, or null (always null under /api/admin/). */
     auth: Auth | null;
+    /** The signed-in staff member's session, or null (always null outside /api/admin/). */
+    staff: StaffSession | null;
   }
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyContextConfig {
@@ -55,6 +69,63 @@ export function clearSessionCookies(reply: FastifyReply, settings: CookieSetting
   reply.setCookie(CSRF_COOKIE, randomToken(24), { sameSite: 'strict', secure: settings.secure, path: '/' });
 }
 
+/**
+ * The staff cookie lives as long as the session may (8 hours), is Strict and
+ * reaches only /api/admin. The CSRF cookie is the one customers use: the
+ * web app reads one cookie, so signing in on one side replaces the other's
+ * (docs/decisions.md).
+ */
+export function setStaffSessionCookies(
+  reply: FastifyReply,
+  session: { token: string; csrfToken: string; expiresIn: number },
+  settings: CookieSettings,
+): void {
+  reply.setCookie(STAFF_SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: settings.secure,
+    path: ADMIN_API_PREFIX,
+    maxAge: session.expiresIn,
+  });
+  reply.setCookie(CSRF_COOKIE, session.csrfToken, {
+    sameSite: 'strict',
+    secure: settings.secure,
+    path: '/',
+    maxAge: session.expiresIn,
+  });
+}
+
+export function clearStaffSessionCookies(reply: FastifyReply, settings: CookieSettings): void {
+  reply.clearCookie(STAFF_SESSION_COOKIE, { path: ADMIN_API_PREFIX });
+  reply.setCookie(CSRF_COOKIE, randomToken(24), { sameSite: 'strict', secure: settings.secure, path: '/' });
+}
+
+/** /api/admin, /api/admin/…, /api/admin?…: the back office's API. */
+export function isAdminApiPath(url: string): boolean {
+  return (
+    url.startsWith(ADMIN_API_PREFIX) &&
+    (url.length === ADMIN_API_PREFIX.length || '/?'.includes(url.charAt(ADMIN_API_PREFIX.length)))
+  );
+}
+
+export function isStaffAccess(access: unknown): access is StaffAccess {
+  return typeof access === 'object' && access !== null && Array.isArray((access as StaffAccess).staff);
+}
+
+/** A superadmin may do anything in the back office; everyone else only what their role is listed for. */
+export function staffMayCall(staff: StaffSession | null, access: StaffAccess): boolean {
+  return staff !== null && (staff.role === 'superadmin' || access.staff.includes(staff.role));
+}
+
+/**
+ * Whether a request is for the back office. The route the router matched
+ * decides, not the raw URL: the router decodes percent-escapes, so
+ * /api/%61dmin/staff reaches the /api/admin/staff route.
+ */
+function isAdminRequest(request: FastifyRequest): boolean {
+  return isAdminApiPath(request.routeOptions.url ?? request.url);
+}
+
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() || undefined : undefined;
@@ -71,7 +142,8 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
   app.decorateRequest('auth', null);
 
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    // The back office has its own sessions (registerStaffAuth); a customer's means nothing there.
+    if (!request.url.startsWith('/api/') || isAdminRequest(request)) return;
     const bearer = bearerToken(request);
     const cookie = request.cookies[SESSION_COOKIE];
     const token = bearer ?? cookie;
@@ -97,4 +169,55 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
 export function requireCustomer(request: FastifyRequest): Auth {
   if (!request.auth) throw new AppError('UNAUTHENTICATED');
   return request.auth;
+}
+
+export type AdminRoute = { method: string; url: string; access: Access | undefined };
+
+const adminRoutesByApp = new WeakMap<FastifyInstance, AdminRoute[]>();
+
+/** Every route registered under /api/admin/ so far, for tests that prove none of them shows itself to outsiders. */
+export function listAdminRoutes(app: FastifyInstance): readonly AdminRoute[] {
+  return adminRoutesByApp.get(app) ?? [];
+}
+
+/**
+ * The back office's door. For every request under /api/admin/ it finds the
+ * staff session (the staff_token cookie only: no bearer tokens, so every
+ * change from staff carries the CSRF header) and refuses, with 404 as for a
+ * path that does not exist, anyone the route's access does not admit: the
+ * anonymous, customers, disabled staff and staff of other roles. A route
+ * under /api/admin/ that names no access admits nobody. This runs before
+ * validation, so not even a 422 tells an outsider that a route exists.
+ */
+export function registerStaffAuth(app: FastifyInstance, sessions: Pick<StaffSessionStore, 'find'>): void {
+  app.decorateRequest('staff', null);
+  const routes: AdminRoute[] = [];
+  adminRoutesByApp.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!isAdminApiPath(route.url ?? route.path)) return;
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url ?? route.path, access: route.config?.access });
+  });
+
+  app.addHook('onRequest', async (request) => {
+    if (!isAdminRequest(request)) return;
+    const token = request.cookies[STAFF_SESSION_COOKIE];
+    request.staff = token ? await sessions.find(token) : null;
+
+    const access = request.routeOptions.config.access;
+    const isAdmitted = access === 'public' || (isStaffAccess(access) && staffMayCall(request.staff, access));
+    if (!isAdmitted) throw new AppError('NOT_FOUND');
+
+    if (!UNSAFE_METHODS.has(request.method)) return;
+    const header = request.headers[CSRF_HEADER];
+    const sent = typeof header === 'string' ? header : '';
+    const expected = request.staff ? request.staff.csrfToken : (request.cookies[CSRF_COOKIE] ?? '');
+    if (!sent || !expected || !safeEqual(sent, expected)) throw new AppError('CSRF_FAILED');
+  });
+}
+
+/** The signed-in staff member of a route whose access names staff roles (the door has already checked the role). */
+export function requireStaff(request: FastifyRequest): StaffSession {
+  if (!request.staff) throw new AppError('NOT_FOUND');
+  return request.staff;
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Endpoint } from '@florin/contracts';
-import { requireCustomer, type Access } from './auth.js';
+import { AppError, type Endpoint } from '@florin/contracts';
+import { isAdminApiPath, isStaffAccess, requireCustomer, staffMayCall, type Access } from './auth.js';
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Output<E extends Endpoint> = z.input<E['responses'][keyof E['responses']]>;
@@ -38,6 +38,15 @@ export function registerRoute<E extends Endpoint>(
   if (endpoint.body && !isStrictObject(endpoint.body)) {
     throw new Error(`${endpoint.method} ${endpoint.path}: the body schema must be z.strictObject`);
   }
+  // Staff roles mean something only behind the back office's door (registerStaffAuth), and that
+  // door admits no customer session: so staff access exactly under /api/admin/, and there only it or public.
+  const isAdminPath = isAdminApiPath(endpoint.path);
+  const { access } = options;
+  if (isStaffAccess(access) !== isAdminPath && !(isAdminPath && access === 'public')) {
+    throw new Error(
+      `${endpoint.method} ${endpoint.path}: staff access belongs to /api/admin/ routes and only there`,
+    );
+  }
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -49,10 +58,19 @@ export function registerRoute<E extends Endpoint>(
       response: endpoint.responses,
     },
     config: { access: options.access, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
-    ...(options.access === 'customer'
+    ...(access === 'customer'
       ? {
           preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
             requireCustomer(request);
+            done();
+          },
+        }
+      : {}),
+    // The door (registerStaffAuth) has refused outsiders before validation; this is the second lock.
+    ...(isStaffAccess(access)
+      ? {
+          preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+            if (!staffMayCall(request.staff, access)) throw new AppError('NOT_FOUND');
             done();
           },
         }

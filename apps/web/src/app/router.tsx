@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
+import { adminRoute } from '../features/admin/routes';
 import { PATHS, SETTINGS_TABS, settingsTabPath } from '../lib/paths';
 import { RootLayout } from './root-layout';
 import { RouteErrorBoundary } from './route-error-boundary';
@@ -58,6 +59,8 @@ export const routes: RouteObject[] = [
           { path: '*', ...notFoundPage },
         ],
       },
+      // The back office: its own shell and sign-in, in its own chunk (features/admin/routes.tsx).
+      adminRoute,
       {
         path: 'user',
         lazy: async () => ({ Component: (await import('./user-layout/user-layout')).UserLayout }),

@@ -33,6 +33,29 @@ export function isAccountActive(user: User): boolean {
   return isLive(user) && !isOnHold(user);
 }
 
+/** Every verification step handed in (spec 000 section 4's four flags). */
+export function isFullyVerified(
+  user: Pick<
+    User,
+    'is_kyc_submitted' | 'is_wealth_submitted' | 'is_photo_id_submitted' | 'is_proof_address_submitted'
+  >,
+): boolean {
+  return (
+    user.is_kyc_submitted === 1 &&
+    user.is_wealth_submitted === 1 &&
+    user.is_photo_id_submitted === 1 &&
+    user.is_proof_address_submitted === 1
+  );
+}
+
+/**
+ * The top navigation shows (spec 000 section 4): active, every step handed in, nothing declined.
+ * A live customer whose new address awaits a new proof of address is back to Getting Started.
+ */
+export function showsNavigation(user: User): boolean {
+  return isAccountActive(user) && isFullyVerified(user) && user.denied_documents === 0;
+}
+
 /** 2FA is on (the spec's disable_{product}_2fa = 1: a second factor is required). */
 export function hasTwoFactor(user: User): boolean {
   return user.disable_florin_2fa === 1;

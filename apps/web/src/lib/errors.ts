@@ -23,8 +23,12 @@ const TITLES: Record<ErrorCode, string> = {
   FORBIDDEN: 'Forbidden',
   NOT_FOUND: 'Not Found',
   CONFLICT: 'Conflict',
+  // The spec shows only the text, "Company number already exists."; the title is the status text.
+  COMPANY_NUMBER_TAKEN: 'Bad Request',
   IDEMPOTENCY_CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
+  UNSUPPORTED_FILE: 'File Not Supported',
+  FILE_TOO_LARGE: 'File Too Large',
   INSUFFICIENT_FUNDS: 'Insufficient Balance',
   RATE_LIMITED: 'Too Many Requests',
   UNAVAILABLE: GENERIC_FAILURE_TITLE,

@@ -1,4 +1,11 @@
-import { AppError, AUTH_TEXTS, type LoginResponse, type RegisterBody, type User } from '@florin/contracts';
+import {
+  AppError,
+  AUTH_TEXTS,
+  type LoginResponse,
+  type RegisterBody,
+  type User,
+  type VerificationState,
+} from '@florin/contracts';
 import type { Notifier } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
@@ -26,7 +33,12 @@ export type AuthServiceDeps = {
   limits: RateLimiter;
   secretBox: SecretBox;
   publicUrl: string;
+  /** The verification part of the user (the KYC module's), so this module needs none of its tables. */
+  loadVerificationState: (userId: number) => Promise<VerificationState>;
 };
+
+/** The user without the verification part. */
+export type AccountView = Omit<User, keyof VerificationState>;
 
 function passwordProblems(password: string): string[] | undefined {
   return isCommonPassword(password) ? [AUTH_TEXTS.passwordTooCommon] : undefined;
@@ -36,7 +48,7 @@ function validation(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', message, { [field]: [message] });
 }
 
-export function toUserView(user: UserRow, recoveryCodesLeft: number): User {
+export function toUserView(user: UserRow, recoveryCodesLeft: number): AccountView {
   return {
     id: user.id,
     user_identification: user.user_identification,
@@ -226,7 +238,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     async getUser(userId: number): Promise<User> {
       const user = await repository.findUserById(userId);
       if (!user) throw new AppError('UNAUTHENTICATED');
-      return toUserView(user, await repository.countRecoveryCodesLeft(user.id));
+      const [recoveryCodesLeft, verification] = await Promise.all([
+        repository.countRecoveryCodesLeft(user.id),
+        deps.loadVerificationState(user.id),
+      ]);
+      return { ...toUserView(user, recoveryCodesLeft), ...verification };
     },
 
     async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {

@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { hashPassword } from '../../security/passwords.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@florin.local';
-
-/** Algorithm.Argon2id: the package declares a const enum, which isolated modules cannot read. */
-const ARGON2ID = 2;
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { algorithm: ARGON2ID });
-}
 
 /**
  * On the very first start, creates the one superadmin. Its password is the

@@ -13,7 +13,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { Link, NavLink } from 'react-router';
 import { useSignOut } from '../../features/auth/api/logout';
-import { isAccountActive } from '../../lib/current-user';
+import { showsNavigation } from '../../lib/current-user';
 import { formatDateTime, initialsOf, maskEmail } from '../../lib/format';
 import { ACCOUNT_NAV_LINKS, PATHS } from '../../lib/paths';
 import classes from './user-layout.module.css';
@@ -120,7 +120,7 @@ function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'l
 
 /** Spec 000 section 2: logo, the navigation when the account is active, the masked e-mail, last login and the initials menu. */
 export function UserHeader({ user }: { user: User }) {
-  const showNav = isAccountActive(user);
+  const showNav = showsNavigation(user);
   return (
     <header className={classes.header}>
       <Container size="lg" className={classes.headerInner}>

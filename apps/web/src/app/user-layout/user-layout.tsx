@@ -1,9 +1,12 @@
 import { AppError } from '@florin/contracts';
 import { Button, Center, Container, Loader, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Outlet, useMatches } from 'react-router';
+import { PageLoader } from '../../components/page-loader';
 import { RiskWarning } from '../../components/risk-warning';
-import { GettingStartedPage } from '../../features/onboarding/getting-started-page';
-import { isLive, useCurrentUser } from '../../lib/current-user';
+import { useSignOut } from '../../features/auth/api/logout';
+import { needsVerificationScreen } from '../../features/kyc/verification';
+import { useCurrentUser } from '../../lib/current-user';
 import { PublicFooter } from '../public-layout/public-footer';
 import { AccountBanners } from './account-banners';
 import { UserHeader } from './user-header';
@@ -17,6 +20,11 @@ function isOpenBeforeLive(handle: unknown): boolean {
     typeof handle === 'object' && handle !== null && (handle as SignedInRouteHandle).isOpenBeforeLive === true
   );
 }
+
+/** The wizard is a chunk of its own: a live customer never needs it. */
+const GettingStartedPage = lazy(async () => ({
+  default: (await import('../../features/kyc/getting-started-page')).GettingStartedPage,
+}));
 
 function FullPageLoader() {
   return (
@@ -48,6 +56,7 @@ function LoadFailed({ onRetry }: { onRetry: () => void }) {
 export function UserLayout() {
   const { data: user, error, isPending, refetch } = useCurrentUser();
   const matches = useMatches();
+  const signOut = useSignOut();
 
   if (!user) {
     // A 401 is on its way to /login: keep spinning rather than flash an error.
@@ -55,7 +64,9 @@ export function UserLayout() {
     return isPending || isSignedOut ? <FullPageLoader /> : <LoadFailed onRetry={() => void refetch()} />;
   }
 
-  const showsRequestedPage = isLive(user) || matches.some((match) => isOpenBeforeLive(match.handle));
+  // Not live, a declined document, or a source-of-wealth reset: Getting Started (spec 000 section 2).
+  const showsRequestedPage =
+    !needsVerificationScreen(user) || matches.some((match) => isOpenBeforeLive(match.handle));
 
   return (
     <div className={classes.shell}>
@@ -68,7 +79,13 @@ export function UserLayout() {
       </div>
       <main id="main" tabIndex={-1} className={classes.main}>
         <AccountBanners user={user} />
-        {showsRequestedPage ? <Outlet /> : <GettingStartedPage />}
+        {showsRequestedPage ? (
+          <Outlet />
+        ) : (
+          <Suspense fallback={<PageLoader />}>
+            <GettingStartedPage onSignOut={() => signOut.mutate()} />
+          </Suspense>
+        )}
       </main>
       <PublicFooter />
     </div>

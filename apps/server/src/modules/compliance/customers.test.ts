@@ -1,0 +1,384 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  COMPLIANCE_TEXTS,
+  CustomerProfileSchema,
+  CustomerSummarySchema,
+  ErrorBodySchema,
+  KYC_TEXTS,
+  LedgerLineSchema,
+  pageSchema,
+} from '@florin/contracts';
+import { createKycTestApp, type KycTestApp } from '../kyc/test-kit.js';
+import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { createSecretBox, hashToken } from '../../security/secret-box.js';
+import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
+import {
+  auditRows,
+  customerBrowser,
+  insertCustomer,
+  insertDocument,
+  mailSubjects,
+} from './test-customers.js';
+
+let t: KycTestApp;
+let support: SignedInStaff;
+let finance: SignedInStaff;
+
+beforeAll(async () => {
+  t = await createKycTestApp();
+  support = await signedInStaff(t.app, t.database.db, 'support');
+  finance = await signedInStaff(t.app, t.database.db, 'finance');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const errorOf = (response: { json: () => unknown }) => ErrorBodySchema.parse(response.json());
+const customersPage = pageSchema(CustomerSummarySchema);
+
+/** A customer with an authenticator, ten recovery codes and two open sessions. */
+async function customerWithTwoFactor() {
+  const db = t.database.db;
+  const customer = await insertCustomer(db);
+  await db
+    .updateTable('users')
+    .set({ totp_secret_encrypted: createSecretBox(Buffer.alloc(32, 7)).encrypt('JBSWY3DPEHPK3PXP') })
+    .where('id', '=', customer.id)
+    .execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(
+      Array.from({ length: 10 }, (_, index) => ({
+        user_id: customer.id,
+        code_hash: hashToken(`code-${index}`),
+      })),
+    )
+    .execute();
+  const phone = await customerBrowser(t.app, db, customer.id, 'Phone browser');
+  const laptop = await customerBrowser(t.app, db, customer.id, 'Laptop browser');
+  return { customer, phone, laptop };
+}
+
+describe('finding a customer', () => {
+  it('searches by name, part of the e-mail address or the reference, for support and finance alike', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db, { firstName: 'Searchable', lastName: `Person${Date.now()}` });
+    const other = await insertCustomer(db, { firstName: 'Someone', lastName: 'Else' });
+    const local = customer.email.split('@')[0] as string;
+
+    for (const q of [
+      `searchable person${customer.email.length}`.slice(0, 10),
+      local.slice(3, 20).toUpperCase(),
+      customer.reference,
+      customer.reference.toLowerCase(),
+    ]) {
+      const response = await support.browser.get(`/api/admin/customers?q=${encodeURIComponent(q)}`);
+      expect(response.statusCode).toBe(200);
+      const ids = customersPage.parse(response.json()).data.map((row) => row.id);
+      expect(ids, q).toContain(customer.id);
+      expect(ids, q).not.toContain(other.id);
+    }
+    const byFinance = await finance.browser.get(`/api/admin/customers?q=${customer.reference}`);
+    expect(customersPage.parse(byFinance.json()).data).toEqual([
+      expect.objectContaining({
+        id: customer.id,
+        email: customer.email,
+        user_identification: customer.reference,
+      }),
+    ]);
+  });
+
+  it('takes % and _ literally and wants at least two characters', async () => {
+    const none = await support.browser.get('/api/admin/customers?q=%25%25');
+    expect(customersPage.parse(none.json()).total).toBe(0);
+    const short = await support.browser.get('/api/admin/customers?q=a');
+    expect(short.statusCode).toBe(422);
+    expect(errorOf(short).errors).toEqual({ q: [COMPLIANCE_TEXTS.searchTooShort] });
+  });
+});
+
+describe("a customer's page", () => {
+  it('shows the profile with the security settings and verification state', async () => {
+    const db = t.database.db;
+    const { customer } = await customerWithTwoFactor();
+    await insertDocument(db, customer.id, { key: 'passport', status: 'declined', note: 'Cut off.' });
+
+    const response = await support.browser.get(`/api/admin/customers/${customer.id}`);
+    expect(response.statusCode).toBe(200);
+    const profile = CustomerProfileSchema.parse(response.json<{ data: unknown }>().data);
+    expect(profile).toMatchObject({
+      id: customer.id,
+      email: customer.email,
+      user_identification: customer.reference,
+      email_verified: true,
+      two_factor_enabled: true,
+      recovery_codes_left: 10,
+      email_codes: false,
+      two_factor_reset_at: null,
+      withdrawals_blocked_until: null,
+      steps: { is_kyc_submitted: 1, denied_documents: 1 },
+      documents: [
+        expect.objectContaining({ label: 'Passport', status: 'declined', disapprove_note: 'Cut off.' }),
+      ],
+    });
+    expect((await support.browser.get('/api/admin/customers/2147483000')).statusCode).toBe(404);
+  });
+
+  it('shows balances per asset as decimal strings, and the ledger history page by page', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db);
+    await fund(t.ledger, db, customer.id, 'GBP', 123_456n);
+    await fund(t.ledger, db, customer.id, 'BTC', 1n);
+    await fund(t.ledger, db, customer.id, 'ETH', 1_000_000_000_000_000_001n);
+
+    const balances = await finance.browser.get(`/api/admin/customers/${customer.id}/balances`);
+    expect(balances.statusCode).toBe(200);
+    expect(balances.json<{ data: unknown[] }>().data).toEqual(
+      expect.arrayContaining([
+        { asset: 'GBP', kind: 'available', posted: '1234.56', held: '0.00', available: '1234.56' },
+        {
+          asset: 'BTC',
+          kind: 'available',
+          posted: '0.00000001',
+          held: '0.00000000',
+          available: '0.00000001',
+        },
+        {
+          asset: 'ETH',
+          kind: 'available',
+          posted: '1.000000000000000001',
+          held: '0.000000000000000000',
+          available: '1.000000000000000001',
+        },
+      ]),
+    );
+
+    const history = await finance.browser.get(`/api/admin/customers/${customer.id}/ledger`);
+    expect(history.statusCode).toBe(200);
+    const page = pageSchema(LedgerLineSchema).parse(history.json());
+    expect(page.total).toBe(3);
+    expect(page.data.map((line) => [line.asset, line.amount, line.balance_after, line.kind])).toEqual([
+      ['ETH', '1.000000000000000001', '1.000000000000000001', 'crypto_deposit'],
+      ['BTC', '0.00000001', '0.00000001', 'crypto_deposit'],
+      ['GBP', '1234.56', '1234.56', 'fiat_deposit'],
+    ]);
+    await expectLedgerToHold(db);
+  });
+
+  it('lists the sessions still open, with address, browser and when last seen', async () => {
+    const { customer, phone } = await customerWithTwoFactor();
+    const response = await support.browser.get(`/api/admin/customers/${customer.id}/sessions`);
+    expect(response.statusCode).toBe(200);
+    const sessions = response.json<{ data: { ip: string; user_agent: string }[] }>().data;
+    expect(sessions.map((session) => session.user_agent).sort()).toEqual(['Laptop browser', 'Phone browser']);
+    expect(sessions.map((session) => session.ip)).toContain(phone.ip);
+  });
+});
+
+describe('helping a customer', () => {
+  it('resets 2FA after identity checks: no authenticator, no recovery codes, no sessions, withdrawals wait 24 hours', async () => {
+    const db = t.database.db;
+    const { customer, phone, laptop } = await customerWithTwoFactor();
+    const path = `/api/admin/customers/${customer.id}/reset-2fa`;
+
+    const noReason = await support.browser.post(path, {});
+    expect(noReason.statusCode).toBe(422);
+    expect(errorOf(noReason).errors).toEqual({ reason: [COMPLIANCE_TEXTS.reasonRequired] });
+
+    const reason = 'Lost phone; identity checked by video call and passport.';
+    const before = Date.now();
+    const reset = await support.browser.post(path, { reason });
+    expect(reset.statusCode).toBe(200);
+    const answer = reset.json<{ message: string; data: unknown }>();
+    expect(answer.message).toBe(COMPLIANCE_TEXTS.twoFactorReset);
+    const profile = CustomerProfileSchema.parse(answer.data);
+    expect(profile).toMatchObject({ two_factor_enabled: false, recovery_codes_left: 0 });
+    const resetAt = Date.parse(profile.two_factor_reset_at ?? '');
+    expect(resetAt).toBeGreaterThanOrEqual(before - 1_000);
+    expect(Date.parse(profile.withdrawals_blocked_until ?? '')).toBe(resetAt + 24 * 3_600_000);
+
+    const row = await db
+      .selectFrom('users')
+      .select(['totp_secret_encrypted', 'totp_pending_secret_encrypted', 'two_factor_reset_at'])
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ totp_secret_encrypted: null, totp_pending_secret_encrypted: null });
+    expect(isWithdrawalBlockedByTwoFactorReset(row)).toBe(true);
+    const codes = await db
+      .selectFrom('recovery_codes')
+      .select('id')
+      .where('user_id', '=', customer.id)
+      .execute();
+    expect(codes).toEqual([]);
+    for (const browser of [phone, laptop]) expect((await browser.get('/api/v1/user')).statusCode).toBe(401);
+
+    expect(await auditRows(db, 'user', customer.id)).toEqual([
+      {
+        action: 'user.two_factor_reset',
+        staff_id: support.id,
+        before: { two_factor_enabled: true, recovery_codes_left: 10 },
+        after: {
+          two_factor_enabled: false,
+          recovery_codes_left: 0,
+          two_factor_reset_at: row.two_factor_reset_at?.toISOString(),
+          sessions_signed_out: 2,
+          reason,
+        },
+        ip: support.browser.ip,
+      },
+    ]);
+    expect(await mailSubjects(db, customer.email)).toEqual([
+      'Your two-factor authentication was reset — Florin',
+    ]);
+
+    const again = await support.browser.post(path, { reason });
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again)).toMatchObject({ code: 'CONFLICT', message: COMPLIANCE_TEXTS.twoFactorNotOn });
+  });
+
+  it('switches e-mailed codes on and off; the same setting again changes nothing', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db);
+    const path = `/api/admin/customers/${customer.id}/email-codes`;
+    const reason = 'Customer cannot use an authenticator app (accessibility).';
+
+    const on = await support.browser.post(path, { enabled: true, reason });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ message: COMPLIANCE_TEXTS.emailCodesOn, data: { email_codes: true } });
+    const same = await support.browser.post(path, { enabled: true, reason });
+    expect(same.json()).toMatchObject({
+      message: COMPLIANCE_TEXTS.emailCodesUnchanged,
+      data: { email_codes: true },
+    });
+    const off = await support.browser.post(path, { enabled: false, reason: 'Now uses an app.' });
+    expect(off.json()).toMatchObject({
+      message: COMPLIANCE_TEXTS.emailCodesOff,
+      data: { email_codes: false },
+    });
+
+    expect(await auditRows(db, 'user', customer.id)).toEqual([
+      expect.objectContaining({
+        action: 'user.email_codes_switched',
+        before: { platform_2fa_mobile: false },
+        after: { platform_2fa_mobile: true, reason },
+      }),
+      expect.objectContaining({
+        action: 'user.email_codes_switched',
+        before: { platform_2fa_mobile: true },
+        after: { platform_2fa_mobile: false, reason: 'Now uses an app.' },
+      }),
+    ]);
+    expect(await mailSubjects(db, customer.email)).toEqual([
+      'Sign-in codes will come by email — Florin',
+      'Sign-in codes by email are off — Florin',
+    ]);
+    const browser = await customerBrowser(t.app, db, customer.id);
+    expect((await browser.get('/api/v1/user')).json()).toMatchObject({ data: { platform_2fa_mobile: 0 } });
+  });
+
+  it('edits the name or date of birth with a reason, checking the date as the wizard does', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db, { firstName: 'Marry', lastName: 'Smith' });
+    const path = `/api/admin/customers/${customer.id}/identity`;
+
+    const invalid = await support.browser.put(path, { birthdate: '2020-01-01', reason: 'Typo at sign-up.' });
+    expect(invalid.statusCode).toBe(422);
+    expect(errorOf(invalid).errors).toEqual({ birthdate: [KYC_TEXTS.underAge] });
+    const withoutReason = await support.browser.put(path, { first_name: 'Mary' });
+    expect(errorOf(withoutReason).errors).toEqual({ reason: [COMPLIANCE_TEXTS.reasonRequired] });
+    const nothing = await support.browser.put(path, { reason: 'Nothing.' });
+    expect(nothing.statusCode).toBe(422);
+    const unchanged = await support.browser.put(path, { first_name: 'Marry', reason: 'Same.' });
+    expect(unchanged.statusCode).toBe(409);
+    expect(errorOf(unchanged).message).toBe(COMPLIANCE_TEXTS.detailsUnchanged);
+
+    const reason = 'Marriage certificate checked; ticket 4411.';
+    const edited = await support.browser.put(path, {
+      first_name: 'Mary',
+      last_name: 'Jones',
+      birthdate: '1980-05-18',
+      reason,
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({
+      message: COMPLIANCE_TEXTS.detailsUpdated,
+      data: { first_name: 'Mary', last_name: 'Jones', birthdate: '1980-05-18' },
+    });
+    expect(await auditRows(db, 'user', customer.id)).toEqual([
+      expect.objectContaining({
+        action: 'user.identity_edited',
+        before: { first_name: 'Marry', last_name: 'Smith', birthdate: '1980-05-17' },
+        after: { first_name: 'Mary', last_name: 'Jones', birthdate: '1980-05-18', reason },
+      }),
+    ]);
+    const [mail] = await db
+      .selectFrom('dev_mailbox')
+      .select(['subject', 'text'])
+      .where('to', '=', customer.email)
+      .execute();
+    expect(mail?.subject).toBe('Your personal details were changed — Florin');
+    expect(mail?.text).toContain('changed your name and date of birth');
+  });
+
+  it('signs the customer out everywhere', async () => {
+    const db = t.database.db;
+    const { customer, phone, laptop } = await customerWithTwoFactor();
+    const response = await support.browser.post(`/api/admin/customers/${customer.id}/sign-out`, {
+      reason: 'Customer reports a lost laptop.',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: COMPLIANCE_TEXTS.signedOut });
+    for (const browser of [phone, laptop]) {
+      const me = await browser.get('/api/v1/user');
+      expect(me.statusCode).toBe(401);
+      expect(errorOf(me).code).toBe('UNAUTHENTICATED');
+    }
+    expect((await support.browser.get(`/api/admin/customers/${customer.id}/sessions`)).json()).toEqual({
+      data: [],
+    });
+    expect(await auditRows(db, 'user', customer.id)).toEqual([
+      expect.objectContaining({
+        action: 'user.signed_out',
+        before: { active_sessions: 2 },
+        after: { active_sessions: 0, reason: 'Customer reports a lost laptop.' },
+      }),
+    ]);
+    expect(await mailSubjects(db, customer.email)).toEqual(['You were signed out of Florin — Florin']);
+  });
+
+  it('lets finance read but not act: every action is 404 to them, as to customers', async () => {
+    const db = t.database.db;
+    const { customer, phone } = await customerWithTwoFactor();
+    for (const browser of [finance.browser, phone]) {
+      for (const response of [
+        await browser.post(`/api/admin/customers/${customer.id}/reset-2fa`, { reason: 'x' }),
+        await browser.post(`/api/admin/customers/${customer.id}/email-codes`, { enabled: true, reason: 'x' }),
+        await browser.put(`/api/admin/customers/${customer.id}/identity`, { first_name: 'X', reason: 'x' }),
+        await browser.post(`/api/admin/customers/${customer.id}/sign-out`, { reason: 'x' }),
+      ]) {
+        expect(response.statusCode).toBe(404);
+        expect(errorOf(response)).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
+      }
+    }
+    expect((await phone.get(`/api/admin/customers/${customer.id}`)).statusCode).toBe(404);
+    expect(await auditRows(db, 'user', customer.id)).toEqual([]);
+    expect((await phone.get('/api/v1/user')).statusCode).toBe(200);
+  });
+});
+
+describe('the withdrawal wait after a 2FA reset', () => {
+  it('lasts 24 hours from the reset', () => {
+    const resetAt = new Date('2026-11-23T10:00:00Z');
+    expect(isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: null })).toBe(false);
+    expect(
+      isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: resetAt }, new Date('2026-11-24T09:59:59Z')),
+    ).toBe(true);
+    expect(
+      isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: resetAt }, new Date('2026-11-24T10:00:00Z')),
+    ).toBe(false);
+    expect(withdrawalsBlockedUntil({ two_factor_reset_at: resetAt }, resetAt)?.toISOString()).toBe(
+      '2026-11-24T10:00:00.000Z',
+    );
+  });
+});

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import type { DocumentKey } from '@florin/contracts';
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import type { DB, KycDocumentStatus } from '../../db/schema.js';
+import { createBrowser, type Browser } from '../../test/browser.js';
+import { createSessionStore } from '../auth/sessions.js';
+
+/**
+ * Customers for the back-office tests, written straight into the tables the
+ * KYC wizard fills: the wizard's own rules are the KYC module's tests; these
+ * test what staff do with the result.
+ */
+
+let count = 0;
+
+export type TestCustomer = { id: number; email: string; firstName: string; reference: string };
+
+export async function insertCustomer(
+  db: Kysely<DB>,
+  options: { firstName?: string; lastName?: string; accountType?: 'Individual' | 'Corporate' } = {},
+): Promise<TestCustomer> {
+  count += 1;
+  const unique = `${Date.now().toString(36)}${count}${randomBytes(3).toString('hex')}`;
+  const firstName = options.firstName ?? 'Grace';
+  const row = await db
+    .insertInto('users')
+    .values({
+      user_identification: `FL${randomBytes(4).toString('hex').toUpperCase()}`,
+      first_name: firstName,
+      last_name: options.lastName ?? 'Hopper',
+      email: `customer.${unique}@example.com`,
+      password_hash: 'not-used-in-these-tests',
+      email_verified_at: new Date(),
+      account_type: options.accountType ?? 'Individual',
+      referral_code: `R${unique}`.toUpperCase(),
+      country: 'GB',
+      address: '1 Long Lane',
+      city: 'London',
+      zip: 'EC1A 1BB',
+      phone: '+44 20 7946 0000',
+      birthdate: '1980-05-17',
+      nationality: 'GB',
+      tax_residence: 'GB',
+      tax_id: 'QQ123456C',
+      details_submitted_at: new Date(),
+    })
+    .returning(['id', 'email', 'user_identification'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email: row.email, firstName, reference: row.user_identification };
+}
+
+export async function insertDocument(
+  db: Kysely<DB>,
+  userId: number,
+  options: {
+    key: DocumentKey;
+    status?: KycDocumentStatus;
+    note?: string;
+    directorId?: number;
+    /** Seconds ago it was uploaded: the queue orders by it. */
+    ageSeconds?: number;
+    storageKey?: string;
+    contentType?: 'image/jpeg' | 'image/png' | 'application/pdf';
+  },
+): Promise<number> {
+  const row = await db
+    .insertInto('kyc_documents')
+    .values({
+      user_id: userId,
+      director_id: options.directorId ?? null,
+      key: options.key,
+      storage_key: options.storageKey ?? `test/${randomBytes(12).toString('hex')}`,
+      content_type: options.contentType ?? 'image/png',
+      original_name: `${options.key}.png`,
+      size_bytes: 1234,
+      sha256: randomBytes(32).toString('hex'),
+      status: options.status ?? 'pending',
+      disapprove_note: options.note ?? (options.status === 'declined' ? 'Blurred.' : null),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (options.ageSeconds) {
+    await sql`UPDATE kyc_documents SET created_at = now() - make_interval(secs => ${options.ageSeconds})
+      WHERE id = ${row.id}`.execute(db);
+  }
+  return Number(row.id);
+}
+
+/** The documents an Individual uploads in the wizard, each awaiting review. */
+export async function insertIndividualDocuments(
+  db: Kysely<DB>,
+  userId: number,
+  ageSeconds = 0,
+): Promise<Record<'passport' | 'proof_selfie' | 'proof_address', number>> {
+  return {
+    passport: await insertDocument(db, userId, { key: 'passport', ageSeconds }),
+    proof_selfie: await insertDocument(db, userId, { key: 'proof_selfie', ageSeconds }),
+    proof_address: await insertDocument(db, userId, { key: 'proof_address', ageSeconds }),
+  };
+}
+
+export async function insertKycAnswers(db: Kysely<DB>, userId: number): Promise<void> {
+  await db
+    .insertInto('kyc_answers')
+    .values({ user_id: userId, trades_over_threshold: 0, aware_of_risk: 1 })
+    .execute();
+}
+
+/** The wizard's last step: answers given, the account type chosen, the completion dialog seen. */
+export async function completeVerification(db: Kysely<DB>, userId: number): Promise<void> {
+  await insertKycAnswers(db, userId);
+  await db
+    .updateTable('users')
+    .set({ verification_completed_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A browser holding a fresh session of the customer (as after a sign-in). */
+export async function customerBrowser(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  userId: number,
+  userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Florin tests',
+): Promise<Browser> {
+  const browser = createBrowser(app);
+  const session = await createSessionStore(db).create(userId, { ip: browser.ip, userAgent });
+  browser.cookies.set('access_token', session.token);
+  browser.cookies.set('csrf_token', session.csrfToken);
+  return browser;
+}
+
+export async function auditRows(db: Kysely<DB>, targetType: string, targetId: string | number) {
+  return db
+    .selectFrom('audit_log')
+    .select(['action', 'staff_id', 'before', 'after', 'ip'])
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', String(targetId))
+    .orderBy('id')
+    .execute();
+}
+
+export async function mailSubjects(db: Kysely<DB>, to: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('dev_mailbox')
+    .select('subject')
+    .where('to', '=', to)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.subject);
+}

@@ -1,0 +1,17 @@
+/**
+ * Every screen of the back office, re-exported from one module so that the
+ * routes (routes.tsx) load the whole back office as one lazily loaded chunk,
+ * never part of what a customer downloads.
+ */
+export { AdminLayout } from './admin-layout';
+export { AdminHome } from './admin-home';
+export { AdminLoginPage } from './login-page';
+export { AdminSetPasswordPage } from './set-password-page';
+export { StaffPage } from './staff-page';
+export { AuditLogPage } from './audit-log-page';
+export { ComplianceQueuePage as CompliancePage } from './compliance/compliance-queue-page';
+export { ComplianceCasePage } from './compliance/compliance-case-page';
+export { CustomersPage } from './customers/customers-page';
+export { CustomerPage } from './customers/customer-page';
+export { AdminNotFound } from './components/admin-not-found';
+export { AdminErrorBoundary } from './components/admin-error-boundary';

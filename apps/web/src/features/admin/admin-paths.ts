@@ -1,0 +1,18 @@
+/** Every address of the back office, so a renamed screen changes in one place. */
+export const ADMIN_PATHS = {
+  root: '/admin',
+  login: '/admin/login',
+  setPassword: '/admin/set-password',
+  compliance: '/admin/compliance',
+  customers: '/admin/customers',
+  staff: '/admin/staff',
+  auditLog: '/admin/audit-log',
+} as const;
+
+export function complianceCasePath(userId: number | string): string {
+  return `${ADMIN_PATHS.compliance}/${userId}`;
+}
+
+export function customerPath(userId: number | string): string {
+  return `${ADMIN_PATHS.customers}/${userId}`;
+}

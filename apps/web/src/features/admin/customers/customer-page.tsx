@@ -1,0 +1,487 @@
+import {
+  COMPLIANCE_ROLES,
+  CUSTOMER_ACTION_ROLES,
+  CUSTOMER_READ_ROLES,
+  type CustomerProfile,
+} from '@florin/contracts';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  SimpleGrid,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { formatDateTime } from '../../../lib/format';
+import { ADMIN_PATHS, complianceCasePath } from '../admin-paths';
+import { AccountBadges } from '../compliance/account-badges';
+import {
+  CustomerFacts,
+  DocumentStatusBadge,
+  Fact,
+  Section,
+  VerificationStepList,
+} from '../compliance/components/customer-facts';
+import { ReasonModal } from '../compliance/components/reason-modal';
+import { AdminNotFound } from '../components/admin-not-found';
+import { mayOpen, useSignedInStaff } from '../staff-access';
+import { useCustomerBalances } from './api/get-balances';
+import { useCustomer } from './api/get-customer';
+import { useCustomerLedger } from './api/get-ledger';
+import { useCustomerSessions } from './api/get-sessions';
+import { useResetCustomerTwoFactor } from './api/reset-two-factor';
+import { useSetEmailCodes } from './api/set-email-codes';
+import { useSignOutCustomer } from './api/sign-out';
+import { EditIdentityModal } from './components/edit-identity-modal';
+
+const TABS = ['profile', 'verification', 'balances', 'history', 'sessions'] as const;
+type CustomerTab = (typeof TABS)[number];
+const TAB_LABELS: Record<CustomerTab, string> = {
+  profile: 'Profile',
+  verification: 'Verification',
+  balances: 'Balances',
+  history: 'History',
+  sessions: 'Sessions',
+};
+
+function tabFrom(value: string | null): CustomerTab {
+  return TABS.find((tab) => tab === value) ?? 'profile';
+}
+
+function userIdFrom(value: string | undefined): number | null {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <Group justify="center" p="xl">
+      <Loader aria-label={label} />
+    </Group>
+  );
+}
+
+function Failed({ what }: { what: string }) {
+  return (
+    <Text c="dimmed" p="md">
+      {what} could not be loaded. Reload the page to try again.
+    </Text>
+  );
+}
+
+function yesNo(value: boolean): string {
+  return value ? 'On' : 'Off';
+}
+
+function ProfileTab({ customer }: { customer: CustomerProfile }) {
+  return (
+    <Stack gap="md">
+      <Section title="Personal details">
+        <CustomerFacts customer={customer} />
+      </Section>
+      <Section title="Sign-in and security">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <Fact label="Email confirmed">{customer.email_verified ? 'Yes' : 'No'}</Fact>
+          <Fact label="New email awaiting confirmation">{customer.pending_email}</Fact>
+          <Fact label="Authenticator (2FA)">{yesNo(customer.two_factor_enabled)}</Fact>
+          <Fact label="Recovery codes left">{String(customer.recovery_codes_left)}</Fact>
+          <Fact label="E-mailed sign-in codes">{yesNo(customer.email_codes)}</Fact>
+          <Fact label="Last sign-in">
+            {customer.last_login_at ? formatDateTime(customer.last_login_at) : null}
+          </Fact>
+          <Fact label="2FA last reset by staff">
+            {customer.two_factor_reset_at ? formatDateTime(customer.two_factor_reset_at) : null}
+          </Fact>
+          <Fact label="Withdrawals blocked until">
+            {customer.withdrawals_blocked_until ? formatDateTime(customer.withdrawals_blocked_until) : null}
+          </Fact>
+        </SimpleGrid>
+      </Section>
+      <Section title="Account">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+          <Fact label="Account type">{customer.account_type}</Fact>
+          <Fact label="Platform">{customer.platform === 2 ? 'Trading account' : 'Instant account'}</Fact>
+          <Fact label="Live since">{customer.live_since ? formatDateTime(customer.live_since) : null}</Fact>
+          <Fact label="Hold reason">{customer.block_reason}</Fact>
+        </SimpleGrid>
+      </Section>
+    </Stack>
+  );
+}
+
+function VerificationTab({ customer, canReview }: { customer: CustomerProfile; canReview: boolean }) {
+  return (
+    <Stack gap="md">
+      {canReview && (
+        <Anchor component={Link} to={complianceCasePath(customer.id)} size="sm">
+          Open the compliance case to review documents
+        </Anchor>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title="Steps">
+          <VerificationStepList steps={customer.steps} />
+        </Section>
+        <Section title="Documents">
+          {customer.documents.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No documents uploaded yet.
+            </Text>
+          ) : (
+            <Stack gap="xs">
+              {customer.documents.map((document) => (
+                <Stack key={document.id} gap={2}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text size="sm">
+                      {document.label}
+                      {document.director_name ? ` — ${document.director_name}` : ''}
+                    </Text>
+                    <DocumentStatusBadge status={document.status} />
+                  </Group>
+                  {document.disapprove_note && (
+                    <Text size="xs" c="red">
+                      {document.disapprove_note}
+                    </Text>
+                  )}
+                </Stack>
+              ))}
+            </Stack>
+          )}
+        </Section>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function BalancesTab({ userId }: { userId: number }) {
+  const { data, isError } = useCustomerBalances(userId);
+  if (!data) return isError ? <Failed what="The balances" /> : <Loading label="Loading balances" />;
+  if (data.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No money has moved for this customer yet.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table aria-label="Balances" verticalSpacing="xs" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Asset</Table.Th>
+            <Table.Th>Account</Table.Th>
+            <Table.Th ta="right">Balance</Table.Th>
+            <Table.Th ta="right">Held</Table.Th>
+            <Table.Th ta="right">Available</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.map((balance) => (
+            <Table.Tr key={`${balance.asset}:${balance.kind}`}>
+              <Table.Td fw={600}>{balance.asset}</Table.Td>
+              <Table.Td>{balance.kind}</Table.Td>
+              <Table.Td ta="right" ff="monospace">
+                {balance.posted}
+              </Table.Td>
+              <Table.Td ta="right" ff="monospace">
+                {balance.held}
+              </Table.Td>
+              <Table.Td ta="right" ff="monospace">
+                {balance.available}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function HistoryTab({ userId }: { userId: number }) {
+  const [page, setPage] = useState(1);
+  const { data, isError } = useCustomerLedger(userId, page);
+  if (!data) return isError ? <Failed what="The history" /> : <Loading label="Loading the history" />;
+  if (data.total === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No ledger entries yet.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <Table.ScrollContainer minWidth={820}>
+        <Table aria-label="Ledger history" verticalSpacing="xs" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>Movement</Table.Th>
+              <Table.Th>Asset</Table.Th>
+              <Table.Th>Account</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th ta="right">Balance after</Table.Th>
+              <Table.Th>Journal</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.data.map((line) => (
+              <Table.Tr key={line.entry_id}>
+                <Table.Td>{formatDateTime(line.created_at)}</Table.Td>
+                <Table.Td>{line.kind.replaceAll('_', ' ')}</Table.Td>
+                <Table.Td fw={600}>{line.asset}</Table.Td>
+                <Table.Td>{line.account_kind}</Table.Td>
+                <Table.Td ta="right" ff="monospace" c={line.amount.startsWith('-') ? 'red' : 'teal'}>
+                  {line.amount}
+                </Table.Td>
+                <Table.Td ta="right" ff="monospace">
+                  {line.balance_after ?? '—'}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" ff="monospace">
+                    #{line.journal_id}
+                    {line.reference ? ` · ${line.reference}` : ''}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {data.last_page > 1 && (
+        <Pagination
+          total={data.last_page}
+          value={data.current_page}
+          onChange={setPage}
+          size="sm"
+          getControlProps={(control) => ({
+            'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
+          })}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function SessionsTab({ userId }: { userId: number }) {
+  const { data, isError } = useCustomerSessions(userId);
+  if (!data) return isError ? <Failed what="The sessions" /> : <Loading label="Loading sessions" />;
+  if (data.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        No session is open.
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table aria-label="Active sessions" verticalSpacing="xs" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Last seen</Table.Th>
+            <Table.Th>Signed in</Table.Th>
+            <Table.Th>IP address</Table.Th>
+            <Table.Th>Browser</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.map((session) => (
+            <Table.Tr key={session.id}>
+              <Table.Td>{formatDateTime(session.last_seen_at)}</Table.Td>
+              <Table.Td>{formatDateTime(session.created_at)}</Table.Td>
+              <Table.Td ff="monospace">{session.ip ?? '—'}</Table.Td>
+              <Table.Td>
+                <Text size="xs" lineClamp={2}>
+                  {session.user_agent ?? '—'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+type ActionModal = 'reset-2fa' | 'email-codes' | 'identity' | 'sign-out' | null;
+
+function CustomerActions({ customer }: { customer: CustomerProfile }) {
+  const [open, setOpen] = useState<ActionModal>(null);
+  const resetTwoFactor = useResetCustomerTwoFactor(customer.id);
+  const emailCodes = useSetEmailCodes(customer.id);
+  const signOut = useSignOutCustomer(customer.id);
+  const name = `${customer.first_name} ${customer.last_name}`;
+  const close = () => setOpen(null);
+
+  return (
+    <>
+      <Group gap="xs">
+        {customer.two_factor_enabled && (
+          <Button variant="light" color="red" onClick={() => setOpen('reset-2fa')}>
+            Reset 2FA
+          </Button>
+        )}
+        <Button variant="default" onClick={() => setOpen('email-codes')}>
+          {customer.email_codes ? 'Switch off e-mailed codes' : 'Switch on e-mailed codes'}
+        </Button>
+        <Button variant="default" onClick={() => setOpen('identity')}>
+          Edit name or date of birth
+        </Button>
+        <Button variant="default" color="red" onClick={() => setOpen('sign-out')}>
+          Force sign-out
+        </Button>
+      </Group>
+      <ReasonModal
+        opened={open === 'reset-2fa'}
+        onClose={close}
+        title="Reset two-factor authentication"
+        description={`Only after you have confirmed who is asking. ${name}'s authenticator and recovery codes are removed and every session signed out; withdrawals wait 24 hours.`}
+        reasonLabel="How you confirmed who is asking"
+        confirmLabel="Reset 2FA"
+        color="red"
+        isPending={resetTwoFactor.isPending}
+        onSubmit={(reason) => resetTwoFactor.mutateAsync(reason)}
+        successTitle="2FA reset"
+        errorTitle="2FA not reset"
+      />
+      <ReasonModal
+        opened={open === 'email-codes'}
+        onClose={close}
+        title={customer.email_codes ? 'Switch off e-mailed codes' : 'Switch on e-mailed codes'}
+        description={
+          customer.email_codes
+            ? `${name} will no longer receive sign-in codes by e-mail.`
+            : `${name} will receive sign-in codes by e-mail instead of using an authenticator app. Withdrawals to an address first used in the last 24 hours then wait for staff approval.`
+        }
+        confirmLabel={customer.email_codes ? 'Switch off' : 'Switch on'}
+        isPending={emailCodes.isPending}
+        onSubmit={(reason) => emailCodes.mutateAsync({ enabled: !customer.email_codes, reason })}
+        successTitle="E-mailed codes"
+        errorTitle="Not changed"
+      />
+      <ReasonModal
+        opened={open === 'sign-out'}
+        onClose={close}
+        title="Force sign-out"
+        description={`Every session of ${name} ends now, on every device.`}
+        confirmLabel="Sign out everywhere"
+        color="red"
+        isPending={signOut.isPending}
+        onSubmit={(reason) => signOut.mutateAsync(reason)}
+        successTitle="Signed out"
+        errorTitle="Not signed out"
+      />
+      <EditIdentityModal customer={customer} opened={open === 'identity'} onClose={close} />
+    </>
+  );
+}
+
+/** `/admin/customers/:userId` (support, compliance, finance): one customer, with support's actions. */
+export function CustomerPage() {
+  const me = useSignedInStaff();
+  const userId = userIdFrom(useParams().userId);
+  if (!mayOpen(me.role, CUSTOMER_READ_ROLES) || userId === null) return <AdminNotFound />;
+  return (
+    <CustomerScreen
+      userId={userId}
+      canAct={mayOpen(me.role, CUSTOMER_ACTION_ROLES)}
+      canReview={mayOpen(me.role, COMPLIANCE_ROLES)}
+    />
+  );
+}
+
+function CustomerScreen({
+  userId,
+  canAct,
+  canReview,
+}: {
+  userId: number;
+  canAct: boolean;
+  canReview: boolean;
+}) {
+  const { data: customer, isError } = useCustomer(userId);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = tabFrom(searchParams.get('tab'));
+
+  if (!customer) {
+    return isError ? (
+      <Stack gap="md">
+        <Failed what="This customer" />
+        <Anchor component={Link} to={ADMIN_PATHS.customers}>
+          Back to customers
+        </Anchor>
+      </Stack>
+    ) : (
+      <Loading label="Loading the customer" />
+    );
+  }
+
+  const name = `${customer.first_name} ${customer.last_name}`;
+  const panels: Record<CustomerTab, ReactNode> = {
+    profile: <ProfileTab customer={customer} />,
+    verification: <VerificationTab customer={customer} canReview={canReview} />,
+    balances: <BalancesTab userId={userId} />,
+    history: <HistoryTab userId={userId} />,
+    sessions: <SessionsTab userId={userId} />,
+  };
+  return (
+    <Stack gap="md" maw={1200}>
+      <title>{`${name} · Customers · Florin back office`}</title>
+      <Anchor component={Link} to={ADMIN_PATHS.customers} size="sm">
+        ← Customers
+      </Anchor>
+      <Stack gap="sm">
+        <Stack gap={4}>
+          <Title order={1} fz={{ base: 24, sm: 28 }}>
+            {name}
+          </Title>
+          <Group gap="xs">
+            <Text size="sm" ff="monospace">
+              {customer.user_identification}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {customer.email}
+            </Text>
+            <AccountBadges status={customer.status} blockStatus={customer.block_status} />
+            {customer.withdrawals_blocked_until && (
+              <Badge color="orange" variant="light">
+                Withdrawals paused
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+        {canAct && <CustomerActions customer={customer} />}
+      </Stack>
+      {customer.block_status === 2 && (
+        <Alert color="red" title="On hold">
+          {customer.block_reason ?? 'No reason recorded.'}
+        </Alert>
+      )}
+      <Tabs
+        value={tab}
+        onChange={(value) => setSearchParams({ tab: tabFrom(value) }, { replace: true })}
+        keepMounted={false}
+      >
+        <Tabs.List>
+          {TABS.map((value) => (
+            <Tabs.Tab key={value} value={value}>
+              {TAB_LABELS[value]}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {TABS.map((value) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            {panels[value]}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,153 @@
+import { KYC_TEXTS, UserDetailsBodySchema, type UserDetailsBody } from '@florin/contracts';
+import { DEFAULT_COUNTRY_CODE } from '@florin/domain';
+import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { toAppError } from '../../../lib/errors';
+import { contractResolver, markFieldErrors } from '../../../lib/forms';
+import { useSaveUserDetails } from '../api/update-user-details';
+import type { User } from '@florin/contracts';
+import { BirthdateInput } from '../components/birthdate-input';
+import { CountrySelect } from '../components/country-select';
+import { StepNav } from '../components/step-nav';
+import { showInvalidForm } from '../form-errors';
+
+type AddressForm = Record<keyof UserDetailsBody, string>;
+
+const FIELDS = [
+  'country',
+  'address',
+  'city',
+  'zip',
+  'phone',
+  'birthdate',
+  'nationality',
+  'tax_residence',
+  'tax_id',
+] as const;
+
+const resolver = contractResolver<AddressForm>(UserDetailsBodySchema);
+
+function initialValues(user: User): AddressForm {
+  const country = user.country ?? DEFAULT_COUNTRY_CODE;
+  return {
+    country,
+    address: user.address ?? '',
+    city: user.city ?? '',
+    zip: user.zip ?? '',
+    phone: user.phone ?? '',
+    birthdate: user.birthdate ?? '',
+    nationality: user.nationality ?? '',
+    tax_residence: user.tax_residence ?? country,
+    tax_id: user.tax_id ?? '',
+  };
+}
+
+type AddressStepProps = { user: User; onBack: () => void; onDone: () => void };
+
+/**
+ * Individual step 3 (spec 000 section 2), plus nationality, tax residence and the National
+ * Insurance number or foreign tax id that HMRC's cryptoasset reporting asks for.
+ */
+export function AddressStep({ user, onBack, onDone }: AddressStepProps) {
+  const save = useSaveUserDetails();
+  const initial = initialValues(user);
+  const form = useForm<AddressForm>({ resolver, defaultValues: initial });
+  const { errors } = form.formState;
+  const isUkTaxResident = useWatch({ control: form.control, name: 'tax_residence' }) === 'GB';
+
+  const handleSubmit = form.handleSubmit(
+    (values) => {
+      // Saved before and unchanged: nothing to send (a live customer's address change goes back to review).
+      const isUnchanged = FIELDS.every((field) => values[field] === initial[field]);
+      if (user.is_kyc_submitted === 1 && isUnchanged) {
+        onDone();
+        return;
+      }
+      save.mutate(values as UserDetailsBody, {
+        onSuccess: onDone,
+        onError: (error) => markFieldErrors(toAppError(error), form.setError, FIELDS),
+      });
+    },
+    (invalid) => showInvalidForm(KYC_TEXTS.informationMissingTitle, invalid),
+  );
+
+  return (
+    <form onSubmit={(event) => void handleSubmit(event)} noValidate>
+      <Stack gap="md">
+        <Text c="dimmed" size="sm">
+          Tell us where you live and how to reach you. We also need your nationality and tax details, as UK
+          rules require for crypto-asset accounts.
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <CountrySelect
+            label="Country"
+            description="Where you live"
+            isPermittedOnly
+            error={errors.country?.message}
+            {...form.register('country')}
+          />
+          <TextInput
+            label="Phone Number"
+            type="tel"
+            autoComplete="tel"
+            error={errors.phone?.message}
+            {...form.register('phone')}
+          />
+        </SimpleGrid>
+        <TextInput
+          label="Address"
+          autoComplete="street-address"
+          error={errors.address?.message}
+          {...form.register('address')}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput
+            label="City"
+            autoComplete="address-level2"
+            error={errors.city?.message}
+            {...form.register('city')}
+          />
+          <TextInput
+            label="Post Code"
+            autoComplete="postal-code"
+            error={errors.zip?.message}
+            {...form.register('zip')}
+          />
+        </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="birthdate"
+          render={({ field }) => (
+            <BirthdateInput
+              value={field.value}
+              onChange={field.onChange}
+              onFutureDate={(message) => form.setError('birthdate', { type: 'validate', message })}
+              error={errors.birthdate?.message}
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <CountrySelect
+            label="Nationality"
+            error={errors.nationality?.message}
+            {...form.register('nationality')}
+          />
+          <CountrySelect
+            label="Tax Residence"
+            description="The country where you pay tax"
+            error={errors.tax_residence?.message}
+            {...form.register('tax_residence')}
+          />
+        </SimpleGrid>
+        <TextInput
+          label={isUkTaxResident ? 'National Insurance Number' : 'Tax ID'}
+          description={isUkTaxResident ? 'For example AB123456C' : 'Your tax identification number'}
+          autoComplete="off"
+          error={errors.tax_id?.message}
+          {...form.register('tax_id')}
+        />
+        <StepNav onBack={onBack} isNextSubmit isNextLoading={save.isPending} />
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,498 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { AssetCodeSchema, DecimalStringSchema } from './money.js';
+import { pageSchema } from './pagination.js';
+import { BirthdateSchema, DocumentKeySchema, KycAnswersSchema, VerificationStateSchema } from './kyc.js';
+
+/**
+ * The back office's compliance queue, case page and customer view. Every path
+ * is under /api/admin/ and answers 404 to anyone whose role the route does
+ * not admit (admin.ts). The spec shows no admin screens (000 §2, §6), so these
+ * texts are ours (docs/decisions.md).
+ */
+
+export const COMPLIANCE_TEXTS = {
+  documentApproved: 'Document approved.',
+  documentAlreadyApproved: 'This document is already approved.',
+  documentDeclined: 'Document declined. The customer has been told why.',
+  documentAlreadyDeclined: 'This document is already declined with another note.',
+  documentSuperseded: 'The customer has uploaded a newer version of this document. Review that one instead.',
+  declineNoteRequired: 'Please write why the document is declined: the customer reads it.',
+  declineNoteTooLong: 'The note may be at most 500 characters.',
+  madeLive: 'The account is live.',
+  alreadyLive: 'The account is already live.',
+  notCompleted: 'The customer has not finished verification yet.',
+  noDocuments: 'The customer has not uploaded any documents.',
+  documentsPending: 'Some documents are still awaiting review.',
+  documentsDeclined: 'Some documents are declined and must be uploaded again.',
+  cannotGoLive: 'The account can go live only when verification is complete and every document is approved.',
+  putOnHold: 'The account is on hold.',
+  alreadyOnHold: 'The account is already on hold.',
+  holdLifted: 'The hold is lifted.',
+  notOnHold: 'The account is not on hold.',
+  sourceOfWealthReset: 'The customer will be asked for their source of wealth again.',
+  sourceOfWealthAlreadyReset: 'The customer has not answered the last reset yet.',
+  sourceOfWealthNotAnswered: 'The customer has not answered the source-of-wealth questions yet.',
+  reasonRequired: 'Please give the reason.',
+  reasonTooLong: 'The reason may be at most 500 characters.',
+  twoFactorReset:
+    'Two-factor authentication is reset and every session signed out. Withdrawals wait 24 hours.',
+  twoFactorNotOn: 'This customer has no two-factor authentication to reset.',
+  emailCodesOn: 'E-mailed codes are on for this customer.',
+  emailCodesOff: 'E-mailed codes are off for this customer.',
+  emailCodesUnchanged: 'E-mailed codes are already set that way.',
+  detailsUpdated: "The customer's details are updated.",
+  detailsUnchanged: 'Nothing to change: the details are the same as before.',
+  signedOut: 'Every session of the customer is signed out.',
+  searchTooShort: 'Type at least 2 characters.',
+} as const;
+
+/** Document review lifecycle (CONVENTIONS.md 7): what staff may turn a document into from each status. */
+export const DOCUMENT_STATUSES = ['pending', 'approved', 'declined', 'superseded'] as const;
+export const DocumentStatusSchema = z.enum(DOCUMENT_STATUSES);
+export type DocumentStatus = z.infer<typeof DocumentStatusSchema>;
+
+/**
+ * Pending is decided either way; a decision can be revised (an approved
+ * document found wanting, a decline made by mistake); a superseded one is a
+ * record of what was replaced, never decided again.
+ */
+export const DOCUMENT_REVIEW_TRANSITIONS: Record<DocumentStatus, readonly ('approved' | 'declined')[]> = {
+  pending: ['approved', 'declined'],
+  approved: ['declined'],
+  declined: ['approved'],
+  superseded: [],
+};
+
+export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
+  pending: 'Awaiting review',
+  approved: 'Approved',
+  declined: 'Declined',
+  superseded: 'Replaced',
+};
+
+const isoDateTime = z.string();
+const userId = z.coerce.number().int().positive().max(2_147_483_647);
+const UserParams = z.strictObject({ userId });
+const DocumentParams = z.strictObject({
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+const ok = z.object({ message: z.string() });
+
+/** A free-text reason kept in the audit log (and, for a hold, shown to staff). */
+export const ReasonSchema = z
+  .string({ error: COMPLIANCE_TEXTS.reasonRequired })
+  .trim()
+  .min(1, COMPLIANCE_TEXTS.reasonRequired)
+  .max(500, COMPLIANCE_TEXTS.reasonTooLong);
+
+/** Rows per page of the queue, the search and the ledger history. */
+export const ADMIN_PAGE_SIZE = 25;
+
+// ---- shared shapes ----
+
+export const AdminDocumentSchema = z.object({
+  id: z.number().int(),
+  key: DocumentKeySchema,
+  /** DOCUMENT_LABELS[key]. */
+  label: z.string(),
+  status: DocumentStatusSchema,
+  /** The reviewer's reason when declined; the customer reads it as the cause. */
+  disapprove_note: z.string().nullable(),
+  /** Set for a director's or owner's document. */
+  director_id: z.number().int().nullable(),
+  director_name: z.string().nullable(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  created_at: isoDateTime,
+  reviewed_at: isoDateTime.nullable(),
+  reviewed_by: z.string().nullable(),
+});
+export type AdminDocument = z.infer<typeof AdminDocumentSchema>;
+
+export const CustomerSummarySchema = z.object({
+  id: z.number().int(),
+  user_identification: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  account_type: z.enum(['Individual', 'Corporate']).nullable(),
+  /** 1 live. */
+  status: z.number().int(),
+  /** 2 on hold. */
+  block_status: z.number().int(),
+  created_at: isoDateTime,
+});
+export type CustomerSummary = z.infer<typeof CustomerSummarySchema>;
+
+/** What makes the account go live, or not yet: an empty list of blockers means it may. */
+export const GoLiveCheckSchema = z.object({
+  allowed: z.boolean(),
+  blockers: z.array(z.string()),
+});
+export type GoLiveCheck = z.infer<typeof GoLiveCheckSchema>;
+
+/** Which steps of the wizard the customer has submitted (the KYC module's flags, as the customer's shell reads them). */
+export const VerificationStepsSchema = VerificationStateSchema.pick({
+  is_kyc_submitted: true,
+  is_wealth_submitted: true,
+  is_photo_id_submitted: true,
+  is_proof_address_submitted: true,
+  is_selfie_submitted: true,
+  verification_completed: true,
+  denied_documents: true,
+});
+export type VerificationSteps = z.infer<typeof VerificationStepsSchema>;
+
+export const CustomerDetailsSchema = CustomerSummarySchema.extend({
+  platform: z.number().int(),
+  block_reason: z.string().nullable(),
+  live_since: isoDateTime.nullable(),
+  country: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  zip: z.string().nullable(),
+  phone: z.string().nullable(),
+  birthdate: z.string().nullable(),
+  nationality: z.string().nullable(),
+  tax_residence: z.string().nullable(),
+  tax_id: z.string().nullable(),
+  is_sow_reset: z.number().int(),
+  details_submitted_at: isoDateTime.nullable(),
+  verification_completed_at: isoDateTime.nullable(),
+});
+export type CustomerDetails = z.infer<typeof CustomerDetailsSchema>;
+
+// ---- compliance queue ----
+
+export const QueueItemSchema = CustomerSummarySchema.extend({
+  /** documents: something awaits review; ready: everything approved, the account only needs to go live. */
+  stage: z.enum(['documents', 'ready']),
+  waiting_since: isoDateTime,
+  pending_documents: z.number().int(),
+  approved_documents: z.number().int(),
+  declined_documents: z.number().int(),
+  verification_completed: z.boolean(),
+});
+export type QueueItem = z.infer<typeof QueueItemSchema>;
+
+export const ComplianceQueueQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+
+export const listComplianceQueue = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/compliance/queue',
+  summary: 'Customers with documents awaiting review, or ready to go live, oldest waiting first, 25 a page',
+  query: ComplianceQueueQuerySchema,
+  responses: { 200: pageSchema(QueueItemSchema) },
+});
+
+// ---- the case page ----
+
+export const CaseDirectorSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  /** Percent as a decimal string ("30.00"). */
+  share_holding: z.string(),
+  owner: z.boolean(),
+  director: z.boolean(),
+  address: z.string(),
+  city: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  phone: z.string(),
+  birthdate: z.string(),
+});
+export type CaseDirector = z.infer<typeof CaseDirectorSchema>;
+
+export const CaseCompanySchema = z.object({
+  name: z.string(),
+  company_number: z.string(),
+  address: z.string(),
+  city: z.string(),
+  country: z.string(),
+  zip: z.string(),
+  directors: z.array(CaseDirectorSchema),
+});
+export type CaseCompany = z.infer<typeof CaseCompanySchema>;
+
+export const ComplianceCaseSchema = z.object({
+  customer: CustomerDetailsSchema,
+  steps: VerificationStepsSchema,
+  kyc: KycAnswersSchema.nullable(),
+  company: CaseCompanySchema.nullable(),
+  /** The current document of each kind, own, company's and each director's. */
+  documents: z.array(AdminDocumentSchema),
+  /** Earlier uploads the customer replaced, newest first: a record, not to decide. */
+  replaced_documents: z.array(AdminDocumentSchema),
+  go_live: GoLiveCheckSchema,
+});
+export type ComplianceCase = z.infer<typeof ComplianceCaseSchema>;
+
+export const getComplianceCase = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/compliance/cases/{userId}',
+  summary: "A customer's verification: details, answers, company, directors and every document",
+  params: UserParams,
+  responses: { 200: z.object({ data: ComplianceCaseSchema }) },
+});
+
+/**
+ * The stored file, for viewing in the page: inline only for images and PDFs,
+ * `Content-Security-Policy: sandbox`, nosniff and no-store, so it is never
+ * executed nor kept in a cache.
+ */
+export const getAdminDocumentFile = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/documents/{id}/file',
+  summary: "A customer's document file, for review in the page",
+  params: DocumentParams,
+  responses: { 200: z.unknown() },
+});
+
+const documentAnswer = z.object({ data: AdminDocumentSchema, message: z.string() });
+
+export const approveDocument = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/documents/{id}/approve',
+  summary: 'Approve a document (approving it again changes nothing)',
+  params: DocumentParams,
+  responses: { 200: documentAnswer },
+});
+
+export const DeclineDocumentBodySchema = z.strictObject({
+  note: z
+    .string({ error: COMPLIANCE_TEXTS.declineNoteRequired })
+    .trim()
+    .min(1, COMPLIANCE_TEXTS.declineNoteRequired)
+    .max(500, COMPLIANCE_TEXTS.declineNoteTooLong),
+});
+export type DeclineDocumentBody = z.infer<typeof DeclineDocumentBodySchema>;
+
+export const declineDocument = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/documents/{id}/decline',
+  summary: 'Decline a document with the note the customer reads as the cause',
+  params: DocumentParams,
+  body: DeclineDocumentBodySchema,
+  responses: { 200: documentAnswer },
+});
+
+const customerAnswer = z.object({ data: CustomerDetailsSchema, message: z.string() });
+
+export const makeAccountLive = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/compliance/cases/{userId}/make-live',
+  summary: 'Make the account live (status 1): only once verification is complete and every document approved',
+  params: UserParams,
+  responses: { 200: customerAnswer },
+});
+
+export const ReasonBodySchema = z.strictObject({ reason: ReasonSchema });
+export type ReasonBody = z.infer<typeof ReasonBodySchema>;
+
+export const putAccountOnHold = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/compliance/cases/{userId}/hold',
+  summary: 'Put the account on compliance hold (block_status 2), with the reason',
+  params: UserParams,
+  body: ReasonBodySchema,
+  responses: { 200: customerAnswer },
+});
+
+export const liftAccountHold = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/compliance/cases/{userId}/lift-hold',
+  summary: 'Lift a compliance hold, with the reason',
+  params: UserParams,
+  body: ReasonBodySchema,
+  responses: { 200: customerAnswer },
+});
+
+export const resetSourceOfWealth = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/compliance/cases/{userId}/reset-source-of-wealth',
+  summary: 'Ask the customer for their source of wealth again (is_sow_reset 1), with the reason',
+  params: UserParams,
+  body: ReasonBodySchema,
+  responses: { 200: customerAnswer },
+});
+
+// ---- customer view ----
+
+export const CustomerSearchQuerySchema = z.object({
+  /** A name, an e-mail address (or part of one) or a reference (user_identification). */
+  q: z
+    .string()
+    .trim()
+    .max(100, 'Type at most 100 characters.')
+    .refine((value) => value.length === 0 || value.length >= 2, COMPLIANCE_TEXTS.searchTooShort)
+    .optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+});
+export type CustomerSearchQuery = z.input<typeof CustomerSearchQuerySchema>;
+
+export const searchCustomers = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/customers',
+  summary: 'Customers whose name, e-mail or reference matches, newest first, 25 a page',
+  query: CustomerSearchQuerySchema,
+  responses: { 200: pageSchema(CustomerSummarySchema) },
+});
+
+export const CustomerProfileSchema = CustomerDetailsSchema.extend({
+  pending_email: z.string().nullable(),
+  email_verified: z.boolean(),
+  last_login_at: isoDateTime.nullable(),
+  two_factor_enabled: z.boolean(),
+  recovery_codes_left: z.number().int(),
+  /** platform_2fa_mobile: the second factor is a code e-mailed at sign-in (DECISIONS.md). */
+  email_codes: z.boolean(),
+  two_factor_reset_at: isoDateTime.nullable(),
+  /** Set while withdrawals wait after a 2FA reset by staff. */
+  withdrawals_blocked_until: isoDateTime.nullable(),
+  steps: VerificationStepsSchema,
+  documents: z.array(AdminDocumentSchema),
+  go_live: GoLiveCheckSchema,
+});
+export type CustomerProfile = z.infer<typeof CustomerProfileSchema>;
+
+export const getCustomer = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/customers/{userId}',
+  summary: "A customer's profile, security settings and verification state",
+  params: UserParams,
+  responses: { 200: z.object({ data: CustomerProfileSchema }) },
+});
+
+export const CustomerBalanceSchema = z.object({
+  asset: AssetCodeSchema,
+  /** available (spendable), term (one per term deposit, summed), affiliate. */
+  kind: z.string(),
+  /** Decimal strings in the asset's units. */
+  posted: DecimalStringSchema,
+  held: DecimalStringSchema,
+  available: DecimalStringSchema,
+});
+export type CustomerBalance = z.infer<typeof CustomerBalanceSchema>;
+
+export const getCustomerBalances = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/customers/{userId}/balances',
+  summary: "A customer's balances per asset and account kind, from the ledger",
+  params: UserParams,
+  responses: { 200: z.object({ data: z.array(CustomerBalanceSchema) }) },
+});
+
+export const LedgerLineSchema = z.object({
+  entry_id: z.string(),
+  journal_id: z.string(),
+  /** The journal's kind (fiat_deposit, trade, …). */
+  kind: z.string(),
+  reference: z.string().nullable(),
+  asset: AssetCodeSchema,
+  account_kind: z.string(),
+  /** Signed: credit positive, debit negative. */
+  amount: DecimalStringSchema,
+  balance_after: DecimalStringSchema.nullable(),
+  created_at: isoDateTime,
+});
+export type LedgerLine = z.infer<typeof LedgerLineSchema>;
+
+export const getCustomerLedger = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/customers/{userId}/ledger',
+  summary: "The ledger entries of a customer's accounts, newest first, 25 a page",
+  params: UserParams,
+  query: ComplianceQueueQuerySchema,
+  responses: { 200: pageSchema(LedgerLineSchema) },
+});
+
+export const CustomerSessionSchema = z.object({
+  id: z.string(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: isoDateTime,
+  last_seen_at: isoDateTime,
+  expires_at: isoDateTime,
+});
+export type CustomerSession = z.infer<typeof CustomerSessionSchema>;
+
+export const getCustomerSessions = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/customers/{userId}/sessions',
+  summary: "A customer's active sessions, most recently seen first",
+  params: UserParams,
+  responses: { 200: z.object({ data: z.array(CustomerSessionSchema) }) },
+});
+
+export const resetCustomerTwoFactor = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/customers/{userId}/reset-2fa',
+  summary:
+    'After identity checks: remove the authenticator and recovery codes, sign out everywhere; withdrawals wait 24 hours',
+  params: UserParams,
+  body: ReasonBodySchema,
+  responses: { 200: z.object({ data: CustomerProfileSchema, message: z.string() }) },
+});
+
+export const EmailCodesBodySchema = z.strictObject({ enabled: z.boolean(), reason: ReasonSchema });
+export type EmailCodesBody = z.infer<typeof EmailCodesBodySchema>;
+
+export const setCustomerEmailCodes = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/customers/{userId}/email-codes',
+  summary: 'Switch e-mailed sign-in codes (platform_2fa_mobile) on or off',
+  params: UserParams,
+  body: EmailCodesBodySchema,
+  responses: { 200: z.object({ data: CustomerProfileSchema, message: z.string() }) },
+});
+
+const personName = (field: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `The ${field} field is required.`)
+    .max(100, `The ${field} may be at most 100 characters.`);
+
+export const EditIdentityBodySchema = z
+  .strictObject({
+    first_name: personName('first name').optional(),
+    last_name: personName('last name').optional(),
+    birthdate: BirthdateSchema.optional(),
+    /** What the customer asked and how it was checked (audit log). */
+    reason: ReasonSchema,
+  })
+  .refine(
+    (value) =>
+      value.first_name !== undefined || value.last_name !== undefined || value.birthdate !== undefined,
+    { message: 'Change the name or the date of birth.', path: ['first_name'] },
+  );
+export type EditIdentityBody = z.infer<typeof EditIdentityBodySchema>;
+
+export const editCustomerIdentity = defineEndpoint({
+  method: 'PUT',
+  path: '/api/admin/customers/{userId}/identity',
+  summary: "Change a customer's name or date of birth at their request, with the reason",
+  params: UserParams,
+  body: EditIdentityBodySchema,
+  responses: { 200: z.object({ data: CustomerProfileSchema, message: z.string() }) },
+});
+
+export const signOutCustomer = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/customers/{userId}/sign-out',
+  summary: 'End every session of the customer, with the reason',
+  params: UserParams,
+  body: ReasonBodySchema,
+  responses: { 200: ok },
+});
+
+/** Everything staff can see a customer by: support answers questions, finance reads, compliance decides. */
+export const CUSTOMER_READ_ROLES = ['support', 'compliance', 'finance'] as const;
+/** Who may change a customer's sign-in and identity details (finance reads only). */
+export const CUSTOMER_ACTION_ROLES = ['support', 'compliance'] as const;
+/** Who reviews documents and decides whether an account is live. */
+export const COMPLIANCE_ROLES = ['compliance'] as const;
