@@ -109,10 +109,19 @@ describe('the Getting Started states', () => {
     ]);
   });
 
-  it('keeps a live customer on the verification screens while a document is declined or wealth is reset', () => {
-    const live = { ...FRESH, status: 1 };
+  it('keeps a live customer on the verification screens while a document is declined, wealth is reset or a step is missing', () => {
+    const live = {
+      ...FRESH,
+      status: 1,
+      is_kyc_submitted: 1,
+      is_wealth_submitted: 1,
+      is_photo_id_submitted: 1,
+      is_proof_address_submitted: 1,
+    } as const;
     expect(needsVerificationScreen(live)).toBe(false);
     expect(needsVerificationScreen(FRESH)).toBe(true);
+    // A new address waits for a new proof of address (DECISIONS.md).
+    expect(needsVerificationScreen({ ...live, is_proof_address_submitted: 0 })).toBe(true);
     expect(needsVerificationScreen({ ...live, is_sow_reset: 1 })).toBe(true);
     expect(needsVerificationScreen({ ...live, documents: [doc('proof_address', -2)] })).toBe(true);
   });
