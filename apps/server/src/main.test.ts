@@ -34,10 +34,13 @@ function runMain(env: Record<string, string>): Promise<Started> {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      // Wait for the credentials block (printed right after) before stopping.
+      // Wait for the credentials block (printed right after) before stopping. Both may come in one
+      // chunk, so the block's own last line says it is complete.
+      const credentialsComplete =
+        stdout.includes('Store it now') || stdout.includes('(the ADMIN_PASSWORD you set)');
       if (
         stdout.includes('Florin is running') &&
-        (stdout.includes('Store it now') || !stdout.includes('Staff account'))
+        (credentialsComplete || !stdout.includes('Staff account'))
       ) {
         setTimeout(() => child.kill('SIGTERM'), 200);
       }
