@@ -11,6 +11,7 @@ export default defineConfig({
       '/api': { target: API_SERVER, changeOrigin: false },
       '/ws': { target: API_SERVER, ws: true },
       '/dev/': { target: API_SERVER },
+      '/crypto/': { target: API_SERVER },
     },
   },
   build: {

@@ -41,6 +41,11 @@ import { createStorageFromConfig, type FileStorage } from './adapters/storage/in
 import { createKycRepository } from './modules/kyc/repository.js';
 import { MULTIPART_LIMITS, registerKycRoutes } from './modules/kyc/routes.js';
 import { createKycService } from './modules/kyc/service.js';
+import { createMarketRepository } from './modules/market/repository.js';
+import { registerMarketRoutes } from './modules/market/routes.js';
+import { createMarketService, type MarketService } from './modules/market/service.js';
+import { createIdleSource } from './adapters/prices/source.js';
+import { registerRealtime, type PriceFeed, type PriceRelay } from './modules/realtime/index.js';
 import { MAX_UPLOAD_BYTES } from './security/uploads.js';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -56,6 +61,12 @@ export type AppDeps = {
   domainChecks?: readonly DomainCheck[];
   /** The check run at start, so health does not repeat it at once. */
   initialLedgerCheck?: CheckResult;
+  /** Prices, quotes and candles; unset: a market whose source never ticks (main.ts passes the configured one). */
+  market?: MarketService;
+  /** The ticks the websocket streams; unset: the market's. */
+  priceFeed?: PriceFeed;
+  /** How ticks reach the other instances; unset: LISTEN/NOTIFY on DATABASE_URL, or in process on PGlite. */
+  priceRelay?: PriceRelay;
 };
 
 export const VERSION = packageJson.version;
@@ -204,7 +215,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       kyc,
     }),
   });
+  const market =
+    deps.market ??
+    createMarketService({
+      repository: createMarketRepository(db),
+      source: createIdleSource(),
+      onError: (error) => app.log.error({ err: error }, 'market data failed'),
+    });
+  registerMarketRoutes(app, { market });
+  app.addHook('onClose', () => market.stop());
   if (!config.isProduction) registerDevRoutes(app, db);
+
+  await registerRealtime(app, {
+    config,
+    engine: deps.database.engine,
+    sessions,
+    feed: deps.priceFeed ?? market,
+    relay: deps.priceRelay,
+  });
 
   await registerSpa(app, config.WEB_DIST);
   return app;

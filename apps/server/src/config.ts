@@ -106,6 +106,14 @@ export const CONFIG_VARIABLES = {
     schema: optionalText,
     help: 'Its secret key; required with STORAGE_S3_URL.',
   },
+  PRICE_SOURCE: {
+    schema: z.enum(['simulated', 'kraken']).default('simulated'),
+    help: "Where prices come from: `simulated` (an offline random walk, with a simulated past on a fresh install) or `kraken` (Kraken's public websocket ticker).",
+  },
+  PRICE_SEED: {
+    schema: optionalText,
+    help: 'Seed of the simulated market; the same seed gives the same prices. Unset: a random seed at each start.',
+  },
 } as const;
 
 type Variables = typeof CONFIG_VARIABLES;

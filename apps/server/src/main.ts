@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
+import { openMarket } from './modules/market/setup.js';
 import { createSecretBox, loadMasterKey } from './security/secret-box.js';
 
 /** How often house postings are folded into their balances. */
@@ -49,6 +50,12 @@ async function main(): Promise<void> {
     ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : createDevMailbox(database.db);
   const secretBox = createSecretBox(loadMasterKey(config.ENCRYPTION_KEY, config.dataDir));
+  const { market } = await openMarket({
+    config,
+    db: database.db,
+    // Called only once the market runs, after the app (and its logger) exists.
+    onError: (error) => app.log.error({ err: error }, 'market data failed'),
+  });
   const app = await buildApp({
     config,
     database,
@@ -56,6 +63,8 @@ async function main(): Promise<void> {
     mailer,
     secretBox,
     initialLedgerCheck,
+    market,
+    priceFeed: market,
   });
   const rollup = setInterval(() => {
     rollUpHouseBalances(database.db).catch((error: unknown) =>
@@ -77,6 +86,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  market.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   console.log(

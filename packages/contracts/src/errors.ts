@@ -59,6 +59,11 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a minute and try again.' },
   /** The database or a dependency is unavailable, or the ledger check failed. */
   UNAVAILABLE: { status: 503, message: 'Florin is temporarily unavailable. Please try again shortly.' },
+  /** The price source stopped ticking: nothing may be quoted or traded until it recovers. */
+  PRICES_STALE: {
+    status: 503,
+    message: 'Live prices are unavailable at the moment. Please try again shortly.',
+  },
   /** Anything unexpected. Details go to the log, never to the client. */
   INTERNAL: { status: 500, message: 'Something went wrong. Please contact the admin.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -5,5 +5,7 @@ export * from './endpoint.js';
 export * from './errors.js';
 export * from './health.js';
 export * from './kyc.js';
+export * from './market.js';
 export * from './money.js';
 export * from './pagination.js';
+export * from './ws.js';

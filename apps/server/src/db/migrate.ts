@@ -9,6 +9,7 @@ import * as ledgerPostFunction from './migrations/0005-ledger-post-function.js';
 import * as kyc from './migrations/0006-kyc.js';
 import * as backOffice from './migrations/0007-back-office.js';
 import * as customerAdmin from './migrations/0008-customer-admin.js';
+import * as market from './migrations/0009-market.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006-kyc': kyc,
   '0007-back-office': backOffice,
   '0008-customer-admin': customerAdmin,
+  '0009-market': market,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -339,6 +339,18 @@ export type KycDocumentsTable = {
   created_at: CreatedAt;
 };
 
+/** Price candles (0009): prices as numeric text with 8 decimals. */
+export type CandlesTable = {
+  symbol: string;
+  resolution: 'minute' | 'hour' | 'day';
+  start_at: Date;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  last_tick_at: Date;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -366,4 +378,5 @@ export type DB = {
   companies: CompaniesTable;
   company_directors: CompanyDirectorsTable;
   kyc_documents: KycDocumentsTable;
+  candles: CandlesTable;
 };

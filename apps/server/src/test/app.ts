@@ -37,6 +37,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     mailer?: Mailer;
     extend?: (app: FastifyInstance, deps: AppDeps) => void;
+    /** Builds the app's market on the test database (a source the test drives by hand). */
+    market?: (database: Database) => AppDeps['market'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -53,6 +55,7 @@ export async function createTestApp(
     ledger,
     mailer: options.mailer ?? createDevMailbox(database.db),
     secretBox: createSecretBox(randomBytes(32)),
+    market: options.market?.(database),
   };
   const app = await buildApp(deps);
   options.extend?.(app, deps);

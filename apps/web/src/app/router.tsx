@@ -69,6 +69,7 @@ export const routes: RouteObject[] = [
             index: true,
             ...page(async () => (await import('../features/dashboard/dashboard-page')).DashboardPage),
           },
+          { path: 'chart', ...page(async () => (await import('../features/market/chart-page')).ChartPage) },
           {
             path: 'settings',
             handle: openBeforeLive,

@@ -32,6 +32,7 @@ const TITLES: Record<ErrorCode, string> = {
   INSUFFICIENT_FUNDS: 'Insufficient Balance',
   RATE_LIMITED: 'Too Many Requests',
   UNAVAILABLE: GENERIC_FAILURE_TITLE,
+  PRICES_STALE: 'Prices Unavailable',
   INTERNAL: GENERIC_FAILURE_TITLE,
 };
 

@@ -1,5 +1,6 @@
 import { Box, Button, Container, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { LivePriceStrip } from '../../components/live-price-strip';
 import { PATHS } from '../../lib/paths';
 
 const HERO_BACKGROUND =
@@ -53,6 +54,8 @@ export function HomePage() {
           </Stack>
         </Container>
       </Box>
+
+      <LivePriceStrip />
 
       <Container size="lg" py={{ base: 'xl', sm: 48 }}>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xl">

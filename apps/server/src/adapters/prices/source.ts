@@ -1,0 +1,44 @@
+/**
+ * A price source: where mid prices come from. The embedded default is the
+ * simulated market; a real one reads an exchange's public ticker. Prices are
+ * decimal strings, never JS numbers.
+ */
+export type Tick = {
+  /** Coin asset code, upper case (BTC). */
+  base: string;
+  /** Fiat asset code (GBP, EUR, USD). */
+  quote: string;
+  /** The mid price in the fiat, a decimal string. */
+  mid: string;
+  at: Date;
+};
+
+export type PriceSource = {
+  readonly name: string;
+  /** Starts delivering batches of ticks (at most one per pair per batch). */
+  start(onTicks: (ticks: Tick[]) => void): void;
+  stop(): void;
+};
+
+/** A coin/fiat pair the source should price. */
+export type PricePair = { base: string; quote: string };
+
+/** Timers a source uses, injectable so tests drive time by hand. */
+export type Timers = {
+  setInterval: (callback: () => void, ms: number) => unknown;
+  clearInterval: (handle: unknown) => void;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+};
+
+export const systemTimers: Timers = {
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** A source that never ticks: what a server built without a configured market (tests) gets. */
+export function createIdleSource(): PriceSource {
+  return { name: 'idle', start: () => undefined, stop: () => undefined };
+}

@@ -1,0 +1,274 @@
+import {
+  AppError,
+  type CandleQuery,
+  type CandleResolution,
+  type CandleRow,
+  type PriceFeed,
+  type PriceUpdate,
+  type PublicCoins,
+} from '@florin/contracts';
+import { fromMinorUnits } from '@florin/domain';
+import { PriceDecimal, PRICE_DECIMALS } from '../../adapters/prices/decimal.js';
+import { systemTimers, type PriceSource, type Tick, type Timers } from '../../adapters/prices/source.js';
+import type { CoinRow, MarketRepository } from './repository.js';
+
+export type MarketFeed = {
+  /** Every processed update (one per symbol per tick); returns unsubscribe. */
+  subscribe(listener: (updates: PriceUpdate[]) => void): () => void;
+  /** The latest update of each symbol (for a new subscriber's first message). */
+  latest(symbol?: string): PriceUpdate[];
+};
+
+/** Without a tick for this long a price is stale: shown, never quoted. */
+export const STALE_AFTER_MS = 10_000;
+/** How far ahead of the server's clock a client's toTs may be (clocks drift), before it is refused. */
+const TO_TS_LEEWAY_SECONDS = 300;
+const PRICE_FEED_HOURS = 24;
+const COINS_CACHE_MS = 5000;
+
+type PriceState = {
+  symbol: string;
+  mid: PriceDecimal;
+  at: Date;
+  askSpread: string;
+  bidSpread: string;
+  /** The stale update went out already, so subscribers hear it once. */
+  announcedStale: boolean;
+};
+
+export type QuoteOptions = {
+  /**
+   * The customer's fee divided by the Tier 1 fee of their schedule
+   * (DECISIONS.md): spreads are multiplied by it. Unset: 1.
+   */
+  spreadMultiplier?: string;
+};
+
+export type MarketService = MarketFeed & {
+  /** Starts the source and the staleness watch. */
+  start(): void;
+  stop(): Promise<void>;
+  /** Takes one batch from the source: updates the latest prices, tells subscribers, folds into candles. */
+  ingest(ticks: readonly Tick[]): Promise<void>;
+  /** Marks prices without a recent tick stale and tells subscribers (the watch calls it every second). */
+  checkStaleness(): void;
+  /** The live bid and ask of a symbol; PRICES_STALE when there is no fresh price. */
+  quote(symbol: string, options?: QuoteOptions): PriceUpdate;
+  listCandles(resolution: CandleResolution, query: CandleQuery): Promise<CandleRow[]>;
+  getPriceFeed(): Promise<PriceFeed>;
+  listPublicCoins(): Promise<PublicCoins>;
+};
+
+export function createMarketService(options: {
+  repository: MarketRepository;
+  source: PriceSource;
+  now?: () => Date;
+  timers?: Timers;
+  staleAfterMs?: number;
+  onError?: (error: unknown) => void;
+}): MarketService {
+  const { repository, source } = options;
+  const now = options.now ?? (() => new Date());
+  const timers = options.timers ?? systemTimers;
+  const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
+  const onError = options.onError ?? (() => undefined);
+  const prices = new Map<string, PriceState>();
+  const listeners = new Set<(updates: PriceUpdate[]) => void>();
+  let staleWatch: unknown;
+  // Candle writes run one after another, so a slow write never reorders two batches.
+  let writing: Promise<void> = Promise.resolve();
+
+  const isStale = (state: PriceState): boolean => now().getTime() - state.at.getTime() > staleAfterMs;
+
+  const toUpdate = (state: PriceState, multiplier = '1'): PriceUpdate => {
+    const factor = new PriceDecimal(multiplier).div(100);
+    // Rounded in the house's favour: the customer buys at the higher price and sells at the lower.
+    const ask = state.mid.times(factor.times(state.askSpread).plus(1));
+    const bid = state.mid.times(new PriceDecimal(1).minus(factor.times(state.bidSpread)));
+    return {
+      symbol: state.symbol,
+      mid: state.mid.toFixed(PRICE_DECIMALS),
+      bid: bid.toFixed(PRICE_DECIMALS, PriceDecimal.ROUND_DOWN),
+      ask: ask.toFixed(PRICE_DECIMALS, PriceDecimal.ROUND_UP),
+      at: state.at.toISOString(),
+      stale: isStale(state),
+    };
+  };
+
+  const publish = (updates: PriceUpdate[]): void => {
+    if (updates.length === 0) return;
+    for (const listener of listeners) {
+      try {
+        listener(updates);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  };
+
+  type KnownPairs = { coins: Map<string, CoinRow>; fiats: Set<string> };
+  let cachedPairs: { value: KnownPairs; loadedAt: number } | undefined;
+  const loadPairs = async (): Promise<KnownPairs> => {
+    const [coins, fiats] = await Promise.all([repository.listActiveCoins(), repository.listActiveFiats()]);
+    return { coins: new Map(coins.map((coin) => [coin.asset, coin])), fiats: new Set(fiats) };
+  };
+  // Read a few seconds at most, so a tick never waits on the database and a spread edited in
+  // the back office still applies within seconds.
+  const knownPairs = async (): Promise<KnownPairs> => {
+    const at = now().getTime();
+    if (!cachedPairs || at - cachedPairs.loadedAt >= COINS_CACHE_MS || at < cachedPairs.loadedAt) {
+      cachedPairs = { value: await loadPairs(), loadedAt: at };
+    }
+    return cachedPairs.value;
+  };
+
+  const resolveSymbol = async (query: CandleQuery): Promise<string> => {
+    const [fromSymbol, toSymbol] = query.symbol?.split('/') ?? [];
+    const base = query.fsym ?? fromSymbol ?? '';
+    const quote = query.tsym ?? toSymbol ?? 'GBP';
+    const { coins, fiats } = await loadPairs();
+    const errors: Record<string, string[]> = {};
+    if (!coins.has(base)) errors[query.fsym ? 'fsym' : 'symbol'] = [`${base} is not a listed coin.`];
+    if (!fiats.has(quote)) errors[query.tsym ? 'tsym' : 'symbol'] = [`${quote} is not a listed currency.`];
+    if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', undefined, errors);
+    return `${base}/${quote}`;
+  };
+
+  const service: MarketService = {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    latest(symbol) {
+      const states = symbol === undefined ? [...prices.values()] : [prices.get(symbol)].filter((s) => !!s);
+      return states.map((state) => toUpdate(state));
+    },
+
+    start() {
+      source.start((ticks) => {
+        service.ingest(ticks).catch(onError);
+      });
+      staleWatch = timers.setInterval(() => service.checkStaleness(), 1000);
+    },
+
+    async stop() {
+      source.stop();
+      if (staleWatch !== undefined) timers.clearInterval(staleWatch);
+      staleWatch = undefined;
+      await writing;
+    },
+
+    async ingest(ticks) {
+      const { coins, fiats } = await knownPairs();
+      const updates: PriceUpdate[] = [];
+      const rows: { symbol: string; at: Date; price: string }[] = [];
+      for (const tick of ticks) {
+        const coin = coins.get(tick.base);
+        if (!coin || !fiats.has(tick.quote)) continue;
+        const symbol = `${tick.base}/${tick.quote}`;
+        const previous = prices.get(symbol);
+        // A tick older than the price we hold (a late frame after a reconnect) would move the price back.
+        if (previous && tick.at < previous.at) continue;
+        const state: PriceState = {
+          symbol,
+          mid: new PriceDecimal(tick.mid),
+          at: tick.at,
+          askSpread: coin.ask_spread,
+          bidSpread: coin.bid_spread,
+          announcedStale: false,
+        };
+        prices.set(symbol, state);
+        updates.push(toUpdate(state));
+        rows.push({ symbol, at: tick.at, price: state.mid.toFixed(PRICE_DECIMALS) });
+      }
+      publish(updates);
+      writing = writing.then(() => repository.foldTicks(rows)).catch(onError);
+      await writing;
+    },
+
+    checkStaleness() {
+      const updates: PriceUpdate[] = [];
+      for (const state of prices.values()) {
+        if (state.announcedStale || !isStale(state)) continue;
+        state.announcedStale = true;
+        updates.push(toUpdate(state));
+      }
+      publish(updates);
+    },
+
+    quote(symbol, quoteOptions = {}) {
+      const state = prices.get(symbol);
+      if (!state || isStale(state)) throw new AppError('PRICES_STALE');
+      return toUpdate(state, quoteOptions.spreadMultiplier);
+    },
+
+    async listCandles(resolution, query) {
+      const symbol = await resolveSymbol(query);
+      const nowSeconds = Math.floor(now().getTime() / 1000);
+      if (query.toTs !== undefined && query.toTs > nowSeconds + TO_TS_LEEWAY_SECONDS) {
+        throw new AppError('VALIDATION_FAILED', undefined, { toTs: ['Must not be in the future.'] });
+      }
+      const to = new Date((query.toTs ?? nowSeconds) * 1000);
+      const candles = await repository.listCandles({
+        symbol,
+        resolution,
+        to,
+        limit: query.limit,
+        aggregate: query.aggregate,
+      });
+      return candles.map((candle) => ({
+        time: Math.floor(candle.start_at.getTime() / 1000),
+        low: candle.low,
+        high: candle.high,
+        open: candle.open,
+        close: candle.close,
+      }));
+    },
+
+    async getPriceFeed() {
+      const coins = await repository.listActiveCoins();
+      const feed: PriceFeed = {};
+      for (const coin of coins) {
+        const symbol = `${coin.asset}/GBP`;
+        const history = await repository.listCandles({
+          symbol,
+          resolution: 'hour',
+          to: now(),
+          limit: PRICE_FEED_HOURS,
+        });
+        const state = prices.get(symbol);
+        const current =
+          state?.mid ?? (history.length > 0 ? new PriceDecimal(history.at(-1)!.close) : undefined);
+        const first = history[0];
+        feed[coin.coin_id] = {
+          coin: { coin_id: coin.coin_id, name: coin.name },
+          history: history.map((candle) => ({
+            open: candle.open,
+            time: Math.floor(candle.start_at.getTime() / 1000),
+          })),
+          percentage:
+            first && current ? current.minus(first.open).div(first.open).times(100).toFixed(2) : null,
+          details: { gbp_bid: state && !isStale(state) ? toUpdate(state).bid : null },
+        };
+      }
+      return feed;
+    },
+
+    async listPublicCoins() {
+      const coins = await repository.listActiveCoins();
+      return Object.fromEntries(
+        coins.map((coin) => [
+          coin.coin_id,
+          {
+            coin_id: coin.coin_id,
+            platform_fee: coin.platform_fee,
+            amount_min: fromMinorUnits(BigInt(coin.amount_min), coin.scale),
+            amount_max: coin.amount_max === null ? null : fromMinorUnits(BigInt(coin.amount_max), coin.scale),
+          },
+        ]),
+      );
+    },
+  };
+  return service;
+}

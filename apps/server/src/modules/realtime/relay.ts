@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { PriceUpdateSchema, type PriceUpdate } from '@florin/contracts';
+import { z } from 'zod';
+import type { PriceFeed } from './hub.js';
+
+/**
+ * How ticks reach every server instance. One instance (the leader) produces
+ * ticks and publishes them; every instance, the leader included, hears them
+ * and streams them to its own websocket clients.
+ */
+export type PriceRelay = {
+  /** Delivers one tick's updates here at once and to the other instances. */
+  publish(updates: PriceUpdate[]): Promise<void>;
+  subscribe(listener: (updates: PriceUpdate[]) => void): () => void;
+  /** Whether this instance produces the ticks now (the market source should run only here). */
+  isLeader(): boolean;
+  onLeadershipChange(listener: (isLeader: boolean) => void): () => void;
+  close(): Promise<void>;
+};
+
+type Listeners<T> = { add: (listener: (value: T) => void) => () => void; emit: (value: T) => void };
+
+function listeners<T>(): Listeners<T> {
+  const set = new Set<(value: T) => void>();
+  return {
+    add(listener) {
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+    emit(value) {
+      for (const listener of [...set]) listener(value);
+    },
+  };
+}
+
+/** One process (PGlite, tests): it is always the leader and its ticks go straight to its clients. */
+export function createInProcessRelay(): PriceRelay {
+  const ticks = listeners<PriceUpdate[]>();
+  return {
+    publish(updates) {
+      ticks.emit(updates);
+      return Promise.resolve();
+    },
+    subscribe: ticks.add,
+    isLeader: () => true,
+    onLeadershipChange: () => () => undefined,
+    async close() {},
+  };
+}
+
+export const PRICE_CHANNEL = 'florin_prices';
+/** The advisory lock the tick producer holds: 'Flor' 'Tick' as two int4 keys. */
+const LEADER_LOCK = [0x466c6f72, 0x5469636b] as const;
+/** NOTIFY payloads must stay under 8000 bytes; a tick larger than this is sent in several. */
+export const MAX_NOTIFY_PAYLOAD_BYTES = 7_500;
+
+const NotificationSchema = z.object({ from: z.string(), updates: z.array(PriceUpdateSchema) });
+
+/** Splits updates into JSON payloads under the NOTIFY limit, each update whole in exactly one of them. */
+export function batchPayloads(
+  from: string,
+  updates: PriceUpdate[],
+  maxBytes = MAX_NOTIFY_PAYLOAD_BYTES,
+): string[] {
+  const payloads: string[] = [];
+  let batch: PriceUpdate[] = [];
+  const envelope = (items: PriceUpdate[]) => JSON.stringify({ from, updates: items });
+  for (const update of updates) {
+    const candidate = envelope([...batch, update]);
+    if (Buffer.byteLength(candidate) > maxBytes && batch.length > 0) {
+      payloads.push(envelope(batch));
+      batch = [update];
+    } else {
+      batch.push(update);
+    }
+  }
+  if (batch.length > 0) payloads.push(envelope(batch));
+  return payloads;
+}
+
+export type PostgresRelayOptions = {
+  url: string;
+  /** How often a follower tries to become the leader, and how soon a lost connection is reopened. */
+  retryMs?: number;
+  onError?: (error: Error) => void;
+};
+
+/**
+ * Several instances on one PostgreSQL server. Each keeps one dedicated
+ * connection (outside the pool: LISTEN and a session advisory lock belong to
+ * a connection). Whoever holds the advisory lock is the leader; if its
+ * process or connection dies, PostgreSQL releases the lock and the next
+ * follower to try takes it over. Ticks travel as NOTIFY on PRICE_CHANNEL.
+ */
+export async function createPostgresRelay(options: PostgresRelayOptions): Promise<PriceRelay> {
+  const retryMs = options.retryMs ?? 2_000;
+  const instanceId = randomUUID();
+  const ticks = listeners<PriceUpdate[]>();
+  const leadership = listeners<boolean>();
+  let client: pg.Client | null = null;
+  let leader = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  function setLeader(value: boolean): void {
+    if (leader === value) return;
+    leader = value;
+    leadership.emit(value);
+  }
+
+  function schedule(): void {
+    if (closed) return;
+    timer = setTimeout(() => void tick(), retryMs);
+    timer.unref();
+  }
+
+  function lost(connection: pg.Client, error?: Error): void {
+    if (client !== connection) return;
+    client = null;
+    setLeader(false);
+    if (error && !closed) options.onError?.(error);
+    connection.end().catch(() => undefined);
+  }
+
+  async function connect(): Promise<pg.Client> {
+    const connection = new pg.Client({ connectionString: options.url });
+    connection.on('error', (error) => lost(connection, error));
+    connection.on('end', () => lost(connection));
+    connection.on('notification', (message) => {
+      if (message.channel !== PRICE_CHANNEL || !message.payload) return;
+      let payload: unknown;
+      try {
+        payload = JSON.parse(message.payload);
+      } catch {
+        return;
+      }
+      const parsed = NotificationSchema.safeParse(payload);
+      // The leader has already delivered its own ticks in publish().
+      if (parsed.success && parsed.data.from !== instanceId) ticks.emit(parsed.data.updates);
+    });
+    await connection.connect();
+    await connection.query(`LISTEN ${PRICE_CHANNEL}`);
+    return connection;
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      client ??= await connect();
+      if (!leader) {
+        const result = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock($1, $2) AS locked',
+          [...LEADER_LOCK],
+        );
+        if (result.rows[0]?.locked) setLeader(true);
+      }
+    } catch (error) {
+      if (client) lost(client, error as Error);
+      else if (!closed) options.onError?.(error as Error);
+    }
+    schedule();
+  }
+
+  await tick();
+
+  return {
+    async publish(updates) {
+      if (!leader || updates.length === 0) return;
+      ticks.emit(updates);
+      const connection = client;
+      if (!connection) return;
+      for (const payload of batchPayloads(instanceId, updates)) {
+        await connection.query('SELECT pg_notify($1, $2)', [PRICE_CHANNEL, payload]);
+      }
+    },
+    subscribe: ticks.add,
+    isLeader: () => leader,
+    onLeadershipChange: leadership.add,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const connection = client;
+      client = null;
+      setLeader(false);
+      // Ending the session releases the advisory lock for the next leader.
+      await connection?.end().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The feed the websocket hub streams: the local market feed's ticks go out
+ * through the relay while this instance leads; what the relay brings in is
+ * what clients see, so every instance streams the leader's prices.
+ */
+export function createClusterFeed(local: PriceFeed, relay: PriceRelay): PriceFeed & { close(): void } {
+  const latestBySymbol = new Map<string, PriceUpdate>();
+  const ticks = listeners<PriceUpdate[]>();
+  const stopLocal = local.subscribe((updates) => {
+    if (relay.isLeader()) void relay.publish(updates).catch(() => undefined);
+  });
+  const stopRelay = relay.subscribe((updates) => {
+    for (const update of updates) latestBySymbol.set(update.symbol, update);
+    ticks.emit(updates);
+  });
+  return {
+    subscribe: ticks.add,
+    latest(symbol) {
+      if (symbol === undefined) {
+        const merged = new Map(local.latest().map((update) => [update.symbol, update]));
+        for (const [key, update] of latestBySymbol) merged.set(key, update);
+        return [...merged.values()];
+      }
+      // Before the first relayed tick (a follower just started), the local feed's view.
+      const relayed = latestBySymbol.get(symbol);
+      return relayed ? [relayed] : local.latest(symbol);
+    },
+    close() {
+      stopLocal();
+      stopRelay();
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { PriceFeedItem } from '@florin/contracts';
+import { Box, Group, Paper, ScrollArea, Text } from '@mantine/core';
+import { priceSymbol, STALE_PRICES_TEXT, usePriceFeed } from '../lib/price-feed';
+import { useLivePrice, usePriceStreamStatus } from '../lib/price-stream';
+
+const GBP = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+
+/** A price in pounds for people to read (spec section 9: 2 decimals); the value itself stays a string everywhere else. */
+function formatPounds(value: string): string {
+  return GBP.format(Number(value));
+}
+
+/**
+ * The public site's live price feed (spec 2.7): each active coin's GBP bid,
+ * from the price feed call and then from every tick of the price stream.
+ * Hidden while the feed cannot be loaded: a marketing page should not show
+ * an error block.
+ */
+export function LivePriceStrip() {
+  const feed = usePriceFeed();
+  const streamStatus = usePriceStreamStatus();
+  if (!feed.data) return null;
+  const items = Object.values(feed.data);
+  if (items.length === 0) return null;
+  return (
+    <Box component="section" aria-labelledby="live-prices-title" py="md" bg="gray.0">
+      <Text id="live-prices-title" fw={700} fz="sm" ta="center" mb="xs">
+        Live prices
+      </Text>
+      <ScrollArea type="auto" offsetScrollbars>
+        <Group
+          component="ul"
+          gap="sm"
+          wrap="nowrap"
+          px="md"
+          my={0}
+          // Centred by its own width, not by justify: a centred flex row that overflows cuts off its first items.
+          mx="auto"
+          w="max-content"
+          style={{ listStyle: 'none' }}
+        >
+          {items.map((item) => (
+            <LivePriceItem
+              key={item.coin.coin_id}
+              item={item}
+              isStreamDown={streamStatus === 'reconnecting'}
+            />
+          ))}
+        </Group>
+      </ScrollArea>
+      {streamStatus === 'reconnecting' && (
+        <Text role="status" fz="xs" c="orange.9" ta="center" px="md">
+          {STALE_PRICES_TEXT}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+function LivePriceItem({ item, isStreamDown }: { item: PriceFeedItem; isStreamDown: boolean }) {
+  const coin = item.coin.coin_id.toUpperCase();
+  const live = useLivePrice(priceSymbol(coin, 'GBP'));
+  const bid = live ? live.bid : item.details.gbp_bid;
+  const isStale = isStreamDown || (live ? live.stale : item.details.gbp_bid === null);
+  const change = item.percentage;
+  return (
+    <Paper
+      component="li"
+      withBorder
+      px="md"
+      py="xs"
+      radius="md"
+      miw={150}
+      aria-label={`${item.coin.name} (${coin})`}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text fw={700} fz="sm">
+          {coin}
+        </Text>
+        {change !== null && (
+          <Text fz="xs" c={change.startsWith('-') ? 'red.8' : 'green.8'}>
+            {change.startsWith('-') ? change : `+${change}`}%
+          </Text>
+        )}
+      </Group>
+      <Text fz="md" ff="monospace" data-testid={`strip-price-${coin}`}>
+        {bid === null ? '—' : formatPounds(bid)}
+      </Text>
+      {isStale && (
+        <Text fz="xs" c="orange.9">
+          Stale price
+        </Text>
+      )}
+    </Paper>
+  );
+}
