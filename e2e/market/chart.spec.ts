@@ -1,3 +1,4 @@
+import type { WebSocketRoute } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import {
   currentUser,
@@ -79,6 +80,52 @@ test.describe('the price chart and the live price strip', () => {
     const before = await bitcoin.textContent();
     await expect(bitcoin).not.toHaveText(before ?? '', TICK_WAIT);
     await saveScreenshots('market-price-strip');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a visitor sees a price marked stale when the server says so, and the strip paused while the stream is down', async ({
+    page,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    // The server marks a price stale when its source stops ticking (API tests cover that); here the
+    // stream stands in for a source that stopped for BTC, and then for a stream that goes away.
+    let staleBitcoin = false;
+    let firstStream: WebSocketRoute | undefined;
+    await page.routeWebSocket('**/ws', (ws) => {
+      if (firstStream) {
+        // Every reconnection attempt fails: the stream stays down.
+        void ws.close({ code: 1011, reason: 'down' });
+        return;
+      }
+      firstStream = ws;
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        const parsed = JSON.parse(String(message)) as { type: string; data?: { symbol?: string } };
+        if (staleBitcoin && parsed.type === 'price' && parsed.data?.symbol === 'BTC/GBP') {
+          ws.send(JSON.stringify({ ...parsed, data: { ...parsed.data, stale: true } }));
+        } else ws.send(message);
+      });
+    });
+
+    await page.goto('/home');
+    const strip = page.getByRole('region', { name: 'Live prices' });
+    const bitcoin = strip.getByRole('listitem', { name: /\(BTC\)$/ });
+    const ether = strip.getByRole('listitem', { name: /\(ETH\)$/ });
+    await expect(bitcoin.getByTestId('strip-price-BTC')).toHaveText(/^£\d{1,3}(,\d{3})*\.\d{2}$/);
+    await expect(bitcoin.getByText('Stale price')).toHaveCount(0);
+
+    staleBitcoin = true;
+    await expect(bitcoin.getByText('Stale price')).toBeVisible(TICK_WAIT);
+    await expect(ether.getByText('Stale price')).toHaveCount(0);
+    await expect(strip.getByText('Prices paused', { exact: false })).toHaveCount(0);
+
+    await firstStream!.close({ code: 1011, reason: 'down' });
+    await expect(
+      strip.getByText('Prices paused: the live feed has stopped, so prices shown may be out of date.'),
+    ).toBeVisible();
+    await expect(ether.getByText('Stale price')).toBeVisible();
+    await saveScreenshots('market-price-strip-paused', [375]);
     expect(consoleErrors).toEqual([]);
   });
 });

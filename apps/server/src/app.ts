@@ -43,9 +43,25 @@ import { MULTIPART_LIMITS, registerKycRoutes } from './modules/kyc/routes.js';
 import { createKycService } from './modules/kyc/service.js';
 import { createMarketRepository } from './modules/market/repository.js';
 import { registerMarketRoutes } from './modules/market/routes.js';
+import { createFiatRepository } from './modules/fiat/repository.js';
+import { registerFiatRoutes } from './modules/fiat/routes.js';
+import { createFiatService } from './modules/fiat/service.js';
+import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
+import { startDepositWatcher } from './modules/crypto/service.js';
+import { createCryptoFromConfig } from './modules/crypto/setup.js';
 import { createMarketService, type MarketService } from './modules/market/service.js';
 import { createIdleSource } from './adapters/prices/source.js';
-import { registerRealtime, type PriceFeed, type PriceRelay } from './modules/realtime/index.js';
+import { registerMotdRoutes } from './modules/motd/routes.js';
+import { createPortfolioRepository } from './modules/portfolio/repository.js';
+import { registerPortfolioRoutes } from './modules/portfolio/routes.js';
+import { createPortfolioService } from './modules/portfolio/service.js';
+import {
+  createUserEvents,
+  openRelay,
+  registerRealtime,
+  type PriceFeed,
+  type PriceRelay,
+} from './modules/realtime/index.js';
 import { MAX_UPLOAD_BYTES } from './security/uploads.js';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -150,6 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, health);
 
   const db = deps.database.db;
+  const relay = deps.priceRelay ?? (await openRelay({ config, engine: deps.database.engine, log: app.log }));
+  const userEvents = createUserEvents(relay, app.log);
   const cookies = { secure: config.isProduction };
   const sessions = createSessionStore(db);
   registerAuth(app, sessions, cookies);
@@ -223,16 +241,69 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       onError: (error) => app.log.error({ err: error }, 'market data failed'),
     });
   registerMarketRoutes(app, { market });
+  registerFiatRoutes(app, {
+    fiat: createFiatService({
+      db,
+      repository: createFiatRepository(db),
+      ledger: deps.ledger,
+      notifier,
+      userEvents,
+      verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
+      codeKey: deps.secretBox.subkey('withdrawal-codes'),
+    }),
+  });
+  const crypto = createCryptoFromConfig({
+    config,
+    db,
+    ledger: deps.ledger,
+    notifier,
+    userEvents,
+    gbpRate: (asset) => market.gbpRate(asset),
+    log: app.log,
+  });
+  registerCryptoRoutes(app, { crypto });
+  registerPortfolioRoutes(app, {
+    portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
+  });
+  registerMotdRoutes(app, { db });
   app.addHook('onClose', () => market.stop());
-  if (!config.isProduction) registerDevRoutes(app, db);
+  if (!config.isProduction) {
+    registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });
+    registerCryptoDevRoutes(app, { crypto });
+  }
 
   await registerRealtime(app, {
     config,
     engine: deps.database.engine,
     sessions,
     feed: deps.priceFeed ?? market,
-    relay: deps.priceRelay,
+    relay,
   });
+  // One instance produces ticks and writes candles; the others quote the prices it relays.
+  market.setLeading(relay.isLeader());
+  relay.onLeadershipChange((leading) => market.setLeading(leading));
+  relay.subscribe((updates) => {
+    if (!relay.isLeader())
+      market.follow(updates).catch((error) => app.log.error({ err: error }, 'relayed prices failed'));
+  });
+
+  // Tests scan by hand; elsewhere the leading instance scans the chains for deposits.
+  if (config.NODE_ENV !== 'test' && config.CHAIN_WATCH_INTERVAL_MS > 0) {
+    let stopWatcher: (() => void) | undefined;
+    app.addHook('onReady', (done) => {
+      stopWatcher = startDepositWatcher({
+        intervalMs: config.CHAIN_WATCH_INTERVAL_MS,
+        isLeader: () => relay.isLeader(),
+        watch: () => crypto.watchOnce(),
+        log: app.log,
+      });
+      done();
+    });
+    app.addHook('onClose', (_instance, done) => {
+      stopWatcher?.();
+      done();
+    });
+  }
 
   await registerSpa(app, config.WEB_DIST);
   return app;

@@ -114,6 +114,50 @@ export const CONFIG_VARIABLES = {
     schema: optionalText,
     help: 'Seed of the simulated market; the same seed gives the same prices. Unset: a random seed at each start.',
   },
+  CRYPTO_NETWORK: {
+    schema: z.enum(['mainnet', 'testnet']).default('mainnet'),
+    help: 'Which network deposit addresses are made and checked for (address prefixes: bc1/tb1, ltc1/tltc1, bitcoincash:/bchtest:).',
+  },
+  XPUB_BTC: {
+    schema: optionalText,
+    help: "BTC deposit addresses: the account-level extended public key (zpub/xpub of m/84'/0'/0'; vpub/tpub on testnet). Never a private key. Unset: the BIP84 test vector's key outside production; no BTC deposits in production.",
+  },
+  XPUB_LTC: {
+    schema: optionalText,
+    help: "LTC deposit addresses: the account key of m/84'/2'/0' (native segwit, ltc1…). Unset: a test key outside production; no LTC deposits in production.",
+  },
+  XPUB_BCH: {
+    schema: optionalText,
+    help: "BCH deposit addresses: the account key of m/44'/145'/0' (CashAddr P2PKH). Unset: a test key outside production; no BCH deposits in production.",
+  },
+  XPUB_ETH: {
+    schema: optionalText,
+    help: "ETH deposit addresses: the account key of m/44'/60'/0' (EIP-55 addresses). Unset: a test key outside production; no ETH deposits in production.",
+  },
+  XRP_DEPOSIT_ADDRESS: {
+    schema: optionalText,
+    help: 'The house XRP address every customer deposits to with their own destination tag. Unset: a test address outside production; no XRP deposits in production.',
+  },
+  BITCOIN_RPC_URL_BTC: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "Bitcoin Core's wallet RPC (`http://user:pass@host:8332/wallet/deposits`, a watch-only wallet holding the deposit descriptors). Unset: the simulated chain.",
+  },
+  BITCOIN_RPC_URL_LTC: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "Litecoin Core's wallet RPC, as for BTC. Unset: the simulated chain.",
+  },
+  BITCOIN_RPC_URL_BCH: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "Bitcoin Cash Node's wallet RPC, as for BTC. Unset: the simulated chain.",
+  },
+  ETHEREUM_RPC_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'An Ethereum JSON-RPC endpoint (`http://geth:8545`). Unset: the simulated chain.',
+  },
+  CHAIN_WATCH_INTERVAL_MS: {
+    schema: z.coerce.number().int().min(0).default(10_000),
+    help: 'How often the deposit watcher scans the chains (0: never; tests run it by hand). Only the leading instance scans.',
+  },
 } as const;
 
 type Variables = typeof CONFIG_VARIABLES;

@@ -4,6 +4,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
+import { cryptoDomainCheck } from './modules/crypto/service.js';
+import { fiatDomainCheck } from './modules/fiat/service.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
 import { openMarket } from './modules/market/setup.js';
 import { createSecretBox, loadMasterKey } from './security/secret-box.js';
@@ -32,7 +34,8 @@ async function main(): Promise<void> {
   );
   await migrateToLatest(database.db);
 
-  const initialLedgerCheck = await checkLedger(database.db);
+  const domainChecks = [fiatDomainCheck, cryptoDomainCheck];
+  const initialLedgerCheck = await checkLedger(database.db, domainChecks);
   if (!initialLedgerCheck.ok) {
     console.error(
       `Florin refuses to serve: the ledger fails its invariant check.\n${describeViolations(initialLedgerCheck)}`,
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     mailer,
     secretBox,
     initialLedgerCheck,
+    domainChecks,
     market,
     priceFeed: market,
   });

@@ -64,6 +64,23 @@ export const ERROR_CODES = {
     status: 503,
     message: 'Live prices are unavailable at the moment. Please try again shortly.',
   },
+  /** A customer who is not live (status not 1) or is on hold tries to move money (spec 001 §5). */
+  ACCOUNT_NOT_LIVE: { status: 403, message: 'Your account is not live!' },
+  /**
+   * A fiat withdrawal the rules refuse (amount under the minimum, above the balance, 2FA code
+   * missing or wrong): `data` maps the field to the spec's text (001 §8: a 400 lists data's values).
+   */
+  WITHDRAWAL_REFUSED: { status: 400, message: 'The withdrawal could not be made.' },
+  /** No verified bank account to withdraw to, or its 24-hour wait after a change is not over (001 §8). */
+  BANK_ACCOUNT_NOT_SET: { status: 422, message: 'Valid bank account to withdraw has not been set' },
+  /**
+   * No deposit address can be assigned for the coin: deposits are switched off for it, or no
+   * address source is configured (spec 001 §2's text; issue 8).
+   */
+  DEPOSIT_UNAVAILABLE: {
+    status: 409,
+    message: 'Please contact support to have a unique wallet assigned to your account',
+  },
   /** Anything unexpected. Details go to the log, never to the client. */
   INTERNAL: { status: 500, message: 'Something went wrong. Please contact the admin.' },
 } as const satisfies Record<string, { status: number; message: string }>;

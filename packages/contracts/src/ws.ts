@@ -28,6 +28,14 @@ export const PriceUpdateSchema = z.object({
 });
 export type PriceUpdate = z.infer<typeof PriceUpdateSchema>;
 
+/**
+ * Something of the signed-in customer's changed; the page refetches what it
+ * shows. `balances`: money moved (balances and activity). Sent only to the
+ * connections whose session cookie is that customer's; no subscription needed.
+ */
+export const UserEventSchema = z.enum(['balances']);
+export type UserEvent = z.infer<typeof UserEventSchema>;
+
 export const WsClientMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('subscribe'),
@@ -50,6 +58,7 @@ export const WsServerMessageSchema = z.discriminatedUnion('type', [
   /** Sent every few seconds; a client that hears nothing for three of them reconnects. */
   z.object({ type: z.literal('heartbeat'), at: z.string() }),
   z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('user'), event: UserEventSchema }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type WsServerMessage = z.infer<typeof WsServerMessageSchema>;

@@ -10,6 +10,9 @@ import * as kyc from './migrations/0006-kyc.js';
 import * as backOffice from './migrations/0007-back-office.js';
 import * as customerAdmin from './migrations/0008-customer-admin.js';
 import * as market from './migrations/0009-market.js';
+import * as portfolio from './migrations/0010-portfolio.js';
+import * as fiat from './migrations/0011-fiat.js';
+import * as crypto from './migrations/0012-crypto.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +25,9 @@ const migrations: Record<string, Migration> = {
   '0007-back-office': backOffice,
   '0008-customer-admin': customerAdmin,
   '0009-market': market,
+  '0010-portfolio': portfolio,
+  '0011-fiat': fiat,
+  '0012-crypto': crypto,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -351,6 +351,171 @@ export type CandlesTable = {
   last_tick_at: Date;
 };
 
+/** Fiat money in and out (0011). */
+export type BankAccountsTable = {
+  id: Generated<number>;
+  user_id: number;
+  currency: string;
+  name_of_account: string;
+  account_number: string | null;
+  sort_code: string | null;
+  iban: string | null;
+  bic: string | null;
+  verified_at: Date | null;
+  verified_by: 'deposit' | 'staff' | null;
+  details_changed_at: Generated<Date>;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+};
+
+export type FiatBankSettingsTable = {
+  currency: string;
+  account_name: Generated<string>;
+  account_number: Generated<string>;
+  sort_code: Generated<string>;
+  bank_name: Generated<string>;
+  iban: Generated<string>;
+  bic: Generated<string>;
+  second_approval_from: ColumnType<string, string | undefined, string>;
+  updated_at: Generated<Date>;
+  updated_by: number | null;
+};
+
+export type FiatDepositStatus = 'credited' | 'suspense' | 'returned';
+export type FiatSuspenseReason = 'unmatched' | 'name_mismatch' | 'customer_not_live';
+
+export type FiatDepositsTable = {
+  id: Int8Id;
+  currency: string;
+  bank_transaction_id: string;
+  amount: Numeric;
+  payer_name: string;
+  reference: string;
+  value_date: string | null;
+  source: 'manual' | 'import';
+  status: FiatDepositStatus;
+  suspense_reason: FiatSuspenseReason | null;
+  user_id: number | null;
+  recorded_by: number | null;
+  resolved_by: number | null;
+  resolved_at: Date | null;
+  resolution_note: string | null;
+  created_at: CreatedAt;
+};
+
+export type FiatWithdrawalStatus = 'pending' | 'approved' | 'paid' | 'rejected' | 'cancelled';
+
+export type FiatWithdrawalsTable = {
+  id: Int8Id;
+  user_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  currency: string;
+  amount: Numeric;
+  fee: Numeric;
+  bank_account_id: number;
+  name_of_account: string;
+  account_number: string | null;
+  sort_code: string | null;
+  iban: string | null;
+  bic: string | null;
+  status: FiatWithdrawalStatus;
+  hold_id: string;
+  journal_id: string | null;
+  needs_second_approval: boolean;
+  approved_by: number | null;
+  approved_at: Date | null;
+  paid_by: number | null;
+  paid_at: Date | null;
+  payment_reference: string | null;
+  rejected_by: number | null;
+  rejected_at: Date | null;
+  reject_reason: string | null;
+  cancelled_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type WithdrawalCodesTable = {
+  id: Int8Id;
+  user_id: number;
+  purpose: string;
+  code_hash: string;
+  expires_at: Date;
+  failed_attempts: Generated<number>;
+  used_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type MotdTable = {
+  id: Int8Id;
+  message: string;
+  starts_at: Date;
+  ends_at: Date;
+  created_by_staff_id: number;
+  created_at: Generated<Date>;
+};
+
+/** Crypto in (0012). */
+export type DepositAddressCountersTable = { asset: string; next_index: Generated<number> };
+
+export type DepositAddressesTable = {
+  id: Int8Id;
+  asset: string;
+  user_id: number;
+  derivation_index: number;
+  address: string;
+  /** int8: a string on both engines. */
+  tag: string | null;
+  created_at: CreatedAt;
+};
+
+export type CryptoDepositStatus = 'pending' | 'credited' | 'dropped' | 'suspense' | 'returned';
+
+export type CryptoDepositsTable = {
+  id: Int8Id;
+  asset: string;
+  txid: string;
+  output: number;
+  address: string;
+  tag: string | null;
+  amount: Numeric;
+  user_id: number | null;
+  deposit_address_id: string | null;
+  status: CryptoDepositStatus;
+  confirmations: Generated<number>;
+  required_confirmations: number;
+  journal_id: string | null;
+  last_seen_at: Generated<Date>;
+  credited_at: Date | null;
+  dropped_at: Date | null;
+  resolved_by: number | null;
+  resolved_at: Date | null;
+  resolution_note: string | null;
+  created_at: CreatedAt;
+};
+
+export type ChainCursorsTable = {
+  asset: string;
+  cursor: string | null;
+  height: Generated<number>;
+  scanned_at: Generated<Date>;
+};
+
+export type SimulatedChainHeightsTable = { asset: string; height: Generated<number> };
+
+export type SimulatedChainTransactionsTable = {
+  id: Int8Id;
+  asset: string;
+  txid: string;
+  output: Generated<number>;
+  address: string;
+  tag: string | null;
+  amount: Numeric;
+  block_height: number | null;
+  dropped_at: Date | null;
+  created_at: CreatedAt;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -379,4 +544,16 @@ export type DB = {
   company_directors: CompanyDirectorsTable;
   kyc_documents: KycDocumentsTable;
   candles: CandlesTable;
+  motd: MotdTable;
+  bank_accounts: BankAccountsTable;
+  fiat_bank_settings: FiatBankSettingsTable;
+  fiat_deposits: FiatDepositsTable;
+  fiat_withdrawals: FiatWithdrawalsTable;
+  withdrawal_codes: WithdrawalCodesTable;
+  deposit_address_counters: DepositAddressCountersTable;
+  deposit_addresses: DepositAddressesTable;
+  crypto_deposits: CryptoDepositsTable;
+  chain_cursors: ChainCursorsTable;
+  simulated_chain_heights: SimulatedChainHeightsTable;
+  simulated_chain_transactions: SimulatedChainTransactionsTable;
 };

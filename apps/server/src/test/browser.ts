@@ -50,6 +50,7 @@ export function createBrowser(app: FastifyInstance) {
     post: (url: string, body?: unknown, options: { headers?: Record<string, string>; csrf?: boolean } = {}) =>
       request('POST', url, { body: body ?? {}, ...options }),
     put: (url: string, body?: unknown) => request('PUT', url, { body: body ?? {} }),
+    delete: (url: string) => request('DELETE', url),
     /** Fetches and solves an ALTCHA challenge as the widget would. */
     async captcha(): Promise<string> {
       const challenge = (await request('GET', '/api/v1/captcha/challenge')).json<Challenge>();

@@ -17,6 +17,7 @@ function page(load: () => Promise<ComponentType>): Pick<RouteObject, 'lazy' | 'E
 
 const loginPage = page(async () => (await import('../features/auth/login-page')).LoginPage);
 const notFoundPage = page(async () => (await import('../components/not-found-page')).NotFoundPage);
+const walletsPage = page(async () => (await import('../features/wallets/wallets-page')).WalletsPage);
 const openBeforeLive: SignedInRouteHandle = { isOpenBeforeLive: true };
 
 export const routes: RouteObject[] = [
@@ -70,6 +71,8 @@ export const routes: RouteObject[] = [
             ...page(async () => (await import('../features/dashboard/dashboard-page')).DashboardPage),
           },
           { path: 'chart', ...page(async () => (await import('../features/market/chart-page')).ChartPage) },
+          { path: 'withdraw-deposit', ...walletsPage },
+          { path: 'wallets', ...walletsPage },
           {
             path: 'settings',
             handle: openBeforeLive,

@@ -57,6 +57,20 @@ describe('apiCall', () => {
     expect(new Headers(init?.headers).get('accept')).toBe('application/json');
   });
 
+  it('accepts the empty body of a 204 whether its contract says null or undefined', async () => {
+    for (const schema of [z.null(), z.undefined()]) {
+      const remove = defineEndpoint({
+        method: 'DELETE',
+        path: '/api/v1/things/{id}',
+        summary: 'test endpoint',
+        params: z.object({ id: z.string() }),
+        responses: { 204: schema },
+      });
+      fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+      await expect(apiCall(remove, { params: { id: '1' } })).resolves.toBeFalsy();
+    }
+  });
+
   it('fills path parameters, the query and the JSON body', async () => {
     fetchMock.mockResolvedValue(json(200, { id: 'a b', name: 'Savings' }));
     await apiCall(renameWallet, {
@@ -217,5 +231,28 @@ describe('apiCall', () => {
       name: 'AbortError',
     });
     expect(show).not.toHaveBeenCalled();
+  });
+
+  it('says nothing when the request is cancelled while its body is read (a superseded refetch)', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const controller = new AbortController();
+    const response = json(200, HEALTH);
+    vi.spyOn(response, 'json').mockImplementation(() => {
+      controller.abort();
+      return Promise.reject(new DOMException('The operation was aborted.', 'AbortError'));
+    });
+    fetchMock.mockResolvedValue(response);
+    await expect(apiCall(getHealth, {}, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(show).not.toHaveBeenCalled();
+  });
+
+  it('sends the extra headers a contract asks for (an Idempotency-Key)', async () => {
+    fetchMock.mockResolvedValue(json(200, HEALTH));
+    await apiCall(getHealth, {}, { headers: { 'idempotency-key': 'key-12345678' } });
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(new Headers(init?.headers).get('idempotency-key')).toBe('key-12345678');
   });
 });

@@ -40,6 +40,8 @@ export type ApiCallOptions = {
   errorTitle?: string;
   /** TanStack Query passes one, so leaving a screen cancels its requests. */
   signal?: AbortSignal;
+  /** Extra request headers the contract asks for (a withdrawal's Idempotency-Key). */
+  headers?: Readonly<Record<string, string>>;
 };
 
 /** The input is optional only when the contract declares nothing required. */
@@ -63,7 +65,7 @@ export async function apiCall<E extends Endpoint>(
   ...[input, options = {}]: ApiCallArgs<E>
 ): Promise<ApiOutput<E>> {
   try {
-    return (await send(endpoint, input ?? {}, options.signal)) as ApiOutput<E>;
+    return (await send(endpoint, input ?? {}, options.signal, options.headers)) as ApiOutput<E>;
   } catch (error) {
     // Cancelled on purpose (a screen left, a query superseded): nothing to tell anyone.
     if (options.signal?.aborted) throw error;
@@ -148,10 +150,16 @@ async function buildHeaders(method: string, hasBody: boolean): Promise<Headers> 
   return headers;
 }
 
-async function send(endpoint: Endpoint, input: RawInput, signal?: AbortSignal): Promise<unknown> {
+async function send(
+  endpoint: Endpoint,
+  input: RawInput,
+  signal?: AbortSignal,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<unknown> {
   const url = buildUrl(endpoint, input);
   const hasBody = input.body !== undefined;
   const headers = await buildHeaders(endpoint.method, hasBody);
+  for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -169,7 +177,13 @@ async function send(endpoint: Endpoint, input: RawInput, signal?: AbortSignal): 
 
   const schema = endpoint.responses[response.status];
   const payload: unknown = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-  const parsed = schema?.safeParse(payload);
+  // Cancelled while the body was read (a newer refetch superseded it): nothing broke its contract.
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The request was cancelled', 'AbortError');
+  // A 204 has no body; its contract may say so as undefined or as null.
+  const parsed =
+    response.status === 204 && schema?.safeParse(payload).success === false
+      ? schema.safeParse(null)
+      : schema?.safeParse(payload);
   if (!parsed?.success) {
     // The server broke its own contract: a bug to fix, so it goes to the console for whoever reproduces it.
     console.error(`${endpoint.method} ${endpoint.path} answered ${response.status} outside its contract`, {

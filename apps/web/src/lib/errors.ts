@@ -33,6 +33,12 @@ const TITLES: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too Many Requests',
   UNAVAILABLE: GENERIC_FAILURE_TITLE,
   PRICES_STALE: 'Prices Unavailable',
+  // Fiat money (spec 001 section 8): 403 shows the server's message; a 422 on withdraw is titled 'Unsuccessful!'.
+  ACCOUNT_NOT_LIVE: 'Forbidden',
+  WITHDRAWAL_REFUSED: 'Failed!',
+  BANK_ACCOUNT_NOT_SET: 'Unsuccessful!',
+  // Crypto deposits (issue 8): the spec shows only the 'contact support' text.
+  DEPOSIT_UNAVAILABLE: 'Deposits Unavailable',
   INTERNAL: GENERIC_FAILURE_TITLE,
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, initialsOf, maskEmail } from './format';
+import { formatDateTime, formatDecimal, formatPounds, initialsOf, maskEmail } from './format';
 
 describe('maskEmail', () => {
   it('keeps the first and last characters of the local part and of the domain', () => {
@@ -42,5 +42,37 @@ describe('initialsOf', () => {
 
   it('falls back to a question mark when there is nothing to show', () => {
     expect(initialsOf('', ' ')).toBe('?');
+  });
+});
+
+describe('formatDecimal', () => {
+  it('shows exactly the places asked for, with thousands separators', () => {
+    expect(formatDecimal('1234.5', 2)).toBe('1,234.50');
+    expect(formatDecimal('0.5', 5)).toBe('0.50000');
+    expect(formatDecimal('1234567.12345678', 5)).toBe('1,234,567.12345');
+  });
+
+  it('cuts rather than rounds, so a balance never reads as more than there is', () => {
+    expect(formatDecimal('0.999999', 5)).toBe('0.99999');
+    expect(formatDecimal('19.999', 2)).toBe('19.99');
+  });
+
+  it('keeps digits a JS number would lose', () => {
+    expect(formatDecimal('90071992547409931.123456789012345678', 5)).toBe('90,071,992,547,409,931.12345');
+  });
+
+  it('reads a cut negative zero as zero, and refuses what is not a decimal', () => {
+    expect(formatDecimal('-0.000001', 5)).toBe('0.00000');
+    expect(formatDecimal('-12.5', 2)).toBe('-12.50');
+    expect(formatDecimal('1e5', 2)).toBeUndefined();
+    expect(formatDecimal('', 2)).toBeUndefined();
+  });
+});
+
+describe('formatPounds', () => {
+  it('puts the pound sign after any minus', () => {
+    expect(formatPounds('1500')).toBe('£1,500.00');
+    expect(formatPounds('-3.456')).toBe('-£3.45');
+    expect(formatPounds('abc')).toBeUndefined();
   });
 });

@@ -37,3 +37,37 @@ export function initialsOf(firstName: string, lastName: string): string {
   const initial = (name: string) => [...name.trim()][0]?.toLocaleUpperCase(LOCALE) ?? '';
   return `${initial(firstName)}${initial(lastName)}` || '?';
 }
+
+/** Fiat amounts show 2 decimals, coins 5 (spec 000 and 001, section 9). */
+export const FIAT_DECIMALS = 2;
+export const COIN_DECIMALS = 5;
+
+const decimalFormats = new Map<number, Intl.NumberFormat>();
+
+/**
+ * A decimal string from the server with `places` decimals and thousands
+ * separators, never through a JS number (Intl formats the string exactly).
+ * Cut, not rounded: a balance never reads as more than there is.
+ * `formatDecimal('1234.567891', 5)` → `1,234.56789`. Unreadable input gives undefined.
+ */
+export function formatDecimal(value: string, places: number): string | undefined {
+  if (!/^-?\d+(\.\d+)?$/.test(value)) return undefined;
+  let format = decimalFormats.get(places);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, {
+      minimumFractionDigits: places,
+      maximumFractionDigits: places,
+      roundingMode: 'trunc',
+    });
+    decimalFormats.set(places, format);
+  }
+  // A cut negative zero ("-0.000001") reads as zero.
+  return format.format(value as `${number}`).replace(/^-(?=0(\.0+)?$)/, '');
+}
+
+/** `£1,234.50`: a GBP value as every screen shows it. */
+export function formatPounds(value: string): string | undefined {
+  const text = formatDecimal(value, FIAT_DECIMALS);
+  if (text === undefined) return undefined;
+  return text.startsWith('-') ? `-£${text.slice(1)}` : `£${text}`;
+}

@@ -20,7 +20,24 @@ export const PATHS = {
   accounts: '/user/accounts',
   settings: '/user/settings',
   termDeposits: '/user/term-deposit',
+  withdrawDeposit: '/user/withdraw-deposit',
 } as const;
+
+/**
+ * The navigation state the dashboard's Deposit, Withdraw and Wallets buttons
+ * pass (spec 000 section 2): the asset to preselect, by its key (`GBP`, `btc`) and kind.
+ */
+export type AssetNavigationState = { name: string; type: 'fiat' | 'coin' };
+
+/** `/user/withdraw-deposit?deposit` or `?withdraw`: the tab to open (spec 001 section 2). */
+export function withdrawDepositPath(tab: 'deposit' | 'withdraw'): string {
+  return `${PATHS.withdrawDeposit}?${tab}`;
+}
+
+/** The trade screen opened on one side of one coin (DECISIONS.md, Routes). */
+export function tradePath(side: 'buy' | 'sell', coinId: string): string {
+  return `${PATHS.trade}?side=${side}&coin=${encodeURIComponent(coinId)}`;
+}
 
 /** The tabs of the Settings page, as `?tab=` names them. */
 export const SETTINGS_TABS = {

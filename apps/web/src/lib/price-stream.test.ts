@@ -164,6 +164,39 @@ describe('PriceStream', () => {
   });
 });
 
+describe('PriceStream user events', () => {
+  it("opens the connection for the customer's events alone and passes each one on", () => {
+    const onEvent = vi.fn();
+    stream.onUserEvent(onEvent);
+    expect(sockets).toHaveLength(1);
+    sockets[0]!.open();
+    expect(sockets[0]!.sent).toEqual([]);
+    sockets[0]!.receive({ type: 'user', event: 'balances' });
+    expect(onEvent).toHaveBeenCalledWith('balances');
+  });
+
+  it('closes when the last listener of either kind is released', () => {
+    const release = stream.onUserEvent(() => undefined);
+    const unsubscribe = stream.subscribe('BTC/GBP', () => undefined);
+    sockets[0]!.open();
+    release();
+    expect(sockets[0]!.isClosed).toBe(false);
+    unsubscribe();
+    expect(sockets[0]!.isClosed).toBe(true);
+  });
+
+  it('tells event listeners to refetch after a reconnection, since events sent meanwhile are lost', () => {
+    const onEvent = vi.fn();
+    stream.onUserEvent(onEvent);
+    sockets[0]!.open();
+    sockets[0]!.drop();
+    vi.advanceTimersByTime(1_000);
+    expect(onEvent).not.toHaveBeenCalled();
+    sockets[1]!.open();
+    expect(onEvent).toHaveBeenCalledWith('balances');
+  });
+});
+
 describe('isPriceStale', () => {
   const fresh = tick('BTC/GBP', '65000.00');
 

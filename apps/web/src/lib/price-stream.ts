@@ -1,4 +1,10 @@
-import { WS_PATH, WsServerMessageSchema, type PriceUpdate, type WsClientMessage } from '@florin/contracts';
+import {
+  WS_PATH,
+  WsServerMessageSchema,
+  type PriceUpdate,
+  type UserEvent,
+  type WsClientMessage,
+} from '@florin/contracts';
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 
 /** The part of the browser's WebSocket the stream uses, so tests can hand in a fake. */
@@ -29,18 +35,21 @@ export type PriceStreamOptions = {
 
 const OPEN = 1;
 type PriceListener = (update: PriceUpdate) => void;
+type UserEventListener = (event: UserEvent) => void;
 
 /**
- * One websocket shared by every price on the page. It opens when the first
- * symbol is wanted and closes when the last one is released; it reconnects
- * with backoff after a drop or a silence, and subscribes again to whatever is
- * wanted at that moment.
+ * One websocket shared by every price on the page and by the signed-in
+ * customer's own events. It opens when the first symbol or event listener is
+ * wanted and closes when the last one is released; it reconnects with backoff
+ * after a drop or a silence, and subscribes again to whatever is wanted at
+ * that moment.
  */
 export class PriceStream {
   private readonly options: Required<PriceStreamOptions>;
   private socket: SocketLike | null = null;
   private readonly listenersBySymbol = new Map<string, Set<PriceListener>>();
   private readonly latestBySymbol = new Map<string, PriceUpdate>();
+  private readonly userListeners = new Set<UserEventListener>();
   private readonly statusListeners = new Set<() => void>();
   private statusValue: PriceStreamStatus = 'idle';
   private failedAttempts = 0;
@@ -79,6 +88,20 @@ export class PriceStream {
     return () => this.release(symbol, listener);
   }
 
+  /**
+   * Calls the listener with every event the server sends about the signed-in
+   * customer (their money moved). After a reconnection it is also called with
+   * `balances`: events sent while the line was down are lost, so whatever the
+   * page shows may be out of date.
+   */
+  onUserEvent(listener: UserEventListener): () => void {
+    this.userListeners.add(listener);
+    if (this.socket === null && this.retryTimer === null) this.connect();
+    return () => {
+      if (this.userListeners.delete(listener) && !this.isWanted()) this.shutDown();
+    };
+  }
+
   onStatusChange(listener: () => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
@@ -89,7 +112,11 @@ export class PriceStream {
     if (!listeners?.delete(listener) || listeners.size > 0) return;
     this.listenersBySymbol.delete(symbol);
     this.sendIfOpen({ type: 'unsubscribe', channel: 'prices', symbols: [symbol] });
-    if (this.listenersBySymbol.size === 0) this.shutDown();
+    if (!this.isWanted()) this.shutDown();
+  }
+
+  private isWanted(): boolean {
+    return this.listenersBySymbol.size > 0 || this.userListeners.size > 0;
   }
 
   private connect(): void {
@@ -98,6 +125,7 @@ export class PriceStream {
     const socket = this.options.createSocket(this.options.url);
     this.socket = socket;
     socket.onopen = () => {
+      const isReconnection = this.failedAttempts > 0;
       this.failedAttempts = 0;
       this.setStatus('open');
       this.watchSilence();
@@ -105,6 +133,7 @@ export class PriceStream {
       for (const symbol of this.listenersBySymbol.keys()) {
         this.sendIfOpen({ type: 'subscribe', channel: 'prices', symbols: [symbol] });
       }
+      if (isReconnection) this.emitUserEvent('balances');
     };
     socket.onmessage = (event) => this.handleMessage(event.data);
     socket.onclose = () => {
@@ -126,10 +155,19 @@ export class PriceStream {
       return;
     }
     const message = WsServerMessageSchema.safeParse(parsed);
-    if (!message.success || message.data.type !== 'price') return;
+    if (!message.success) return;
+    if (message.data.type === 'user') {
+      this.emitUserEvent(message.data.event);
+      return;
+    }
+    if (message.data.type !== 'price') return;
     const update = message.data.data;
     this.latestBySymbol.set(update.symbol, update);
     for (const listener of this.listenersBySymbol.get(update.symbol) ?? []) listener(update);
+  }
+
+  private emitUserEvent(event: UserEvent): void {
+    for (const listener of this.userListeners) listener(event);
   }
 
   /** Any message proves the line is alive; a silent one is closed and opened again. */
@@ -146,7 +184,7 @@ export class PriceStream {
 
   private scheduleReconnect(): void {
     this.clearSilenceTimer();
-    if (this.listenersBySymbol.size === 0) {
+    if (!this.isWanted()) {
       this.setStatus('idle');
       return;
     }
@@ -229,4 +267,16 @@ export function usePriceStreamStatus(): PriceStreamStatus {
     (onChange) => getPriceStream().onStatusChange(onChange),
     () => getPriceStream().status,
   );
+}
+
+/**
+ * Calls onEvent with every event about the signed-in customer, over the
+ * page's one stream (opened for this if no price is wanted).
+ */
+export function useUserEvents(onEvent: UserEventListener): void {
+  const latestHandler = useRef(onEvent);
+  useEffect(() => {
+    latestHandler.current = onEvent;
+  });
+  useEffect(() => getPriceStream().onUserEvent((event) => latestHandler.current(event)), []);
 }

@@ -73,6 +73,22 @@ describe('the simulated market', () => {
     expect(Number(ethGbp!.mid)).toBeCloseTo(2600, -1);
   });
 
+  it('carries on from the prices another instance was producing when it takes over', () => {
+    const market = createSimulatedMarket({ pairs: PAIRS, seed: 'takeover', now: () => AT });
+    market.step();
+    market.continueFrom!(
+      new Map([
+        ['BTC/GBP', '50000'],
+        ['BTC/EUR', '60000'],
+      ]),
+    );
+    const [btcGbp, btcEur, ethGbp] = market.step();
+    expect(Number(btcGbp!.mid)).toBeCloseTo(50000, -2);
+    expect(Number(btcEur!.mid) / Number(btcGbp!.mid)).toBeCloseTo(1.2, 3);
+    // A coin the old leader did not price keeps walking from where it was.
+    expect(Number(ethGbp!.mid)).toBeCloseTo(2600, -1);
+  });
+
   it('ticks once a second once started and not after it stops', () => {
     const { timers, scheduled } = manualTimers();
     const market = createSimulatedMarket({ pairs: PAIRS, seed: 's', now: () => AT, timers });

@@ -71,23 +71,25 @@ export function createSimulatedMarket(options: {
   const random = createSeededRandom(options.seed);
   const coins = [...new Set(options.pairs.map((pair) => pair.base))].sort();
   const fiats = [...new Set(options.pairs.map((pair) => pair.quote))].sort();
-  const last = (symbol: string) => {
-    const price = options.lastPrices?.get(symbol);
-    return price === undefined ? undefined : new PriceDecimal(price);
-  };
-  const gbpPrices = new Map(
-    coins.map((coin) => [coin, last(`${coin}/GBP`) ?? simulatedStartPrice(coin, 'GBP')]),
-  );
-  const fxRates = new Map(
-    fiats.map((fiat) => {
-      // The rate implied by the first coin quoted in both fiats, else the starting rate.
+  const gbpPrices = new Map(coins.map((coin) => [coin, simulatedStartPrice(coin, 'GBP')]));
+  const fxRates = new Map(fiats.map((fiat) => [fiat, new PriceDecimal(START_FX_FROM_GBP[fiat] ?? '1')]));
+  /** Carries on from known mids; a coin or fiat they do not price keeps its current value. */
+  const carryOn = (lastPrices: ReadonlyMap<string, string>): void => {
+    const last = (symbol: string) => {
+      const price = lastPrices.get(symbol);
+      return price === undefined ? undefined : new PriceDecimal(price);
+    };
+    for (const coin of coins) {
+      const price = last(`${coin}/GBP`);
+      if (price) gbpPrices.set(coin, price);
+    }
+    for (const fiat of fiats) {
+      // The rate implied by the first coin quoted in both fiats.
       const anchor = coins.find((coin) => last(`${coin}/${fiat}`) && last(`${coin}/GBP`));
-      const rate = anchor
-        ? last(`${anchor}/${fiat}`)!.div(last(`${anchor}/GBP`)!)
-        : new PriceDecimal(START_FX_FROM_GBP[fiat] ?? '1');
-      return [fiat, rate];
-    }),
-  );
+      if (anchor) fxRates.set(fiat, last(`${anchor}/${fiat}`)!.div(last(`${anchor}/GBP`)!));
+    }
+  };
+  if (options.lastPrices) carryOn(options.lastPrices);
   let listener: ((ticks: Tick[]) => void) | undefined;
   let timer: unknown;
 
@@ -122,5 +124,6 @@ export function createSimulatedMarket(options: {
       if (timer !== undefined) timers.clearInterval(timer);
       timer = undefined;
     },
+    continueFrom: carryOn,
   };
 }

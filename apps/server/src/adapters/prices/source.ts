@@ -18,6 +18,12 @@ export type PriceSource = {
   /** Starts delivering batches of ticks (at most one per pair per batch). */
   start(onTicks: (ticks: Tick[]) => void): void;
   stop(): void;
+  /**
+   * The mids (by symbol, BTC/GBP) another instance was producing when this
+   * one took over, so an invented price carries on rather than jumps. A real
+   * feed has its own prices and ignores them.
+   */
+  continueFrom?(lastPrices: ReadonlyMap<string, string>): void;
 };
 
 /** A coin/fiat pair the source should price. */

@@ -394,6 +394,17 @@ export function createAuthService(deps: AuthServiceDeps) {
       await notifier.notify(user, 'two_factor_disabled', { firstName: user.first_name });
       return {};
     },
+
+    /**
+     * For money-moving routes (issues 7, 8): whether `passcode` is the customer's current
+     * authenticator code, taken once (a code seen before is refused). Recovery codes do not count.
+     */
+    async verifyAuthenticatorCode(userId: number, passcode: string): Promise<boolean> {
+      const user = await repository.findUserById(userId);
+      if (!user?.totp_secret_encrypted || !/^\d{6}$/.test(passcode)) return false;
+      const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode);
+      return step !== null && (await repository.claimTotpStep(user.id, step));
+    },
   };
 }
 

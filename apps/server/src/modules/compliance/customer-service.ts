@@ -17,7 +17,7 @@ import type { DB } from '../../db/schema.js';
 import type { Ledger, UserKind } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { Notifier } from '../notifications/service.js';
-import { readPage } from './pages.js';
+import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow } from './repository.js';
 import {
   checkGoLive,

@@ -14,7 +14,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { Notifier } from '../notifications/service.js';
-import { readPage } from './pages.js';
+import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow, DocumentRow } from './repository.js';
 import {
   checkGoLive,

@@ -1,6 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { AppError, AssetCodeSchema, amountSchema } from '@florin/contracts';
+import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { UserEvents } from '../realtime/index.js';
+
+const DevFundSchema = z
+  .object({
+    email: z.string().email(),
+    asset: AssetCodeSchema,
+    amount: z.string(),
+    key: z.string().min(8).max(100),
+  })
+  .superRefine((value, ctx) => {
+    const amount = amountSchema(value.asset).safeParse(value.amount);
+    if (!amount.success)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: amount.error.issues[0]!.message });
+  });
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -10,7 +28,44 @@ function escapeHtml(text: string): string {
  * The dev mailbox: what the embedded mail default "sent", newest first, as a
  * page and as JSON for the e2e fixtures. Never registered in production.
  */
-export function registerDevRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerDevRoutes(
+  app: FastifyInstance,
+  deps: { db: Kysely<DB>; ledger: Ledger; userEvents: UserEvents },
+): void {
+  const { db } = deps;
+
+  /**
+   * Gives a customer money out of the house's suspense account, as an
+   * adjustment journal through the ledger (balanced, idempotent by `key`):
+   * how the e2e fixtures and a developer trying the product get balances in
+   * assets whose real deposits do not exist yet. Never in production.
+   */
+  app.post(
+    '/dev/ledger/fund',
+    { config: { access: 'public' }, schema: { body: DevFundSchema } },
+    async (request) => {
+      const body = request.body as z.infer<typeof DevFundSchema>;
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', body.email.toLowerCase())
+        .executeTakeFirst();
+      if (!user) throw new AppError('NOT_FOUND');
+      const amount = parseAmount(body.amount, body.asset);
+      const result = await deps.ledger.postJournal(db, {
+        idempotencyKey: `dev-fund:${body.key}`,
+        kind: 'adjustment',
+        metadata: { note: 'dev fund' },
+        postings: [
+          { account: { asset: body.asset, kind: 'suspense' }, amount: -amount },
+          { account: { asset: body.asset, kind: 'available', ownerUserId: String(user.id) }, amount },
+        ],
+      });
+      deps.userEvents.moneyMoved([user.id]);
+      return { journal_id: result.journalId, replayed: result.replayed };
+    },
+  );
+
   const recent = (to?: string) => {
     let query = db
       .selectFrom('dev_mailbox')
@@ -20,6 +75,31 @@ export function registerDevRoutes(app: FastifyInstance, db: Kysely<DB>): void {
     if (to) query = query.where('to', '=', to.toLowerCase());
     return query.execute();
   };
+
+  /**
+   * Moves the customer's bank details 25 hours into the past, so the 24-hour
+   * wait after a change (DECISIONS.md) is over: the e2e stories cannot wait a
+   * day on the server's clock. Never in production.
+   */
+  app.post(
+    '/dev/fiat/bank-accounts/pass-wait',
+    { config: { access: 'public' }, schema: { body: z.strictObject({ email: z.string().email() }) } },
+    async (request) => {
+      const { email } = request.body as { email: string };
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email.toLowerCase())
+        .executeTakeFirst();
+      if (!user) throw new AppError('NOT_FOUND');
+      const result = await db
+        .updateTable('bank_accounts')
+        .set({ details_changed_at: new Date(Date.now() - 25 * 3_600_000) })
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      return { updated: Number(result.numUpdatedRows) };
+    },
+  );
 
   app.get<{ Querystring: { to?: string } }>(
     '/dev/mailbox.json',

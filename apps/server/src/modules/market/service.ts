@@ -45,15 +45,30 @@ export type QuoteOptions = {
 };
 
 export type MarketService = MarketFeed & {
-  /** Starts the source and the staleness watch. */
+  /** Starts the staleness watch, and the source while this instance leads. */
   start(): void;
   stop(): Promise<void>;
+  /**
+   * Whether this instance produces the ticks (the relay's leader; always, on
+   * one process). A follower's source is off: its prices come through
+   * follow() and the leader alone writes candles. Taking over, the source
+   * carries on from the last prices heard.
+   */
+  setLeading(leading: boolean): void;
+  /** Prices the leader produced, relayed here: quoted like our own, never folded into candles. */
+  follow(updates: readonly PriceUpdate[]): Promise<void>;
   /** Takes one batch from the source: updates the latest prices, tells subscribers, folds into candles. */
   ingest(ticks: readonly Tick[]): Promise<void>;
   /** Marks prices without a recent tick stale and tells subscribers (the watch calls it every second). */
   checkStaleness(): void;
   /** The live bid and ask of a symbol; PRICES_STALE when there is no fresh price. */
   quote(symbol: string, options?: QuoteOptions): PriceUpdate;
+  /**
+   * What one unit of an asset is worth in GBP now, for valuations (never for
+   * trading): a coin at its GBP bid, another fiat at the rate its coins'
+   * mids imply. Null without a fresh price.
+   */
+  gbpRate(asset: string): string | null;
   listCandles(resolution: CandleResolution, query: CandleQuery): Promise<CandleRow[]>;
   getPriceFeed(): Promise<PriceFeed>;
   listPublicCoins(): Promise<PublicCoins>;
@@ -75,6 +90,9 @@ export function createMarketService(options: {
   const prices = new Map<string, PriceState>();
   const listeners = new Set<(updates: PriceUpdate[]) => void>();
   let staleWatch: unknown;
+  let started = false;
+  let leading = true;
+  let sourceRunning = false;
   // Candle writes run one after another, so a slow write never reorders two batches.
   let writing: Promise<void> = Promise.resolve();
 
@@ -93,6 +111,36 @@ export function createMarketService(options: {
       at: state.at.toISOString(),
       stale: isStale(state),
     };
+  };
+
+  /** Holds a new price unless it is older than the one held (a late frame would move the price back). */
+  const remember = (symbol: string, mid: string, at: Date, coin: CoinRow): PriceState | undefined => {
+    const previous = prices.get(symbol);
+    if (previous && at < previous.at) return undefined;
+    const state: PriceState = {
+      symbol,
+      mid: new PriceDecimal(mid),
+      at,
+      askSpread: coin.ask_spread,
+      bidSpread: coin.bid_spread,
+      announcedStale: false,
+    };
+    prices.set(symbol, state);
+    return state;
+  };
+
+  const startSource = (): void => {
+    if (sourceRunning) return;
+    sourceRunning = true;
+    source.continueFrom?.(new Map([...prices.values()].map((state) => [state.symbol, state.mid.toFixed()])));
+    source.start((ticks) => {
+      service.ingest(ticks).catch(onError);
+    });
+  };
+  const stopSource = (): void => {
+    if (!sourceRunning) return;
+    sourceRunning = false;
+    source.stop();
   };
 
   const publish = (updates: PriceUpdate[]): void => {
@@ -146,14 +194,14 @@ export function createMarketService(options: {
     },
 
     start() {
-      source.start((ticks) => {
-        service.ingest(ticks).catch(onError);
-      });
+      started = true;
+      if (leading) startSource();
       staleWatch = timers.setInterval(() => service.checkStaleness(), 1000);
     },
 
     async stop() {
-      source.stop();
+      started = false;
+      stopSource();
       if (staleWatch !== undefined) timers.clearInterval(staleWatch);
       staleWatch = undefined;
       await writing;
@@ -167,24 +215,30 @@ export function createMarketService(options: {
         const coin = coins.get(tick.base);
         if (!coin || !fiats.has(tick.quote)) continue;
         const symbol = `${tick.base}/${tick.quote}`;
-        const previous = prices.get(symbol);
-        // A tick older than the price we hold (a late frame after a reconnect) would move the price back.
-        if (previous && tick.at < previous.at) continue;
-        const state: PriceState = {
-          symbol,
-          mid: new PriceDecimal(tick.mid),
-          at: tick.at,
-          askSpread: coin.ask_spread,
-          bidSpread: coin.bid_spread,
-          announcedStale: false,
-        };
-        prices.set(symbol, state);
+        const state = remember(symbol, tick.mid, tick.at, coin);
+        if (!state) continue;
         updates.push(toUpdate(state));
         rows.push({ symbol, at: tick.at, price: state.mid.toFixed(PRICE_DECIMALS) });
       }
       publish(updates);
       writing = writing.then(() => repository.foldTicks(rows)).catch(onError);
       await writing;
+    },
+
+    setLeading(value) {
+      leading = value;
+      if (!started) return;
+      if (leading) startSource();
+      else stopSource();
+    },
+
+    async follow(updates) {
+      const { coins } = await knownPairs();
+      for (const update of updates) {
+        const coin = coins.get(update.symbol.split('/')[0] ?? '');
+        // The bid and ask are worked out here from the same spreads (and a customer's multiplier).
+        if (coin) remember(update.symbol, update.mid, new Date(update.at), coin);
+      }
     },
 
     checkStaleness() {
@@ -201,6 +255,24 @@ export function createMarketService(options: {
       const state = prices.get(symbol);
       if (!state || isStale(state)) throw new AppError('PRICES_STALE');
       return toUpdate(state, quoteOptions.spreadMultiplier);
+    },
+
+    gbpRate(asset) {
+      if (asset === 'GBP') return '1';
+      const fresh = (symbol: string) => {
+        const state = prices.get(symbol);
+        return state && !isStale(state) ? state : undefined;
+      };
+      const inGbp = fresh(`${asset}/GBP`);
+      if (inGbp) return toUpdate(inGbp).bid;
+      // A fiat: any coin priced in both gives the cross rate.
+      for (const state of prices.values()) {
+        if (!state.symbol.endsWith('/GBP')) continue;
+        const coin = state.symbol.slice(0, -'/GBP'.length);
+        const inFiat = fresh(`${coin}/${asset}`);
+        if (inFiat && !isStale(state)) return state.mid.div(inFiat.mid).toFixed(PRICE_DECIMALS);
+      }
+      return null;
     },
 
     async listCandles(resolution, query) {

@@ -235,6 +235,76 @@ export const NOTIFICATIONS = {
       ],
     }),
   }),
+  withdrawal_code: entry<{ firstName: string; code: string; purpose: string; minutes: number }>({
+    render: ({ firstName, code, purpose, minutes }) => ({
+      subject: 'Your withdrawal code',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your code for ${purpose} is ${code}. It works once, for ${minutes} minutes.`,
+        'If you did not ask for it, do not share it with anyone, change your password and contact support.',
+      ],
+    }),
+  }),
+  bank_account_saved: entry<{ firstName: string; currency: string; ending: string; isNew: boolean }>({
+    render: ({ firstName, currency, ending, isNew }) => ({
+      subject: isNew ? 'A bank account was added' : 'Your bank account was changed',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your ${currency} bank account ending ${ending} was ${isNew ? 'added to' : 'changed on'} your Florin account.`,
+        'For your safety, withdrawals to it wait 24 hours and until it is verified.',
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  fiat_deposit_credited: entry<{ firstName: string; amount: string; currency: string }>({
+    render: ({ firstName, amount, currency }) => ({
+      subject: 'Your deposit has arrived',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `${amount} ${currency} from your bank transfer is now in your balance.`,
+      ],
+    }),
+  }),
+  crypto_deposit_credited: entry<{ firstName: string; amount: string; coin: string; txid: string }>({
+    render: ({ firstName, amount, coin, txid }) => ({
+      subject: 'Your deposit has arrived',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `${amount} ${coin} you sent to your Florin deposit address is confirmed and now in your balance.`,
+        `Transaction: ${txid}`,
+      ],
+    }),
+  }),
+  fiat_withdrawal_requested: entry<{ firstName: string; amount: string; receive: string; currency: string }>({
+    render: ({ firstName, amount, receive, currency }) => ({
+      subject: 'Your withdrawal request',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We received your request to withdraw ${amount} ${currency}; ${receive} ${currency} will reach your bank account after the fee.`,
+        'Fiat withdrawals take up to 3 business days. You can cancel it while it is pending.',
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  fiat_withdrawal_paid: entry<{ firstName: string; receive: string; currency: string; ending: string }>({
+    render: ({ firstName, receive, currency, ending }) => ({
+      subject: 'Your withdrawal was sent',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We sent ${receive} ${currency} to your bank account ending ${ending}.`,
+      ],
+    }),
+  }),
+  fiat_withdrawal_rejected: entry<{ firstName: string; amount: string; currency: string; reason: string }>({
+    render: ({ firstName, amount, currency, reason }) => ({
+      subject: 'Your withdrawal was not made',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your withdrawal of ${amount} ${currency} was rejected: ${reason}`,
+        'The money is back in your balance.',
+      ],
+    }),
+  }),
 } as const;
 
 export type NotificationEvent = keyof typeof NOTIFICATIONS;

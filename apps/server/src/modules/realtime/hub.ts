@@ -1,5 +1,10 @@
 import type { WebSocket } from 'ws';
-import { WsClientMessageSchema, type PriceUpdate, type WsServerMessage } from '@florin/contracts';
+import {
+  WsClientMessageSchema,
+  type PriceUpdate,
+  type UserEvent,
+  type WsServerMessage,
+} from '@florin/contracts';
 
 /**
  * What the hub streams from: the market module's feed (M1's MarketFeed has
@@ -26,15 +31,17 @@ export type PriceHubOptions = {
 type Client = {
   socket: WebSocket;
   symbols: Set<string>;
-  /** The customer whose session cookie came with the upgrade, for the user channels to come. */
-  userId: number | null;
+  /** The customer whose session cookie came with the upgrade: their events come here. */
+  userId: string | null;
   answeredPing: boolean;
   dropped: boolean;
 };
 
 export type PriceHub = {
   /** Takes over a just-upgraded socket until it closes. */
-  accept(socket: WebSocket): { identify(userId: number): void };
+  accept(socket: WebSocket): { identify(userId: string): void };
+  /** Tells every connection of this customer on this instance. */
+  notifyUser(userId: string, event: UserEvent): void;
   readonly connectionCount: number;
   close(): void;
 };
@@ -56,6 +63,7 @@ export function createPriceHub(feed: PriceFeed, options: PriceHubOptions = {}): 
   const closeGraceMs = options.closeGraceMs ?? 5_000;
   const clients = new Set<Client>();
   const subscribersBySymbol = new Map<string, Set<Client>>();
+  const clientsByUser = new Map<string, Set<Client>>();
 
   function send(client: Client, frame: Buffer): void {
     if (client.dropped || client.socket.readyState !== client.socket.OPEN) return;
@@ -65,6 +73,11 @@ export function createPriceHub(feed: PriceFeed, options: PriceHubOptions = {}): 
 
   function forget(client: Client): void {
     clients.delete(client);
+    if (client.userId !== null) {
+      const own = clientsByUser.get(client.userId);
+      own?.delete(client);
+      if (own?.size === 0) clientsByUser.delete(client.userId);
+    }
     for (const symbol of client.symbols) {
       const subscribers = subscribersBySymbol.get(symbol);
       subscribers?.delete(client);
@@ -182,9 +195,19 @@ export function createPriceHub(feed: PriceFeed, options: PriceHubOptions = {}): 
       socket.on('error', () => forget(client));
       return {
         identify(userId) {
+          if (!clients.has(client)) return;
           client.userId = userId;
+          let own = clientsByUser.get(userId);
+          if (!own) clientsByUser.set(userId, (own = new Set()));
+          own.add(client);
         },
       };
+    },
+    notifyUser(userId, event) {
+      const own = clientsByUser.get(userId);
+      if (!own) return;
+      const frame = encode({ type: 'user', event });
+      for (const client of own) send(client, frame);
     },
     get connectionCount() {
       return clients.size;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../db/index.js';
 import type { SessionStore } from '../auth/sessions.js';
@@ -7,7 +7,41 @@ import { createClusterFeed, createInProcessRelay, createPostgresRelay, type Pric
 import { registerRealtimeRoutes } from './routes.js';
 
 export type { PriceFeed } from './hub.js';
-export type { PriceRelay } from './relay.js';
+export type { PriceRelay, UserNotice } from './relay.js';
+
+/**
+ * How a module that moved a customer's money tells their open pages, after
+ * its transaction committed: fire and forget (a lost notice only delays a
+ * refresh; the money is already right).
+ */
+export type UserEvents = { moneyMoved(userIds: readonly (string | number)[]): void };
+
+export function createUserEvents(relay: PriceRelay, log: FastifyBaseLogger): UserEvents {
+  return {
+    moneyMoved(userIds) {
+      for (const userId of new Set(userIds.map(String))) {
+        relay
+          .publishUserNotice({ userId, event: 'balances' })
+          .catch((error: unknown) => log.warn({ err: error }, 'customer event not relayed'));
+      }
+    },
+  };
+}
+
+/** LISTEN/NOTIFY on a PostgreSQL server; in process on PGlite (one instance). */
+export async function openRelay(options: {
+  config: Config;
+  engine: Engine;
+  log: FastifyBaseLogger;
+}): Promise<PriceRelay> {
+  const { config } = options;
+  return options.engine === 'postgres' && config.DATABASE_URL
+    ? createPostgresRelay({
+        url: config.DATABASE_URL,
+        onError: (error) => options.log.warn({ err: error }, 'relay connection lost; reconnecting'),
+      })
+    : createInProcessRelay();
+}
 
 /** Per address: a household or an office behind one NAT has a few tabs each, a script opening hundreds has not. */
 export const MAX_WS_CONNECTIONS_PER_IP = 50;
@@ -16,10 +50,8 @@ export const MAX_WS_CONNECTIONS_PER_IP = 50;
 const NO_PRICES: PriceFeed = { subscribe: () => () => undefined, latest: () => [] };
 
 /**
- * The websocket at /ws and the relay that brings every instance the
- * leader's ticks: PostgreSQL LISTEN/NOTIFY with a server, in process on
- * PGlite. The returned relay tells the market module whether this instance
- * should produce ticks (relay.isLeader()).
+ * The websocket at /ws, streaming the leader's ticks and each customer's
+ * events that the relay brings to this instance.
  */
 export async function registerRealtime(
   app: FastifyInstance,
@@ -28,28 +60,22 @@ export async function registerRealtime(
     engine: Engine;
     sessions: Pick<SessionStore, 'find'>;
     feed?: PriceFeed;
-    relay?: PriceRelay;
+    relay: PriceRelay;
   },
-): Promise<{ relay: PriceRelay }> {
-  const { config } = options;
-  const relay =
-    options.relay ??
-    (options.engine === 'postgres' && config.DATABASE_URL
-      ? await createPostgresRelay({
-          url: config.DATABASE_URL,
-          onError: (error) => app.log.warn({ err: error }, 'price relay connection lost; reconnecting'),
-        })
-      : createInProcessRelay());
+): Promise<void> {
+  const { config, relay } = options;
   const feed = createClusterFeed(options.feed ?? NO_PRICES, relay);
+  const hub = createPriceHub(feed);
+  const stopNotices = relay.subscribeUserNotices((notice) => hub.notifyUser(notice.userId, notice.event));
   await registerRealtimeRoutes(app, {
-    hub: createPriceHub(feed),
+    hub,
     sessions: options.sessions,
     allowedOrigin: config.isProduction ? new URL(config.publicUrl).origin : null,
     maxConnectionsPerIp: MAX_WS_CONNECTIONS_PER_IP,
   });
   app.addHook('onClose', async () => {
+    stopNotices();
     feed.close();
     await relay.close();
   });
-  return { relay };
 }

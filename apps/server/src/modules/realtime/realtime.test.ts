@@ -2,7 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { PriceSource, Timers } from '../../adapters/prices/source.js';
+import { SESSION_COOKIE } from '../../http/auth.js';
 import { createTestApp } from '../../test/app.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
+import { createSessionStore } from '../auth/sessions.js';
+import { newCustomer } from '../kyc/test-kit.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
 import { WS_CLOSE_TOO_SLOW } from './hub.js';
@@ -206,6 +210,45 @@ describe('websocket /ws in the whole app', () => {
       await market?.ingest([{ base: 'BTC', quote: 'GBP', mid: '72100', at: new Date() }]);
       expect(Number((await next).data.mid)).toBe(72100);
       client.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the customer’s own events on /ws', () => {
+  it('tells a customer’s open pages when their money moves, and nobody else', async () => {
+    const t = await createTestApp();
+    try {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `${address.replace('http', 'ws')}/ws`;
+      const owner = await newCustomer(t);
+      const other = await newCustomer(t);
+      const sessions = createSessionStore(t.database.db);
+      const cookieOf = async (userId: number) =>
+        `${SESSION_COOKIE}=${(await sessions.create(userId, { ip: '127.0.0.1' })).token}`;
+      const ownerTabs = [
+        await connect(url, { cookie: await cookieOf(owner.id) }),
+        await connect(url, { cookie: await cookieOf(owner.id) }),
+      ];
+      const otherTab = await connect(url, { cookie: await cookieOf(other.id) });
+      const anonymous = await connect(url);
+      await sleep(100);
+
+      const heard = ownerTabs.map((tab) => tab.next('user'));
+      const funded = await t.app.inject({
+        method: 'POST',
+        url: '/dev/ledger/fund',
+        payload: { email: (await owner.user()).email, asset: 'GBP', amount: '25.00', key: 'events-test-1' },
+      });
+      expect(funded.statusCode, funded.body).toBe(200);
+      for (const message of await Promise.all(heard))
+        expect(message).toEqual({ type: 'user', event: 'balances' });
+      await sleep(200);
+      expect(otherTab.received.filter((message) => message.type === 'user')).toEqual([]);
+      expect(anonymous.received.filter((message) => message.type === 'user')).toEqual([]);
+      await expectLedgerToHold(t.database.db);
+      for (const tab of [...ownerTabs, otherTab, anonymous]) tab.close();
     } finally {
       await t.close();
     }

@@ -12,7 +12,41 @@ import { createTestDatabase } from '../../test/database.js';
 import { startPostgres, type PostgresServer } from '../../test/postgres-server.js';
 import { writeFakeWebDist } from '../../test/app.js';
 import { batchPayloads, createPostgresRelay, MAX_NOTIFY_PAYLOAD_BYTES, type PriceRelay } from './relay.js';
+import { CandleQuerySchema } from '@florin/contracts';
+import type { PriceSource, Tick } from '../../adapters/prices/source.js';
+import { createMarketRepository } from '../market/repository.js';
+import { createMarketService, type MarketService } from '../market/service.js';
 import { connect, createManualFeed, priceUpdate } from './test-support.js';
+
+type ManualSource = PriceSource & {
+  running: boolean;
+  continuedFrom: ReadonlyMap<string, string> | undefined;
+  emit(ticks: Tick[]): void;
+};
+
+/** A price source the test ticks by hand, telling whether it runs and where it was told to carry on from. */
+function createManualSource(): ManualSource {
+  let listener: ((ticks: Tick[]) => void) | undefined;
+  return {
+    name: 'manual',
+    running: false,
+    continuedFrom: undefined,
+    start(onTicks) {
+      listener = onTicks;
+      this.running = true;
+    },
+    stop() {
+      listener = undefined;
+      this.running = false;
+    },
+    continueFrom(lastPrices) {
+      this.continuedFrom = lastPrices;
+    },
+    emit(ticks) {
+      listener?.(ticks);
+    },
+  };
+}
 
 describe('batchPayloads', () => {
   it('splits a large tick into NOTIFY payloads under the limit, each update in exactly one', () => {
@@ -51,13 +85,21 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     await server?.stop();
   });
 
-  async function instance(feed: ReturnType<typeof createManualFeed>): Promise<{
+  /** An app with a hand-driven feed (the websocket alone), or with a real market over a hand-driven source. */
+  async function instance(
+    prices: { feed: ReturnType<typeof createManualFeed> } | { source: ManualSource },
+  ): Promise<{
     relay: PriceRelay;
     url: string;
+    market: MarketService | undefined;
     close: () => Promise<void>;
   }> {
     const own = shared.url ? null : await createTestDatabase();
     const database = own ?? shared;
+    const market =
+      'source' in prices
+        ? createMarketService({ repository: createMarketRepository(database.db), source: prices.source })
+        : undefined;
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_DIST: writeFakeWebDist() });
     const relay = await createPostgresRelay({ url: relayUrl, retryMs: 100 });
     const app = await buildApp({
@@ -66,13 +108,17 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
       ledger: createLedger(),
       mailer: createDevMailbox(database.db),
       secretBox: createSecretBox(randomBytes(32)),
-      priceFeed: feed,
+      priceFeed: 'feed' in prices ? prices.feed : undefined,
       priceRelay: relay,
+      market,
     });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // As main.ts does once the server listens.
+    market?.start();
     let closed = false;
     return {
       relay,
+      market,
       url: `${address.replace('http', 'ws')}/ws`,
       close: async () => {
         if (closed) return;
@@ -87,8 +133,8 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
   it('streams the leader’s ticks to a client of the other instance, and re-elects when the leader dies', async () => {
     const leaderFeed = createManualFeed([priceUpdate('BTC/GBP', '50000.00')]);
     const followerFeed = createManualFeed([priceUpdate('BTC/GBP', '49000.00')]);
-    const leader = await instance(leaderFeed);
-    const follower = await instance(followerFeed);
+    const leader = await instance({ feed: leaderFeed });
+    const follower = await instance({ feed: followerFeed });
     try {
       expect(leader.relay.isLeader()).toBe(true);
       expect(follower.relay.isLeader()).toBe(false);
@@ -119,6 +165,68 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     } finally {
       await leader.close();
       await follower.close();
+    }
+  });
+
+  it('runs the source and writes candles on the leader only; the follower quotes relayed prices and carries on from them', async () => {
+    const leaderSource = createManualSource();
+    const followerSource = createManualSource();
+    const leader = await instance({ source: leaderSource });
+    const follower = await instance({ source: followerSource });
+    try {
+      expect(leaderSource.running).toBe(true);
+      expect(followerSource.running).toBe(false);
+      // Nothing relayed yet: the follower has no price to quote.
+      expect(() => follower.market!.quote('BTC/GBP')).toThrow(
+        expect.objectContaining({ code: 'PRICES_STALE' }),
+      );
+
+      const at = new Date();
+      leaderSource.emit([{ base: 'BTC', quote: 'GBP', mid: '50000.5', at }]);
+      const deadline = Date.now() + 5_000;
+      while (!follower.market!.latest('BTC/GBP').length && Date.now() < deadline) await sleep(20);
+      // The same bid and ask as the leader's, from the follower's own spreads and multiplier.
+      expect(follower.market!.quote('BTC/GBP')).toEqual(leader.market!.quote('BTC/GBP'));
+      expect(follower.market!.quote('BTC/GBP', { spreadMultiplier: '0.5' })).toEqual(
+        leader.market!.quote('BTC/GBP', { spreadMultiplier: '0.5' }),
+      );
+
+      // One candle, written by the leader; the follower folded nothing into its own database.
+      const query = CandleQuerySchema.parse({ fsym: 'BTC', tsym: 'GBP' });
+      const followerCandles = await follower.market!.listCandles('minute', query);
+      if (shared.url) expect(followerCandles.map((candle) => candle.close)).toEqual(['50000.50000000']);
+      else expect(followerCandles).toEqual([]);
+
+      await leader.close();
+      const electionDeadline = Date.now() + 5_000;
+      while (!followerSource.running && Date.now() < electionDeadline) await sleep(50);
+      expect(followerSource.running).toBe(true);
+      // The new leader's invented prices start where the old leader's stopped.
+      expect(followerSource.continuedFrom?.get('BTC/GBP')).toBe('50000.5');
+    } finally {
+      await leader.close();
+      await follower.close();
+    }
+  });
+
+  it('carries a customer’s event from the instance that moved their money to the others, once each', async () => {
+    const first = await instance({ feed: createManualFeed() });
+    const second = await instance({ feed: createManualFeed() });
+    try {
+      const heardOnSecond: unknown[] = [];
+      const heardOnFirst: unknown[] = [];
+      second.relay.subscribeUserNotices((notice) => heardOnSecond.push(notice));
+      first.relay.subscribeUserNotices((notice) => heardOnFirst.push(notice));
+      // The follower publishes too: any instance may move a customer's money.
+      await second.relay.publishUserNotice({ userId: '42', event: 'balances' });
+      const deadline = Date.now() + 5_000;
+      while (heardOnFirst.length === 0 && Date.now() < deadline) await sleep(20);
+      await sleep(100);
+      expect(heardOnFirst).toEqual([{ userId: '42', event: 'balances' }]);
+      expect(heardOnSecond).toEqual([{ userId: '42', event: 'balances' }]);
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });

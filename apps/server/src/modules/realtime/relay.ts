@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { PriceUpdateSchema, type PriceUpdate } from '@florin/contracts';
+import { PriceUpdateSchema, UserEventSchema, type PriceUpdate, type UserEvent } from '@florin/contracts';
 import { z } from 'zod';
 import type { PriceFeed } from './hub.js';
 
+/** A customer's event on its way to whichever instance holds their websocket. */
+export type UserNotice = { userId: string; event: UserEvent };
+
 /**
- * How ticks reach every server instance. One instance (the leader) produces
- * ticks and publishes them; every instance, the leader included, hears them
- * and streams them to its own websocket clients.
+ * How ticks and customers' events reach every server instance. One instance
+ * (the leader) produces ticks and publishes them; every instance, the leader
+ * included, hears them and streams them to its own websocket clients. Any
+ * instance may publish a customer's event (the one that moved their money).
  */
 export type PriceRelay = {
+  /** Delivers a customer's event here at once and to the other instances. */
+  publishUserNotice(notice: UserNotice): Promise<void>;
+  subscribeUserNotices(listener: (notice: UserNotice) => void): () => void;
   /** Delivers one tick's updates here at once and to the other instances. */
   publish(updates: PriceUpdate[]): Promise<void>;
   subscribe(listener: (updates: PriceUpdate[]) => void): () => void;
@@ -37,7 +44,13 @@ function listeners<T>(): Listeners<T> {
 /** One process (PGlite, tests): it is always the leader and its ticks go straight to its clients. */
 export function createInProcessRelay(): PriceRelay {
   const ticks = listeners<PriceUpdate[]>();
+  const notices = listeners<UserNotice>();
   return {
+    publishUserNotice(notice) {
+      notices.emit(notice);
+      return Promise.resolve();
+    },
+    subscribeUserNotices: notices.add,
     publish(updates) {
       ticks.emit(updates);
       return Promise.resolve();
@@ -50,12 +63,18 @@ export function createInProcessRelay(): PriceRelay {
 }
 
 export const PRICE_CHANNEL = 'florin_prices';
+export const USER_CHANNEL = 'florin_user_events';
 /** The advisory lock the tick producer holds: 'Flor' 'Tick' as two int4 keys. */
 const LEADER_LOCK = [0x466c6f72, 0x5469636b] as const;
 /** NOTIFY payloads must stay under 8000 bytes; a tick larger than this is sent in several. */
 export const MAX_NOTIFY_PAYLOAD_BYTES = 7_500;
 
 const NotificationSchema = z.object({ from: z.string(), updates: z.array(PriceUpdateSchema) });
+const UserNotificationSchema = z.object({
+  from: z.string(),
+  userId: z.string(),
+  event: UserEventSchema,
+});
 
 /** Splits updates into JSON payloads under the NOTIFY limit, each update whole in exactly one of them. */
 export function batchPayloads(
@@ -97,6 +116,7 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
   const retryMs = options.retryMs ?? 2_000;
   const instanceId = randomUUID();
   const ticks = listeners<PriceUpdate[]>();
+  const notices = listeners<UserNotice>();
   const leadership = listeners<boolean>();
   let client: pg.Client | null = null;
   let leader = false;
@@ -128,19 +148,26 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     connection.on('error', (error) => lost(connection, error));
     connection.on('end', () => lost(connection));
     connection.on('notification', (message) => {
-      if (message.channel !== PRICE_CHANNEL || !message.payload) return;
+      if (!message.payload) return;
       let payload: unknown;
       try {
         payload = JSON.parse(message.payload);
       } catch {
         return;
       }
-      const parsed = NotificationSchema.safeParse(payload);
-      // The leader has already delivered its own ticks in publish().
-      if (parsed.success && parsed.data.from !== instanceId) ticks.emit(parsed.data.updates);
+      // What this instance published it has already delivered here.
+      if (message.channel === PRICE_CHANNEL) {
+        const parsed = NotificationSchema.safeParse(payload);
+        if (parsed.success && parsed.data.from !== instanceId) ticks.emit(parsed.data.updates);
+      } else if (message.channel === USER_CHANNEL) {
+        const parsed = UserNotificationSchema.safeParse(payload);
+        if (parsed.success && parsed.data.from !== instanceId)
+          notices.emit({ userId: parsed.data.userId, event: parsed.data.event });
+      }
     });
     await connection.connect();
     await connection.query(`LISTEN ${PRICE_CHANNEL}`);
+    await connection.query(`LISTEN ${USER_CHANNEL}`);
     return connection;
   }
 
@@ -174,6 +201,18 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
       }
     },
     subscribe: ticks.add,
+    async publishUserNotice(notice) {
+      notices.emit(notice);
+      // Lost connection: the customer's other instances miss this one event; their page still
+      // refetches on focus and on its own next change.
+      const connection = client;
+      if (!connection) return;
+      await connection.query('SELECT pg_notify($1, $2)', [
+        USER_CHANNEL,
+        JSON.stringify({ from: instanceId, ...notice }),
+      ]);
+    },
+    subscribeUserNotices: notices.add,
     isLeader: () => leader,
     onLeadershipChange: leadership.add,
     async close() {

@@ -55,7 +55,7 @@ export async function registerRealtimeRoutes(
       const connection = options.hub.accept(socket);
       const token = request.cookies?.[SESSION_COOKIE];
       const session = token ? await options.sessions.find(token).catch(() => null) : null;
-      if (session) connection.identify(session.userId);
+      if (session) connection.identify(String(session.userId));
     },
   );
   app.addHook('onClose', () => {

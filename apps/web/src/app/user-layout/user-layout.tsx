@@ -5,6 +5,7 @@ import { Outlet, useMatches } from 'react-router';
 import { PageLoader } from '../../components/page-loader';
 import { RiskWarning } from '../../components/risk-warning';
 import { useSignOut } from '../../features/auth/api/logout';
+import { MessageOfTheDay } from '../../features/dashboard/components/motd-toast';
 import { needsVerificationScreen } from '../../features/kyc/verification';
 import { useCurrentUser } from '../../lib/current-user';
 import { PublicFooter } from '../public-layout/public-footer';
@@ -88,6 +89,7 @@ export function UserLayout() {
         )}
       </main>
       <PublicFooter />
+      <MessageOfTheDay />
     </div>
   );
 }

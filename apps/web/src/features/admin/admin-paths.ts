@@ -7,6 +7,10 @@ export const ADMIN_PATHS = {
   customers: '/admin/customers',
   staff: '/admin/staff',
   auditLog: '/admin/audit-log',
+  motd: '/admin/motd',
+  bankTransfers: '/admin/bank-transfers',
+  payouts: '/admin/payouts',
+  depositDetails: '/admin/deposit-details',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

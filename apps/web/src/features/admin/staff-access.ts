@@ -15,12 +15,22 @@ export function mayOpen(role: StaffRole, roles: ScreenRoles): boolean {
 
 export type AdminNavLink = { label: string; to: string; roles: ScreenRoles };
 
+/** The message of the day screen: support writes the notices customers see (issue 6). */
+export const MOTD_SCREEN_ROLES: ScreenRoles = ['support'];
+
+/** The fiat money screens: finance records transfers and pays withdrawals (issue 7). */
+export const FIAT_SCREEN_ROLES: ScreenRoles = ['finance'];
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
   { label: 'Customers', to: ADMIN_PATHS.customers, roles: undefined },
   { label: 'Staff', to: ADMIN_PATHS.staff, roles: [] },
   { label: 'Audit log', to: ADMIN_PATHS.auditLog, roles: ['compliance'] },
+  { label: 'Message of the day', to: ADMIN_PATHS.motd, roles: MOTD_SCREEN_ROLES },
+  { label: 'Bank transfers', to: ADMIN_PATHS.bankTransfers, roles: FIAT_SCREEN_ROLES },
+  { label: 'Payouts', to: ADMIN_PATHS.payouts, roles: FIAT_SCREEN_ROLES },
+  { label: 'Deposit details', to: ADMIN_PATHS.depositDetails, roles: FIAT_SCREEN_ROLES },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -33,7 +33,7 @@ import {
 } from '../compliance/components/customer-facts';
 import { ReasonModal } from '../compliance/components/reason-modal';
 import { AdminNotFound } from '../components/admin-not-found';
-import { mayOpen, useSignedInStaff } from '../staff-access';
+import { FIAT_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
 import { useCustomerBalances } from './api/get-balances';
 import { useCustomer } from './api/get-customer';
 import { useCustomerLedger } from './api/get-ledger';
@@ -41,20 +41,22 @@ import { useCustomerSessions } from './api/get-sessions';
 import { useResetCustomerTwoFactor } from './api/reset-two-factor';
 import { useSetEmailCodes } from './api/set-email-codes';
 import { useSignOutCustomer } from './api/sign-out';
+import { BankAccountsTab } from './components/bank-accounts-tab';
 import { EditIdentityModal } from './components/edit-identity-modal';
 
-const TABS = ['profile', 'verification', 'balances', 'history', 'sessions'] as const;
+const TABS = ['profile', 'verification', 'balances', 'bank-accounts', 'history', 'sessions'] as const;
 type CustomerTab = (typeof TABS)[number];
 const TAB_LABELS: Record<CustomerTab, string> = {
   profile: 'Profile',
   verification: 'Verification',
   balances: 'Balances',
+  'bank-accounts': 'Bank accounts',
   history: 'History',
   sessions: 'Sessions',
 };
 
-function tabFrom(value: string | null): CustomerTab {
-  return TABS.find((tab) => tab === value) ?? 'profile';
+function tabFrom(value: string | null, tabs: readonly CustomerTab[]): CustomerTab {
+  return tabs.find((tab) => tab === value) ?? 'profile';
 }
 
 function userIdFrom(value: string | undefined): number | null {
@@ -393,6 +395,7 @@ export function CustomerPage() {
       userId={userId}
       canAct={mayOpen(me.role, CUSTOMER_ACTION_ROLES)}
       canReview={mayOpen(me.role, COMPLIANCE_ROLES)}
+      canSeeBankAccounts={mayOpen(me.role, FIAT_SCREEN_ROLES)}
     />
   );
 }
@@ -401,14 +404,18 @@ function CustomerScreen({
   userId,
   canAct,
   canReview,
+  canSeeBankAccounts,
 }: {
   userId: number;
   canAct: boolean;
   canReview: boolean;
+  /** Finance's: the bank accounts and their verification (the server answers 404 to others). */
+  canSeeBankAccounts: boolean;
 }) {
   const { data: customer, isError } = useCustomer(userId);
   const [searchParams, setSearchParams] = useSearchParams();
-  const tab = tabFrom(searchParams.get('tab'));
+  const tabs = canSeeBankAccounts ? TABS : TABS.filter((value) => value !== 'bank-accounts');
+  const tab = tabFrom(searchParams.get('tab'), tabs);
 
   if (!customer) {
     return isError ? (
@@ -428,6 +435,7 @@ function CustomerScreen({
     profile: <ProfileTab customer={customer} />,
     verification: <VerificationTab customer={customer} canReview={canReview} />,
     balances: <BalancesTab userId={userId} />,
+    'bank-accounts': <BankAccountsTab userId={userId} customerName={name} />,
     history: <HistoryTab userId={userId} />,
     sessions: <SessionsTab userId={userId} />,
   };
@@ -466,17 +474,17 @@ function CustomerScreen({
       )}
       <Tabs
         value={tab}
-        onChange={(value) => setSearchParams({ tab: tabFrom(value) }, { replace: true })}
+        onChange={(value) => setSearchParams({ tab: tabFrom(value, tabs) }, { replace: true })}
         keepMounted={false}
       >
         <Tabs.List>
-          {TABS.map((value) => (
+          {tabs.map((value) => (
             <Tabs.Tab key={value} value={value}>
               {TAB_LABELS[value]}
             </Tabs.Tab>
           ))}
         </Tabs.List>
-        {TABS.map((value) => (
+        {tabs.map((value) => (
           <Tabs.Panel key={value} value={value} pt="md">
             {panels[value]}
           </Tabs.Panel>

@@ -7,18 +7,25 @@ import { ADMIN_PAGE_SIZE, type Page } from '@florin/contracts';
 export async function readPage<Row, Item>(options: {
   page: number;
   path: string;
-  filters?: Record<string, string | undefined>;
+  /** The back office's 25 unless the list's contract says otherwise. */
+  perPage?: number;
+  filters?: Record<string, string | readonly string[] | undefined>;
   count: () => Promise<number>;
   list: (limit: number, offset: number) => Promise<Row[]>;
   toItem: (row: Row) => Item;
 }): Promise<Page<Item>> {
   const { page, path } = options;
+  const perPage = options.perPage ?? ADMIN_PAGE_SIZE;
   const total = await options.count();
-  const lastPage = Math.max(1, Math.ceil(total / ADMIN_PAGE_SIZE));
-  const rows = await options.list(ADMIN_PAGE_SIZE, (page - 1) * ADMIN_PAGE_SIZE);
+  const lastPage = Math.max(1, Math.ceil(total / perPage));
+  const rows = await options.list(perPage, (page - 1) * perPage);
   const link = (target: number) => {
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(options.filters ?? {})) if (value) search.set(key, value);
+    for (const [key, value] of Object.entries(options.filters ?? {})) {
+      const items: readonly (string | undefined)[] =
+        typeof value === 'string' || value === undefined ? [value] : value;
+      for (const item of items) if (item) search.append(key, item);
+    }
     search.set('page', String(target));
     return `${path}?${search.toString()}`;
   };
@@ -26,7 +33,7 @@ export async function readPage<Row, Item>(options: {
     data: rows.map(options.toItem),
     current_page: page,
     last_page: lastPage,
-    per_page: ADMIN_PAGE_SIZE,
+    per_page: perPage,
     total,
     next_page_url: page < lastPage ? link(page + 1) : null,
     prev_page_url: page > 1 ? link(Math.min(page - 1, lastPage)) : null,

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import { CRYPTO_ASSETS, type CryptoAsset } from '@florin/contracts';
+import type { Config } from '../../config.js';
+import type { DB } from '../../db/schema.js';
+import type { Ledger } from '../../ledger/index.js';
+import type { Notifier } from '../notifications/service.js';
+import type { UserEvents } from '../realtime/index.js';
+import { addressSourcesFromConfig } from './address-sources.js';
+import { createBitcoinRpcClient } from './chains/bitcoin-rpc.js';
+import { createEthereumRpcClient } from './chains/ethereum-rpc.js';
+import { createSimulatedChain } from './chains/simulated.js';
+import type { ChainClient } from './chains/types.js';
+import { createCryptoRepository } from './repository.js';
+import { createCryptoService } from './service.js';
+
+/** The chain each coin is watched on: its configured node, or the simulated chain. */
+export function chainsFromConfig(config: Config, simulated: ChainClient): Record<CryptoAsset, ChainClient> {
+  const configured: Partial<Record<CryptoAsset, string | undefined>> = {
+    BTC: config.BITCOIN_RPC_URL_BTC,
+    LTC: config.BITCOIN_RPC_URL_LTC,
+    BCH: config.BITCOIN_RPC_URL_BCH,
+  };
+  const chains = {} as Record<CryptoAsset, ChainClient>;
+  for (const asset of CRYPTO_ASSETS) {
+    const url = configured[asset];
+    chains[asset] = url ? createBitcoinRpcClient(url) : simulated;
+  }
+  if (config.ETHEREUM_RPC_URL) chains.ETH = createEthereumRpcClient(config.ETHEREUM_RPC_URL);
+  return chains;
+}
+
+/** The crypto module as the app builds it from configuration. */
+export function createCryptoFromConfig(options: {
+  config: Config;
+  db: Kysely<DB>;
+  ledger: Ledger;
+  notifier: Notifier;
+  userEvents: UserEvents;
+  gbpRate: (asset: string) => string | null;
+  log: { error: (object: object, message: string) => void };
+}) {
+  const simulated = createSimulatedChain(options.db);
+  return createCryptoService({
+    db: options.db,
+    repository: createCryptoRepository(options.db),
+    ledger: options.ledger,
+    notifier: options.notifier,
+    userEvents: options.userEvents,
+    gbpRate: options.gbpRate,
+    addresses: addressSourcesFromConfig(options.config),
+    chains: chainsFromConfig(options.config, simulated.client),
+    simulated,
+    log: options.log,
+  });
+}

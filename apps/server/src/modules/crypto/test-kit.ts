@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
+import type { CryptoAsset } from '@florin/contracts';
+import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import type { DB } from '../../db/schema.js';
+import { checkLedger } from '../../ledger/index.js';
+import type { TestApp } from '../../test/app.js';
+import { newCustomer } from '../kyc/test-kit.js';
+import { createNotifier } from '../notifications/service.js';
+import { fiatDomainCheck } from '../fiat/service.js';
+import { addressSourcesFromConfig } from './address-sources.js';
+import { createSimulatedChain } from './chains/simulated.js';
+import type { ChainClient } from './chains/types.js';
+import { createCryptoRepository } from './repository.js';
+import { createCryptoService, cryptoDomainCheck } from './service.js';
+import { chainsFromConfig } from './setup.js';
+
+/**
+ * What the crypto API tests share: live customers with a bearer session,
+ * a second crypto service on the test database (a second "instance", whose
+ * watcher races the app's), and the ledger checker with the crypto domain
+ * check.
+ */
+
+/** Invariants 1–7 and invariant 8 for fiat and crypto. */
+export async function expectCryptoLedgerToHold(db: Kysely<DB>): Promise<void> {
+  const result = await checkLedger(db, [fiatDomainCheck, cryptoDomainCheck]);
+  expect(result.violations).toEqual([]);
+}
+
+/** A live customer (status 1) signed in with a bearer session. */
+export async function liveCustomer(t: TestApp, options: { live?: boolean } = {}) {
+  const customer = await newCustomer(t);
+  if (options.live !== false)
+    await t.database.db
+      .updateTable('users')
+      .set({ status: 1, live_since: new Date() })
+      .where('id', '=', customer.id)
+      .execute();
+  return customer;
+}
+
+/** Another instance's crypto service on the same database (chains: the simulated one unless given). */
+export function otherInstance(
+  t: TestApp,
+  options: {
+    gbpRate?: (asset: string) => string | null;
+    chains?: Partial<Record<CryptoAsset, ChainClient>>;
+  } = {},
+) {
+  const db = t.database.db;
+  const simulated = createSimulatedChain(db);
+  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
+  const moved: (string | number)[][] = [];
+  const service = createCryptoService({
+    db,
+    repository: createCryptoRepository(db),
+    ledger: t.ledger,
+    notifier: createNotifier({ db, mailer: createDevMailbox(db), log: silent }),
+    userEvents: { moneyMoved: (ids) => moved.push([...ids]) },
+    gbpRate: options.gbpRate ?? (() => null),
+    addresses: addressSourcesFromConfig(t.config),
+    chains: { ...chainsFromConfig(t.config, simulated.client), ...options.chains },
+    simulated,
+  });
+  return { service, simulated, moved };
+}
+
+export async function balanceOf(t: TestApp, userId: number, asset: CryptoAsset) {
+  return t.ledger.getBalance(t.database.db, { asset, kind: 'available', ownerUserId: String(userId) });
+}

@@ -1,0 +1,324 @@
+import { Readable } from 'node:stream';
+import {
+  AppError,
+  HISTORY_CSV_COLUMNS,
+  HISTORY_PAGE_SIZE,
+  listHistory,
+  TRANSACTION_TYPES,
+  type AssetBalance,
+  type Balances,
+  type HistoryFilter,
+  type HistoryPage,
+  type Transaction,
+  type TransactionType,
+} from '@florin/contracts';
+import { fromMinorUnits, toMinorUnits } from '@florin/domain';
+import { PriceDecimal } from '../../adapters/prices/decimal.js';
+import { readPage } from '../../http/pages.js';
+import type { MarketService } from '../market/service.js';
+import type { HistoryJournal, HistoryScope, PortfolioRepository } from './repository.js';
+import { csvLine } from './csv.js';
+
+/** Journals read per batch of the export: big enough to amortise the round trip, small enough to keep memory flat. */
+const EXPORT_BATCH = 1000;
+
+type AssetInfo = {
+  code: string;
+  kind: 'fiat' | 'coin';
+  scale: number;
+  /** Listed now (an active coin or currency). */
+  active: boolean;
+  sortOrder: number;
+  coinId?: string;
+  symbol?: string;
+  /** A coin's switches: what the dashboard's buttons may do. */
+  flags?: {
+    disable_buy: boolean;
+    disable_sell: boolean;
+    disable_deposit: boolean;
+    disable_withdraw: boolean;
+  };
+};
+
+const JOURNAL_TYPES: Record<string, TransactionType> = {
+  crypto_deposit: 3,
+  crypto_withdrawal: 4,
+  fiat_deposit: 5,
+  fiat_withdrawal: 6,
+  term_deposit_lock: 7,
+  term_deposit_maturity: 8,
+  affiliate_claim: 9,
+  fee: 10,
+  adjustment: 11,
+};
+
+/** A decimal the journal's metadata recorded, or null when it recorded none (or something else). */
+function recordedDecimal(value: string | null): string | null {
+  return value !== null && /^-?\d+(\.\d+)?$/.test(value) ? value : null;
+}
+
+export function createPortfolioService(deps: { repository: PortfolioRepository; market: MarketService }) {
+  const { repository, market } = deps;
+
+  async function assetInfo(): Promise<Map<string, AssetInfo>> {
+    const { assets, coins, currencies } = await repository.listAssets();
+    const info = new Map<string, AssetInfo>();
+    for (const asset of assets) {
+      info.set(asset.code, {
+        code: asset.code,
+        kind: asset.kind,
+        scale: asset.scale,
+        active: false,
+        sortOrder: 0,
+      });
+    }
+    for (const coin of coins) {
+      const entry = info.get(coin.asset);
+      if (!entry) continue;
+      const { disable_buy, disable_sell, disable_deposit, disable_withdraw } = coin;
+      Object.assign(entry, {
+        coinId: coin.coin_id,
+        active: coin.active,
+        sortOrder: coin.sort_order,
+        flags: { disable_buy, disable_sell, disable_deposit, disable_withdraw },
+      });
+    }
+    for (const currency of currencies) {
+      const entry = info.get(currency.code);
+      if (entry)
+        Object.assign(entry, {
+          symbol: currency.symbol,
+          active: currency.active,
+          sortOrder: currency.sort_order,
+        });
+    }
+    return info;
+  }
+
+  /** One journal (the customer's legs of it) as the row the history shows. */
+  // Called once per row of a million-row export: no closures or spreads made per call.
+  function toTransaction(journal: HistoryJournal, assets: Map<string, AssetInfo>): Transaction {
+    const fee = recordedDecimal(journal.fee) ?? '0';
+    const recordedGbp = recordedDecimal(journal.gbp_value);
+
+    const { coin_asset: coin, coin_amount: coinAmount, cash_asset: cashAsset } = journal;
+    if (
+      (journal.journal_kind === 'trade' || journal.journal_kind === 'limit_order_fill') &&
+      coin &&
+      coinAmount
+    ) {
+      const coinUnits = BigInt(coinAmount);
+      const isBuy = coinUnits > 0n;
+      // The trade's value before the fee: the customer paid it plus the fee, or got it less the fee.
+      let cash: string | null = null;
+      if (cashAsset && journal.cash_amount) {
+        const scale = assets.get(cashAsset)?.scale ?? 2;
+        const moved = BigInt(journal.cash_amount);
+        const feeUnits = toMinorUnits(fee, scale);
+        cash = fromMinorUnits(isBuy ? -moved - feeUnits : moved + feeUnits, scale);
+      }
+      const gbp = cashAsset === 'GBP' ? cash : recordedGbp;
+      const type: TransactionType = isBuy ? 1 : 2;
+      return {
+        id: journal.journal_id,
+        transaction_type: type,
+        label: TRANSACTION_TYPES[type],
+        direction: isBuy ? 'in' : 'out',
+        coin_symbol: coin,
+        amount: fromMinorUnits(isBuy ? coinUnits : -coinUnits, assets.get(coin)?.scale ?? 0),
+        currency_code: cashAsset,
+        currency_symbol: cashAsset ? (assets.get(cashAsset)?.symbol ?? null) : null,
+        purchase_amount_gbp: isBuy ? gbp : null,
+        sell_amount_gbp: isBuy ? null : gbp,
+        gbp_amount: gbp,
+        fee,
+        created_at: journal.created_at,
+      };
+    }
+
+    // Every movement but a trade moves one spendable asset (a term deposit lock also moves it into
+    // their term account); one with no spendable leg at all shows its other leg.
+    const asset = journal.coin_asset ?? journal.cash_asset ?? journal.other_asset ?? '';
+    const units = BigInt(journal.coin_amount ?? journal.cash_amount ?? journal.other_amount ?? '0');
+    const type = JOURNAL_TYPES[journal.journal_kind] ?? 11;
+    const info = assets.get(asset);
+    const amount = fromMinorUnits(units < 0n ? -units : units, info?.scale ?? 0);
+    const isFiat = info?.kind === 'fiat';
+    return {
+      id: journal.journal_id,
+      transaction_type: type,
+      label: TRANSACTION_TYPES[type],
+      direction: units >= 0n ? 'in' : 'out',
+      coin_symbol: asset,
+      amount,
+      currency_code: isFiat ? asset : null,
+      currency_symbol: isFiat ? (info?.symbol ?? null) : null,
+      purchase_amount_gbp: null,
+      sell_amount_gbp: null,
+      gbp_amount: asset === 'GBP' ? amount : recordedGbp,
+      fee,
+      created_at: journal.created_at,
+    };
+  }
+
+  async function scopeOf(
+    userId: string,
+    filters: readonly HistoryFilter[],
+    coinId: string | undefined,
+    assets: Map<string, AssetInfo>,
+  ): Promise<HistoryScope> {
+    let asset: string | undefined;
+    if (coinId !== undefined) {
+      asset = [...assets.values()].find(
+        (info) => info.coinId === coinId || info.code.toLowerCase() === coinId,
+      )?.code;
+      if (!asset) throw new AppError('VALIDATION_FAILED', undefined, { coin_id: ['Unknown asset.'] });
+    }
+    const accounts = await repository.listUserAccounts(userId, asset);
+    const assetKinds = new Map([...assets.values()].map((info) => [info.code, info.kind]));
+    return { accounts, filters: [...new Set(filters)], assetKinds };
+  }
+
+  return {
+    async balances(userId: string): Promise<Balances> {
+      const [assets, accounts] = await Promise.all([assetInfo(), repository.listUserAccounts(userId)]);
+      type Totals = { posted: bigint; held: bigint; term: bigint };
+      const totals = new Map<string, Totals>();
+      const totalOf = (asset: string): Totals => {
+        let total = totals.get(asset);
+        if (!total) totals.set(asset, (total = { posted: 0n, held: 0n, term: 0n }));
+        return total;
+      };
+      // GBP and every active coin have a row, held or not (the dashboard lists them); other fiats once held.
+      for (const info of assets.values())
+        if (info.code === 'GBP' || (info.kind === 'coin' && info.active)) totalOf(info.code);
+      for (const account of accounts) {
+        const total = totalOf(account.asset);
+        if (account.kind === 'term') total.term += BigInt(account.posted);
+        else if (account.kind === 'available') {
+          total.posted += BigInt(account.posted);
+          total.held += BigInt(account.held);
+        }
+      }
+
+      let pricesStale = false;
+      const values = new Map<string, PriceDecimal | null>();
+      let portfolio = new PriceDecimal(0);
+      for (const [asset, total] of totals) {
+        const info = assets.get(asset);
+        if (!info) continue;
+        const owned = total.posted + total.term;
+        const rate = market.gbpRate(asset);
+        if (rate === null) {
+          if (owned !== 0n) pricesStale = true;
+          values.set(asset, null);
+          continue;
+        }
+        const value = new PriceDecimal(fromMinorUnits(owned, info.scale))
+          .times(rate)
+          .toDecimalPlaces(2, PriceDecimal.ROUND_DOWN);
+        values.set(asset, value);
+        portfolio = portfolio.plus(value);
+      }
+
+      const balances: Record<string, AssetBalance> = {};
+      const termBalances: Record<string, { balance: string }> = {};
+      const order = (asset: string) => {
+        const info = assets.get(asset);
+        return info ? (info.kind === 'fiat' ? 0 : 1_000_000) + info.sortOrder : Number.MAX_SAFE_INTEGER;
+      };
+      for (const [asset, total] of [...totals].sort(([a], [b]) => order(a) - order(b))) {
+        const info = assets.get(asset);
+        if (!info) continue;
+        const key = info.kind === 'coin' ? (info.coinId ?? asset.toLowerCase()) : asset;
+        const value = values.get(asset) ?? null;
+        balances[key] = {
+          asset,
+          kind: info.kind,
+          amount: fromMinorUnits(total.posted, info.scale),
+          available: fromMinorUnits(total.posted - total.held, info.scale),
+          held: fromMinorUnits(total.held, info.scale),
+          term_deposit: fromMinorUnits(total.term, info.scale),
+          gbp_value: value === null ? null : value.toFixed(2),
+          percentage:
+            value === null ? null : portfolio.isZero() ? '0.00' : value.div(portfolio).times(100).toFixed(2),
+          ...info.flags,
+        };
+        if (info.kind === 'coin' && total.term > 0n)
+          termBalances[key] = { balance: fromMinorUnits(total.term, info.scale) };
+      }
+      return {
+        data: [
+          {
+            balances,
+            term_deposit_balances: termBalances,
+            total_gbp: portfolio.toFixed(2),
+            prices_stale: pricesStale,
+          },
+        ],
+      };
+    },
+
+    async history(
+      userId: string,
+      query: { page: number; filter: HistoryFilter[]; coinId?: string },
+      path: string = listHistory.path,
+    ): Promise<HistoryPage> {
+      const assets = await assetInfo();
+      const scope = await scopeOf(userId, query.filter, query.coinId, assets);
+      return readPage({
+        page: query.page,
+        path,
+        perPage: HISTORY_PAGE_SIZE,
+        filters: { 'filter[]': query.filter, coin_id: query.coinId },
+        count: () => repository.countJournals(scope),
+        list: (limit, offset) => repository.listJournals(userId, scope, { limit, offset }),
+        toItem: (journal) => toTransaction(journal, assets),
+      });
+    },
+
+    /**
+     * `Crypto History.csv`, newest first, read in batches by journal id
+     * (keyset), so memory stays flat however long the history is.
+     */
+    exportCsv(userId: string): Readable {
+      async function* lines(): AsyncGenerator<string> {
+        const assets = await assetInfo();
+        const scope = await scopeOf(userId, [], undefined, assets);
+        yield csvLine(HISTORY_CSV_COLUMNS);
+        const batchBefore = (before?: string) =>
+          repository.listJournals(userId, scope, { limit: EXPORT_BATCH, offset: 0, before });
+        // The next batch is read while this one is formatted: the database and Node work side by side.
+        let next = batchBefore();
+        try {
+          for (;;) {
+            const batch = await next;
+            if (batch.length === 0) return;
+            next = batchBefore(batch.at(-1)!.journal_id);
+            let chunk = '';
+            for (const journal of batch) {
+              const row = toTransaction(journal, assets);
+              chunk += csvLine([
+                row.created_at,
+                row.label,
+                row.coin_symbol,
+                row.direction === 'out' ? `-${row.amount}` : row.amount,
+                row.currency_code ?? '',
+                row.gbp_amount ?? '',
+                row.fee,
+                row.id,
+              ]);
+            }
+            yield chunk;
+          }
+        } finally {
+          // A client that went away leaves one read in flight; its outcome no longer matters.
+          next.catch(() => undefined);
+        }
+      }
+      return Readable.from(lines());
+    },
+  };
+}
+
+export type PortfolioService = ReturnType<typeof createPortfolioService>;

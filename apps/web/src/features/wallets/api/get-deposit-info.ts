@@ -1,0 +1,15 @@
+import { getDepositBankInfo, type DepositBankInfo } from '@florin/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import { FIAT_KEYS } from './fiat-keys';
+
+/** Where the customer sends a bank transfer, and the reference it must carry. */
+export const depositInfoQuery = queryOptions({
+  queryKey: FIAT_KEYS.depositInfo,
+  queryFn: async ({ signal }): Promise<DepositBankInfo> =>
+    (await apiCall(getDepositBankInfo, {}, { signal, notify: false })).data,
+});
+
+export function useDepositInfo() {
+  return useQuery(depositInfoQuery);
+}

@@ -1,0 +1,202 @@
+import { Alert, Container, Group, Paper, Select, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { RecentActivity } from '../../components/recent-activity';
+import { isAccountActive, useCurrentUser } from '../../lib/current-user';
+import { COIN_DECIMALS, formatDecimal } from '../../lib/format';
+import { withdrawDepositPath, type AssetNavigationState } from '../../lib/paths';
+import { usePriceFeed } from '../../lib/price-feed';
+import { useBalances, useLivePortfolio } from '../../lib/portfolio';
+import { useUserEvents } from '../../lib/price-stream';
+import { useQueryClient } from '@tanstack/react-query';
+import { FIAT_KEYS } from './api/fiat-keys';
+import { useBankAccount } from './api/get-bank-account';
+import { BankAccountForm } from './components/bank-account-form';
+import { FiatActivity } from './components/fiat-activity';
+import { FiatDepositView } from './components/fiat-deposit-view';
+import { FiatWithdrawForm, RegisterBankWarning } from './components/fiat-withdraw-form';
+import {
+  assetValue,
+  buildWalletAssets,
+  pickInitialAsset,
+  readNavigationState,
+  tabFromSearch,
+  type WalletAsset,
+  type WalletTab,
+} from './wallet-assets';
+
+/** The spec's text for a coin without a deposit address (001 section 2); coin deposits come with issue 8. */
+const NO_COIN_WALLET_TEXT = 'Please contact support to have a unique wallet assigned to your account';
+
+function CoinPanel({
+  asset,
+  tab,
+  balance,
+}: {
+  asset: WalletAsset;
+  tab: WalletTab;
+  balance: string | undefined;
+}) {
+  const code = asset.key.toUpperCase();
+  return (
+    <Paper
+      component="section"
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      aria-labelledby="coin-heading"
+    >
+      <Stack gap="sm">
+        <Title order={2} fz={{ base: 18, sm: 20 }} id="coin-heading">
+          {tab === 'deposit' ? 'Deposit' : 'Withdraw'} {asset.label}
+        </Title>
+        <Group justify="space-between">
+          <Text size="sm">Balance</Text>
+          <Text fw={600} ff="monospace">
+            {formatDecimal(balance ?? '0', COIN_DECIMALS)} {code}
+          </Text>
+        </Group>
+        {tab === 'deposit' ? (
+          <Alert color="blue" variant="light">
+            {NO_COIN_WALLET_TEXT}
+          </Alert>
+        ) : (
+          <Alert color="gray" variant="light" title={`${code} withdrawals are not available here yet`}>
+            Sending {code} to an external wallet is not possible from this screen yet. Please contact support
+            if you need to move your coins.
+          </Alert>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * `/user/withdraw-deposit` and `/user/wallets` (spec 001 section 2): the
+ * deposit and withdraw tabs, the asset selector, the form of the chosen
+ * asset and its activity underneath. Balances and activity follow the
+ * customer's money live over the page's stream.
+ */
+export function WalletsPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const tab = tabFromSearch(location.search);
+  const requested = readNavigationState(location.state);
+  const [chosen, setChosen] = useState<AssetNavigationState | null>(null);
+  const { data: user } = useCurrentUser();
+  const balances = useBalances();
+  const priceFeed = usePriceFeed();
+  const gbpAccount = useBankAccount('GBP');
+  useLivePortfolio();
+  useUserEvents((event) => {
+    if (event !== 'balances') return;
+    void queryClient.invalidateQueries({ queryKey: FIAT_KEYS.activityAll });
+    void queryClient.invalidateQueries({ queryKey: FIAT_KEYS.withdrawInfoAll });
+  });
+
+  const hasGbpBankAccount = Boolean(gbpAccount.data);
+  const preselected = chosen ?? requested;
+  const assets = useMemo(
+    () =>
+      buildWalletAssets({
+        tab,
+        balances: balances.data?.balances ?? {},
+        coins: Object.entries(priceFeed.data ?? {}).map(([coinId, item]) => ({
+          coinId,
+          name: item.coin.name,
+        })),
+        hasGbpBankAccount,
+        preselected,
+      }),
+    [tab, balances.data, priceFeed.data, hasGbpBankAccount, preselected],
+  );
+  const selected = pickInitialAsset(assets, preselected);
+  const isLoading = balances.isPending || gbpAccount.isPending;
+  const canMoveMoney = user ? isAccountActive(user) : true;
+
+  const switchTab = (next: WalletTab, asset: AssetNavigationState | null = preselected) => {
+    void navigate(withdrawDepositPath(next), { replace: true, state: asset ?? undefined });
+  };
+  const goRegister = () => {
+    setChosen({ name: 'GBP', type: 'fiat' });
+    switchTab('deposit', { name: 'GBP', type: 'fiat' });
+  };
+
+  const handleAssetChange = (value: string | null) => {
+    const asset = assets.find((entry) => assetValue(entry) === value);
+    if (asset) setChosen({ name: asset.key, type: asset.kind });
+  };
+
+  const renderPanel = () => {
+    if (isLoading)
+      return (
+        <Stack gap="sm" role="status" aria-label="Loading your wallets">
+          <Skeleton height={36} />
+          <Skeleton height={160} />
+        </Stack>
+      );
+    if (!selected) return null;
+    if (selected.kind === 'coin')
+      return (
+        <CoinPanel asset={selected} tab={tab} balance={balances.data?.balances[selected.key]?.available} />
+      );
+    if (tab === 'deposit')
+      return (
+        <Stack gap="md">
+          <FiatDepositView currency={selected.key} />
+          <BankAccountForm currency={selected.key} />
+        </Stack>
+      );
+    return <FiatWithdrawForm currency={selected.key} onRegister={goRegister} />;
+  };
+
+  return (
+    <Container size="md" py={{ base: 'md', sm: 'xl' }}>
+      <title>Deposit / Withdraw · Florin</title>
+      <Stack gap="md">
+        <Title order={1} fz={{ base: 26, sm: 32 }}>
+          Deposit / Withdraw
+        </Title>
+        {!canMoveMoney && (
+          <Alert color="orange" title="Your account is not live!" role="alert">
+            Deposits and withdrawals open once your account is verified and live.
+          </Alert>
+        )}
+        <Tabs
+          value={tab}
+          onChange={(value) => switchTab(value === 'withdraw' ? 'withdraw' : 'deposit')}
+          keepMounted={false}
+        >
+          <Tabs.List grow>
+            <Tabs.Tab value="deposit">Deposit</Tabs.Tab>
+            <Tabs.Tab value="withdraw">Withdraw</Tabs.Tab>
+          </Tabs.List>
+        </Tabs>
+        {tab === 'withdraw' && gbpAccount.isSuccess && !hasGbpBankAccount && (
+          <RegisterBankWarning onRegister={goRegister} />
+        )}
+        {balances.isError && !balances.data && (
+          <Alert color="red" title="Failed!" role="alert">
+            Your balances could not be loaded. Please reload the page.
+          </Alert>
+        )}
+        <Select
+          label="Asset"
+          data={assets.map((asset) => ({ value: assetValue(asset), label: asset.label }))}
+          value={selected ? assetValue(selected) : null}
+          onChange={handleAssetChange}
+          allowDeselect={false}
+          disabled={isLoading}
+          maw={{ sm: 360 }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        {renderPanel()}
+        {selected?.kind === 'fiat' && <FiatActivity currency={selected.key} />}
+        {selected?.kind === 'coin' && (
+          <RecentActivity coinId={selected.key} title={`${selected.key.toUpperCase()} activity`} />
+        )}
+      </Stack>
+    </Container>
+  );
+}
