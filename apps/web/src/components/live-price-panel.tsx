@@ -1,11 +1,7 @@
 import { Alert, Group, Paper, Stack, Text } from '@mantine/core';
+import { formatFiat } from '../lib/format';
 import { priceSymbol, STALE_PRICES_TEXT } from '../lib/price-feed';
 import { isPriceStale, useLivePrice, usePriceStreamStatus } from '../lib/price-stream';
-
-/** A price for people to read, 2 decimals (spec section 9); the string itself is never used for sums. */
-function formatPrice(value: string, fiat: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency: fiat }).format(Number(value));
-}
 
 export type LivePricePanelProps = {
   coin: string;
@@ -39,7 +35,7 @@ export function LivePricePanel({ coin, fiat, showsStaleNotice = true }: LivePric
               Buy
             </Text>
             <Text fz="lg" fw={600} ff="monospace" data-testid="live-price-ask">
-              {live ? formatPrice(live.ask, fiat) : '—'}
+              {(live && formatFiat(live.ask, fiat, 'ceil')) ?? '—'}
             </Text>
           </Stack>
           <Stack gap={0}>
@@ -47,7 +43,7 @@ export function LivePricePanel({ coin, fiat, showsStaleNotice = true }: LivePric
               Sell
             </Text>
             <Text fz="lg" fw={600} ff="monospace" data-testid="live-price-bid">
-              {live ? formatPrice(live.bid, fiat) : '—'}
+              {(live && formatFiat(live.bid, fiat)) ?? '—'}
             </Text>
           </Stack>
         </Group>

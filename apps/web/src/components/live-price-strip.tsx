@@ -1,14 +1,8 @@
 import type { PriceFeedItem } from '@florin/contracts';
 import { Box, Group, Paper, ScrollArea, Text } from '@mantine/core';
+import { formatPounds } from '../lib/format';
 import { priceSymbol, STALE_PRICES_TEXT, usePriceFeed } from '../lib/price-feed';
 import { useLivePrice, usePriceStreamStatus } from '../lib/price-stream';
-
-const GBP = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
-
-/** A price in pounds for people to read (spec section 9: 2 decimals); the value itself stays a string everywhere else. */
-function formatPounds(value: string): string {
-  return GBP.format(Number(value));
-}
 
 /**
  * The public site's live price feed (spec 2.7): each active coin's GBP bid,
@@ -84,7 +78,7 @@ function LivePriceItem({ item, isStreamDown }: { item: PriceFeedItem; isStreamDo
         )}
       </Group>
       <Text fz="md" ff="monospace" data-testid={`strip-price-${coin}`}>
-        {bid === null ? '—' : formatPounds(bid)}
+        {(bid !== null && formatPounds(bid)) || '—'}
       </Text>
       {isStale && (
         <Text fz="xs" c="orange.9">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDecimal, formatPounds, initialsOf, maskEmail } from './format';
+import { formatDateTime, formatDecimal, formatFiat, formatPounds, initialsOf, maskEmail } from './format';
 
 describe('maskEmail', () => {
   it('keeps the first and last characters of the local part and of the domain', () => {
@@ -66,6 +66,19 @@ describe('formatDecimal', () => {
     expect(formatDecimal('-12.5', 2)).toBe('-12.50');
     expect(formatDecimal('1e5', 2)).toBeUndefined();
     expect(formatDecimal('', 2)).toBeUndefined();
+  });
+});
+
+describe('formatFiat', () => {
+  it('writes each fiat with its symbol from the string, cut to 2 decimals', () => {
+    expect(formatFiat('1234.5', 'EUR')).toBe('€1,234.50');
+    expect(formatFiat('72000.12999999', 'USD')).toBe('US$72,000.12');
+    // Past 2^53 a JS number would lose the last digits.
+    expect(formatFiat('90071992547409934.99', 'GBP')).toBe('£90,071,992,547,409,934.99');
+    expect(formatFiat('-0.001', 'GBP')).toBe('£0.00');
+    expect(formatFiat('1e5', 'GBP')).toBeUndefined();
+    // A price the customer pays is rounded up instead.
+    expect(formatFiat('72000.12000001', 'GBP', 'ceil')).toBe('£72,000.13');
   });
 });
 

@@ -65,9 +65,37 @@ export function formatDecimal(value: string, places: number): string | undefined
   return format.format(value as `${number}`).replace(/^-(?=0(\.0+)?$)/, '');
 }
 
+const fiatFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * `€1,234.50`: an amount of a fiat currency with its symbol, 2 decimals,
+ * formatted from the string itself. Cut like formatDecimal, so nothing reads
+ * as more than it is; `ceil` for a price the customer pays, so it never reads
+ * as less.
+ */
+export function formatFiat(
+  value: string,
+  currency: string,
+  rounding: 'trunc' | 'ceil' = 'trunc',
+): string | undefined {
+  if (!/^-?\d+(\.\d+)?$/.test(value)) return undefined;
+  const key = `${currency}:${rounding}`;
+  let format = fiatFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(LOCALE, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: FIAT_DECIMALS,
+      maximumFractionDigits: FIAT_DECIMALS,
+      roundingMode: rounding,
+    });
+    fiatFormats.set(key, format);
+  }
+  // A cut negative zero reads as zero.
+  return format.format(value as `${number}`).replace(/^-(?=\D0(\.0+)?$)/, '');
+}
+
 /** `£1,234.50`: a GBP value as every screen shows it. */
 export function formatPounds(value: string): string | undefined {
-  const text = formatDecimal(value, FIAT_DECIMALS);
-  if (text === undefined) return undefined;
-  return text.startsWith('-') ? `-£${text.slice(1)}` : `£${text}`;
+  return formatFiat(value, 'GBP');
 }

@@ -50,13 +50,12 @@ export function otherInstance(
 ) {
   const db = t.database.db;
   const simulated = createSimulatedChain(db);
-  const silent = { error: () => undefined, warn: () => undefined, info: () => undefined } as never;
   const moved: (string | number)[][] = [];
   const service = createCryptoService({
     db,
     repository: createCryptoRepository(db),
     ledger: t.ledger,
-    notifier: createNotifier({ db, mailer: createDevMailbox(db), log: silent }),
+    notifier: createNotifier({ db, mailer: createDevMailbox(db), log: t.app.log }),
     userEvents: { moneyMoved: (ids) => moved.push([...ids]) },
     gbpRate: options.gbpRate ?? (() => null),
     addresses: addressSourcesFromConfig(t.config),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { isValidBic, isValidIban } from '@florin/contracts';
-import { parseCsv } from './csv.js';
 import { isPayerTheCustomer, referencesIn } from './matching.js';
 
 const grace = {
@@ -43,15 +42,5 @@ describe('bank number formats', () => {
     expect(isValidBic('DEUTDEFF')).toBe(true);
     expect(isValidBic('DEUTDEFF500')).toBe(true);
     expect(isValidBic('DEUT')).toBe(false);
-  });
-});
-
-describe('reading a statement', () => {
-  it('reads quoted cells with commas, quotes and line breaks, CRLF and a byte-order mark', () => {
-    expect(parseCsv('\uFEFFa,b\r\n"1,000.00","say ""hi""\nthere"\n')).toEqual([
-      ['a', 'b'],
-      ['1,000.00', 'say "hi"\nthere'],
-    ]);
-    expect(parseCsv('x,y')).toEqual([['x', 'y']]);
   });
 });

@@ -29,7 +29,7 @@ import { recordAudit, type AuditActor } from '../audit/service.js';
 import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
 import type { Notifier } from '../notifications/service.js';
 import { readPage } from '../../http/pages.js';
-import { parseCsv } from './csv.js';
+import { csvLine, parseCsv } from '../../http/csv.js';
 import { isPayerTheCustomer, referencesIn } from './matching.js';
 import type {
   AdminWithdrawalRow,
@@ -1191,10 +1191,6 @@ export function createFiatService(deps: FiatServiceDeps) {
       currency: FiatCurrency,
     ): Promise<{ filename: string; csv: string }> {
       const rows = await repository.listPayable(currency);
-      const quote = (value: string) =>
-        /[",\n\r]/.test(value) || /^[=+\-@]/.test(value)
-          ? `"${value.replace(/^([=+\-@])/, "'$1").replace(/"/g, '""')}"`
-          : value;
       const header =
         currency === 'GBP'
           ? [
@@ -1214,7 +1210,7 @@ export function createFiatService(deps: FiatServiceDeps) {
           currency === 'GBP'
             ? [row.sort_code ?? '', row.account_number ?? '']
             : [row.iban ?? '', row.bic ?? ''];
-        return [row.id, row.name_of_account, ...bank, net, row.currency, reference].map(quote).join(',');
+        return csvLine([String(row.id), row.name_of_account, ...bank, net, row.currency, reference]);
       });
       await recordAudit(db, {
         ...actor,
@@ -1225,7 +1221,7 @@ export function createFiatService(deps: FiatServiceDeps) {
       });
       return {
         filename: `payouts-${currency}-${new Date().toISOString().slice(0, 10)}.csv`,
-        csv: `${[header.join(','), ...lines].join('\r\n')}\r\n`,
+        csv: csvLine(header) + lines.join(''),
       };
     },
 

@@ -8,7 +8,6 @@ import { available, expectLedgerToHold, fund, uniqueKey } from '../../test/ledge
 import { newCustomer, type Customer } from '../kyc/test-kit.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
-import { csvCell } from './csv.js';
 
 const stillTimers: Timers = {
   setInterval: () => 0,
@@ -347,19 +346,5 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
     expect(strangers.map((row) => row.amount)).toEqual(['999.00']);
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/crypto/transactions/export' });
     expect(anonymous.statusCode).toBe(401);
-  });
-});
-
-describe('CSV cells', () => {
-  it('quotes what RFC 4180 needs and neutralises spreadsheet formulas, keeping negative numbers numbers', () => {
-    expect(csvCell('Buy')).toBe('Buy');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
-    expect(csvCell('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
-    expect(csvCell('+1+1')).toBe("'+1+1");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('-2+3')).toBe("'-2+3");
-    expect(csvCell('-12.50')).toBe('-12.50');
   });
 });

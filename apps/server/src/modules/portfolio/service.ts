@@ -17,7 +17,7 @@ import { PriceDecimal } from '../../adapters/prices/decimal.js';
 import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
 import type { HistoryJournal, HistoryScope, PortfolioRepository } from './repository.js';
-import { csvLine } from './csv.js';
+import { csvLine } from '../../http/csv.js';
 
 /** Journals read per batch of the export: big enough to amortise the round trip, small enough to keep memory flat. */
 const EXPORT_BATCH = 1000;

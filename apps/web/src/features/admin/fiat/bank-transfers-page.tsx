@@ -85,7 +85,7 @@ function RecordDepositForm() {
   const { errors } = form.formState;
 
   const handleSubmit = (values: RecordForm) => {
-    const body = values as unknown as RecordFiatDepositBody;
+    const body: RecordFiatDepositBody = { ...values, value_date: values.value_date || null };
     record.mutate(body, {
       onSuccess: ({ message, data }) => {
         showSuccessToast({
