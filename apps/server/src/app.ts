@@ -46,6 +46,11 @@ import { registerMarketRoutes } from './modules/market/routes.js';
 import { createFiatRepository } from './modules/fiat/repository.js';
 import { registerFiatRoutes } from './modules/fiat/routes.js';
 import { createFiatService } from './modules/fiat/service.js';
+import { createWhitelistRepository } from './modules/whitelists/repository.js';
+import { registerWhitelistRoutes } from './modules/whitelists/routes.js';
+import { createWhitelistService } from './modules/whitelists/service.js';
+import { createEmailedCodes } from './security/emailed-codes.js';
+import { createSecondFactor } from './security/second-factor.js';
 import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
 import { startDepositWatcher } from './modules/crypto/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
@@ -195,6 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secretBox: deps.secretBox,
     publicUrl: config.publicUrl,
     loadVerificationState: (userId) => kyc.getVerificationState(userId),
+    // The whitelist service is made further down; sign-ins only come once the app is built.
+    isSignInIpAllowed: (userId, ip) => whitelists.isSignInIpAllowed(userId, ip),
   });
   registerAuthRoutes(app, { auth, captcha, cookies });
   registerKycRoutes(app, { kyc });
@@ -241,6 +248,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       onError: (error) => app.log.error({ err: error }, 'market data failed'),
     });
   registerMarketRoutes(app, { market });
+  const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes') });
+  const secondFactor = createSecondFactor({
+    emailedCodes,
+    verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
+  });
   registerFiatRoutes(app, {
     fiat: createFiatService({
       db,
@@ -248,20 +260,32 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ledger: deps.ledger,
       notifier,
       userEvents,
-      verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
-      codeKey: deps.secretBox.subkey('withdrawal-codes'),
+      emailedCodes,
+      secondFactor,
     }),
   });
-  const crypto = createCryptoFromConfig({
+  const whitelists = createWhitelistService({
+    db,
+    repository: createWhitelistRepository(db),
+    notifier,
+    emailedCodes,
+    verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
+    network: config.CRYPTO_NETWORK,
+  });
+  registerWhitelistRoutes(app, { whitelists });
+  const { deposits: crypto, withdrawals: cryptoWithdrawals } = createCryptoFromConfig({
     config,
     db,
     ledger: deps.ledger,
     notifier,
     userEvents,
     gbpRate: (asset) => market.gbpRate(asset),
+    emailedCodes,
+    secondFactor,
+    savedAddresses: whitelists,
     log: app.log,
   });
-  registerCryptoRoutes(app, { crypto });
+  registerCryptoRoutes(app, { crypto, withdrawals: cryptoWithdrawals });
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
@@ -294,7 +318,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       stopWatcher = startDepositWatcher({
         intervalMs: config.CHAIN_WATCH_INTERVAL_MS,
         isLeader: () => relay.isLeader(),
-        watch: () => crypto.watchOnce(),
+        watch: async () => {
+          await crypto.watchOnce();
+          await cryptoWithdrawals.expireOverdue();
+        },
         log: app.log,
       });
       done();

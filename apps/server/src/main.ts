@@ -5,6 +5,7 @@ import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
 import { cryptoDomainCheck } from './modules/crypto/service.js';
+import { cryptoWithdrawalDomainCheck } from './modules/crypto/withdrawals.js';
 import { fiatDomainCheck } from './modules/fiat/service.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
 import { openMarket } from './modules/market/setup.js';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   );
   await migrateToLatest(database.db);
 
-  const domainChecks = [fiatDomainCheck, cryptoDomainCheck];
+  const domainChecks = [fiatDomainCheck, cryptoDomainCheck, cryptoWithdrawalDomainCheck];
   const initialLedgerCheck = await checkLedger(database.db, domainChecks);
   if (!initialLedgerCheck.ok) {
     console.error(

@@ -81,6 +81,22 @@ export const ERROR_CODES = {
     status: 409,
     message: 'Please contact support to have a unique wallet assigned to your account',
   },
+  /**
+   * A crypto destination address that fails the coin's checksum or format (spec 001 §8: the
+   * screen titles it 'Invalid Address' and names the address); `data.address` is what was sent.
+   */
+  INVALID_ADDRESS: {
+    status: 400,
+    message: 'The address you provided is incorrect. Please try again or contact support.',
+  },
+  /** An e-mailed verification code that is wrong, used, expired or for something else (001 §8: 400, inline). */
+  VERIFICATION_FAILED: { status: 400, message: 'This verification code is not valid.' },
+  /** Sign-in from an IP address the customer has not whitelisted (issue 8); the customer is e-mailed. */
+  IP_NOT_WHITELISTED: {
+    status: 403,
+    message:
+      'Sign-in from this IP address is not allowed on your account because you use IP whitelisting. We have e-mailed you about this attempt.',
+  },
   /** Anything unexpected. Details go to the log, never to the client. */
   INTERNAL: { status: 500, message: 'Something went wrong. Please contact the admin.' },
 } as const satisfies Record<string, { status: number; message: string }>;

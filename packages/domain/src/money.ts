@@ -67,6 +67,11 @@ export function fromMinorUnits(units: bigint, scale: number): string {
   return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
 }
 
+/** "0.01000000" → "0.01", "20.000000" → "20": a decimal string as a sentence reads it. */
+export function trimZeros(value: string): string {
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}
+
 export function parseAmount(text: string, asset: AssetCode): bigint {
   return toMinorUnits(text, scaleOf(asset));
 }

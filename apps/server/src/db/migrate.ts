@@ -13,6 +13,7 @@ import * as market from './migrations/0009-market.js';
 import * as portfolio from './migrations/0010-portfolio.js';
 import * as fiat from './migrations/0011-fiat.js';
 import * as crypto from './migrations/0012-crypto.js';
+import * as cryptoOut from './migrations/0013-crypto-out.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010-portfolio': portfolio,
   '0011-fiat': fiat,
   '0012-crypto': crypto,
+  '0013-crypto-out': cryptoOut,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -90,6 +90,9 @@ export type CoinsTable = {
   ask_spread: string;
   bid_spread: string;
   confirmations: number;
+  /** Per customer and rolling 24 hours; beyond it a withdrawal needs a second staff approval. */
+  withdraw_daily_limit: Numeric | null;
+  auto_approve_whitelisted: Generated<boolean>;
 };
 
 export type StaffRole = 'superadmin' | 'compliance' | 'finance' | 'support';
@@ -198,6 +201,8 @@ export type UsersTable = {
   live_since: Date | null;
   /** Staff reset the customer's 2FA at this moment: withdrawals wait 24 hours from it. */
   two_factor_reset_at: Date | null;
+  /** The password changed or was reset, or 2FA was turned on or off: crypto withdrawals wait 24 hours from it. */
+  security_changed_at: Date | null;
   /** Why compliance put the account on hold (block_status 2); null otherwise. */
   block_reason: string | null;
 };
@@ -516,6 +521,79 @@ export type SimulatedChainTransactionsTable = {
   created_at: CreatedAt;
 };
 
+export type WhitelistedWalletsTable = {
+  id: Int8Id;
+  user_id: number;
+  asset: string;
+  address: string;
+  tag: string | null;
+  label: string;
+  usable_from: Date;
+  removal_verified_until: Date | null;
+  deleted_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type WhitelistedIpsTable = {
+  id: Int8Id;
+  user_id: number;
+  ip_address: string;
+  city: string | null;
+  country: string | null;
+  deleted_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type CryptoWithdrawalStatus =
+  | 'awaiting_code'
+  | 'verified'
+  | 'pending'
+  | 'approved'
+  | 'sent'
+  | 'confirmed'
+  | 'rejected'
+  | 'cancelled'
+  | 'expired';
+
+export type CryptoWithdrawalsTable = {
+  id: Int8Id;
+  user_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  asset: string;
+  amount: Numeric;
+  fee: Numeric;
+  address: string;
+  tag: string | null;
+  whitelisted_wallet_id: string | null;
+  beneficiary_type: 'self' | 'person' | 'business';
+  beneficiary_name: string | null;
+  destination_type: 'private_wallet' | 'exchange';
+  exchange_name: string | null;
+  status: CryptoWithdrawalStatus;
+  hold_id: string;
+  journal_id: string | null;
+  verify_by: Date;
+  verified_at: Date | null;
+  requested_at: Date | null;
+  needs_second_approval: Generated<boolean>;
+  auto_approved: Generated<boolean>;
+  approved_by: number | null;
+  approved_at: Date | null;
+  second_approved_by: number | null;
+  second_approved_at: Date | null;
+  sent_by: number | null;
+  sent_at: Date | null;
+  txid: string | null;
+  confirmed_by: number | null;
+  confirmed_at: Date | null;
+  rejected_by: number | null;
+  rejected_at: Date | null;
+  reject_reason: string | null;
+  cancelled_at: Date | null;
+  created_at: CreatedAt;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -556,4 +634,7 @@ export type DB = {
   chain_cursors: ChainCursorsTable;
   simulated_chain_heights: SimulatedChainHeightsTable;
   simulated_chain_transactions: SimulatedChainTransactionsTable;
+  whitelisted_wallets: WhitelistedWalletsTable;
+  whitelisted_ips: WhitelistedIpsTable;
+  crypto_withdrawals: CryptoWithdrawalsTable;
 };

@@ -39,6 +39,9 @@ const TITLES: Record<ErrorCode, string> = {
   BANK_ACCOUNT_NOT_SET: 'Unsuccessful!',
   // Crypto deposits (issue 8): the spec shows only the 'contact support' text.
   DEPOSIT_UNAVAILABLE: 'Deposits Unavailable',
+  INVALID_ADDRESS: 'Invalid Address',
+  VERIFICATION_FAILED: 'Failed',
+  IP_NOT_WHITELISTED: 'Sign-in Refused',
   INTERNAL: GENERIC_FAILURE_TITLE,
 };
 

@@ -35,6 +35,11 @@ export type AuthServiceDeps = {
   publicUrl: string;
   /** The verification part of the user (the KYC module's), so this module needs none of its tables. */
   loadVerificationState: (userId: number) => Promise<VerificationState>;
+  /**
+   * Whether the customer may sign in from `ip` (the IP whitelist, issue 8): true when they
+   * whitelist no IPs. Unset: every address may.
+   */
+  isSignInIpAllowed?: (userId: number, ip: string) => Promise<boolean>;
 };
 
 /** The user without the verification part. */
@@ -102,6 +107,17 @@ export function createAuthService(deps: AuthServiceDeps) {
     return step !== null && (await repository.claimTotpStep(user.id, step)) ? 'totp' : null;
   }
 
+  /** Refuses a sign-in from an address off the customer's IP whitelist, and tells them. */
+  async function checkSignInIp(user: UserRow, meta: RequestMeta): Promise<void> {
+    if (!deps.isSignInIpAllowed || (await deps.isSignInIpAllowed(user.id, meta.ip))) return;
+    await notifier.notify(user, 'login_blocked_ip', {
+      firstName: user.first_name,
+      ip: meta.ip,
+      at: new Date().toUTCString(),
+    });
+    throw new AppError('IP_NOT_WHITELISTED');
+  }
+
   async function startSession(user: UserRow, meta: RequestMeta): Promise<NewSession> {
     const session = await sessions.create(user.id, meta);
     const now = new Date();
@@ -167,6 +183,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new AppError('INVALID_CREDENTIALS');
       }
       await limits.clear(LIMITS.loginFailuresPerAccount, input.username);
+      await checkSignInIp(user, meta);
       if (!user.email_verified_at) {
         throw new AppError('EMAIL_NOT_VERIFIED', undefined, undefined, { verified: false, user_id: user.id });
       }
@@ -210,6 +227,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!(await repository.useLoginChallenge(challenge.id))) {
         throw new AppError('UNAUTHENTICATED', AUTH_TEXTS.loginSessionExpired);
       }
+      // The challenge may have been started from a whitelisted address and finished from another.
+      await checkSignInIp(user, meta);
       if (factor === 'recovery') {
         await notifier.notify(user, 'recovery_code_used', {
           firstName: user.first_name,
@@ -273,6 +292,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repository.updateUser(user.id, {
         password_hash: await hashPassword(input.password),
         password_changed_at: new Date(),
+        // Crypto withdrawals wait 24 hours from it (issue 8).
+        security_changed_at: new Date(),
         // Following a link from the mailbox proves the address too.
         email_verified_at: user.email_verified_at ?? new Date(),
       });
@@ -297,6 +318,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repository.updateUser(user.id, {
         password_hash: await hashPassword(input.password),
         password_changed_at: new Date(),
+        security_changed_at: new Date(),
       });
       await sessions.revokeAllForUser(user.id, sessionId);
       await notifier.notify(user, 'password_changed', { firstName: user.first_name });
@@ -379,6 +401,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           totp_secret_encrypted: user.totp_pending_secret_encrypted,
           totp_pending_secret_encrypted: null,
           totp_last_step: String(step),
+          security_changed_at: new Date(),
         });
         const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
         await repository.replaceRecoveryCodes(user.id, recoveryCodes);
@@ -389,7 +412,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!user.totp_secret_encrypted)
         throw new AppError('CONFLICT', 'Two-factor authentication is already off.');
       if (!(await checkSecondFactor(user, input.passcode))) throw await wrong();
-      await repository.updateUser(user.id, { totp_secret_encrypted: null, totp_last_step: null });
+      await repository.updateUser(user.id, {
+        totp_secret_encrypted: null,
+        totp_last_step: null,
+        security_changed_at: new Date(),
+      });
       await repository.replaceRecoveryCodes(user.id, []);
       await notifier.notify(user, 'two_factor_disabled', { firstName: user.first_name });
       return {};

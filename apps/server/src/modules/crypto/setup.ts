@@ -12,6 +12,11 @@ import { createSimulatedChain } from './chains/simulated.js';
 import type { ChainClient } from './chains/types.js';
 import { createCryptoRepository } from './repository.js';
 import { createCryptoService } from './service.js';
+import { withdrawalWalletsFor } from './chains/wallets.js';
+import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
+import { createCryptoWithdrawalService, type SavedAddresses } from './withdrawals.js';
+import type { EmailedCodes } from '../../security/emailed-codes.js';
+import type { SecondFactor } from '../../security/second-factor.js';
 
 /** The chain each coin is watched on: its configured node, or the simulated chain. */
 export function chainsFromConfig(config: Config, simulated: ChainClient): Record<CryptoAsset, ChainClient> {
@@ -29,7 +34,7 @@ export function chainsFromConfig(config: Config, simulated: ChainClient): Record
   return chains;
 }
 
-/** The crypto module as the app builds it from configuration. */
+/** The crypto module as the app builds it from configuration: deposits in, withdrawals out. */
 export function createCryptoFromConfig(options: {
   config: Config;
   db: Kysely<DB>;
@@ -37,19 +42,37 @@ export function createCryptoFromConfig(options: {
   notifier: Notifier;
   userEvents: UserEvents;
   gbpRate: (asset: string) => string | null;
+  emailedCodes: EmailedCodes;
+  secondFactor: SecondFactor;
+  savedAddresses: SavedAddresses;
   log: { error: (object: object, message: string) => void };
 }) {
   const simulated = createSimulatedChain(options.db);
-  return createCryptoService({
+  const chains = chainsFromConfig(options.config, simulated.client);
+  const addresses = addressSourcesFromConfig(options.config);
+  const withdrawals = createCryptoWithdrawalService({
+    db: options.db,
+    repository: createCryptoWithdrawalRepository(options.db),
+    ledger: options.ledger,
+    notifier: options.notifier,
+    userEvents: options.userEvents,
+    emailedCodes: options.emailedCodes,
+    secondFactor: options.secondFactor,
+    addresses,
+    savedAddresses: options.savedAddresses,
+    wallets: withdrawalWalletsFor(chains, simulated),
+  });
+  const deposits = createCryptoService({
     db: options.db,
     repository: createCryptoRepository(options.db),
     ledger: options.ledger,
     notifier: options.notifier,
     userEvents: options.userEvents,
     gbpRate: options.gbpRate,
-    addresses: addressSourcesFromConfig(options.config),
-    chains: chainsFromConfig(options.config, simulated.client),
+    addresses,
+    chains,
     simulated,
     log: options.log,
   });
+  return { deposits, withdrawals };
 }

@@ -14,6 +14,7 @@ import type { ChainClient } from './chains/types.js';
 import { createCryptoRepository } from './repository.js';
 import { createCryptoService, cryptoDomainCheck } from './service.js';
 import { chainsFromConfig } from './setup.js';
+import { cryptoWithdrawalDomainCheck } from './withdrawals.js';
 
 /**
  * What the crypto API tests share: live customers with a bearer session,
@@ -22,9 +23,9 @@ import { chainsFromConfig } from './setup.js';
  * check.
  */
 
-/** Invariants 1–7 and invariant 8 for fiat and crypto. */
+/** Invariants 1–7 and invariant 8 for fiat, crypto deposits and crypto withdrawals. */
 export async function expectCryptoLedgerToHold(db: Kysely<DB>): Promise<void> {
-  const result = await checkLedger(db, [fiatDomainCheck, cryptoDomainCheck]);
+  const result = await checkLedger(db, [fiatDomainCheck, cryptoDomainCheck, cryptoWithdrawalDomainCheck]);
   expect(result.violations).toEqual([]);
 }
 

@@ -17,6 +17,7 @@ describe('the dev routes in production', () => {
       ['GET', '/dev/mailbox.json'],
       ['POST', '/dev/ledger/fund'],
       ['POST', '/dev/fiat/bank-accounts/pass-wait'],
+      ['POST', '/dev/security/pass-waits'],
       ['POST', '/dev/crypto/simulated-chain/deposit'],
       ['POST', '/dev/crypto/simulated-chain/mine'],
     ] as const) {

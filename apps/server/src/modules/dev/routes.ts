@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { AppError, AssetCodeSchema, amountSchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
@@ -98,6 +98,40 @@ export function registerDevRoutes(
         .where('user_id', '=', user.id)
         .executeTakeFirst();
       return { updated: Number(result.numUpdatedRows) };
+    },
+  );
+
+  /**
+   * Ends the customer's security waits (issue 8): their last password or 2FA
+   * change and any staff 2FA reset move 25 hours back, and their whitelisted
+   * addresses become usable a minute ago, so the e2e stories need not wait a
+   * day for crypto withdrawals. Never in production.
+   */
+  app.post(
+    '/dev/security/pass-waits',
+    { config: { access: 'public' }, schema: { body: z.strictObject({ email: z.string().email() }) } },
+    async (request) => {
+      const { email } = request.body as { email: string };
+      return db.transaction().execute(async (trx) => {
+        const user = await trx
+          .updateTable('users')
+          .set({
+            security_changed_at: sql<Date | null>`security_changed_at - interval '25 hours'`,
+            two_factor_reset_at: sql<Date | null>`two_factor_reset_at - interval '25 hours'`,
+          })
+          .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+          .returning('id')
+          .executeTakeFirst();
+        if (!user) throw new AppError('NOT_FOUND');
+        const wallets = await trx
+          .updateTable('whitelisted_wallets')
+          .set({ usable_from: sql<Date>`now() - interval '1 minute'` })
+          .where('user_id', '=', user.id)
+          .where('deleted_at', 'is', null)
+          .where('usable_from', '>', sql<Date>`now() - interval '1 minute'`)
+          .executeTakeFirst();
+        return { wallets: Number(wallets.numUpdatedRows) };
+      });
     },
   );
 

@@ -327,63 +327,6 @@ export function createFiatRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    // ---- e-mailed codes ----
-
-    async replaceWithdrawalCode(
-      executor: Kysely<DB>,
-      values: { user_id: number; purpose: string; code_hash: string; minutes: number },
-    ): Promise<void> {
-      await executor
-        .updateTable('withdrawal_codes')
-        .set({ used_at: sql<Date>`now()` })
-        .where('user_id', '=', values.user_id)
-        .where('purpose', '=', values.purpose)
-        .where('used_at', 'is', null)
-        .execute();
-      await executor
-        .insertInto('withdrawal_codes')
-        .values({
-          user_id: values.user_id,
-          purpose: values.purpose,
-          code_hash: values.code_hash,
-          expires_at: sql<Date>`now() + make_interval(mins => ${values.minutes})`,
-        })
-        .execute();
-    },
-
-    /** The newest unused code of the purpose, locked. */
-    async lockOpenWithdrawalCode(executor: Kysely<DB>, userId: number, purpose: string) {
-      return executor
-        .selectFrom('withdrawal_codes')
-        .select(['id', 'code_hash', sql<boolean>`expires_at <= now()`.as('expired'), 'failed_attempts'])
-        .where('user_id', '=', userId)
-        .where('purpose', '=', purpose)
-        .where('used_at', 'is', null)
-        .orderBy('id', 'desc')
-        .forUpdate()
-        .executeTakeFirst();
-    },
-
-    async useWithdrawalCode(executor: Kysely<DB>, id: string): Promise<void> {
-      await executor
-        .updateTable('withdrawal_codes')
-        .set({ used_at: sql<Date>`now()` })
-        .where('id', '=', id)
-        .execute();
-    },
-
-    /** One more wrong try; the fifth burns the code. */
-    async failWithdrawalCode(executor: Kysely<DB>, id: string, maxAttempts: number): Promise<void> {
-      await executor
-        .updateTable('withdrawal_codes')
-        .set((eb) => ({
-          failed_attempts: eb('failed_attempts', '+', 1),
-          used_at: sql<Date | null>`CASE WHEN failed_attempts + 1 >= ${maxAttempts} THEN now() ELSE NULL END`,
-        }))
-        .where('id', '=', id)
-        .execute();
-    },
-
     // ---- withdrawals ----
 
     async insertWithdrawal(

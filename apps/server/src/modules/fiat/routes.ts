@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  AppError,
   approveFiatWithdrawal,
   assignFiatDeposit,
   cancelFiatWithdrawal,
@@ -10,7 +9,6 @@ import {
   getBankAccountDetails,
   getDepositBankInfo,
   getFiatWithdrawInfo,
-  IDEMPOTENCY_KEY_HEADER,
   importBankStatement,
   listCustomerBankAccounts,
   listFiatActivity,
@@ -27,25 +25,13 @@ import {
   verifyBankAccount,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
+import { idempotencyKeyOf } from '../../http/idempotency.js';
 import { registerRoute } from '../../http/route.js';
 import { auditActorOf } from '../audit/service.js';
 import type { FiatService } from './service.js';
 
 /** Finance works the money; a superadmin is admitted to every staff route anyway. */
 const finance = { staff: ['finance'] as const };
-
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9:._-]{8,100}$/;
-
-/** The client's Idempotency-Key header: every request that moves money carries one (LEDGER.md). */
-function idempotencyKeyOf(request: FastifyRequest): string {
-  const value = request.headers[IDEMPOTENCY_KEY_HEADER];
-  const key = typeof value === 'string' ? value.trim() : '';
-  if (!IDEMPOTENCY_KEY.test(key))
-    throw new AppError('VALIDATION_FAILED', undefined, {
-      'Idempotency-Key': ['Send an Idempotency-Key header of 8 to 100 letters, digits or - _ . :'],
-    });
-  return key;
-}
 
 function customerIdOf(request: FastifyRequest): number {
   return requireCustomer(request).userId;

@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
   AppError,
@@ -24,7 +24,8 @@ import { AmountFormatError, formatAmount, parseAmount } from '@florin/domain';
 import type { DB, FiatSuspenseReason } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import type { UserEvents } from '../realtime/index.js';
-import { hmacHex, safeEqual } from '../../security/secret-box.js';
+import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
 import type { Notifier } from '../notifications/service.js';
@@ -43,10 +44,6 @@ import type {
 
 /** DECISIONS.md: after bank details change (or are first given), fiat withdrawals wait this long. */
 export const BANK_CHANGE_WAIT_HOURS = 24;
-/** An e-mailed withdrawal code works this long, once. */
-export const WITHDRAWAL_CODE_MINUTES = 10;
-/** Wrong tries before an e-mailed code stops working. */
-export const WITHDRAWAL_CODE_MAX_ATTEMPTS = 5;
 export const FIAT_WITHDRAW_PURPOSE = 'Fiat Withdraw(2fa)';
 /** Lines one statement import takes. */
 export const MAX_STATEMENT_LINES = 2_000;
@@ -61,10 +58,9 @@ export type FiatServiceDeps = {
   ledger: Ledger;
   notifier: Notifier;
   userEvents: UserEvents;
-  /** Checks the customer's authenticator code, taken once (the auth module's). */
-  verifyAuthenticatorCode: (userId: number, passcode: string) => Promise<boolean>;
-  /** The key e-mailed codes are stored under (HMAC): a leaked table does not reveal them. */
-  codeKey: string;
+  /** Mails the one-time codes of customers with platform_2fa_mobile. */
+  emailedCodes: EmailedCodes;
+  secondFactor: SecondFactor;
 };
 
 export type FiatService = ReturnType<typeof createFiatService>;
@@ -233,10 +229,6 @@ export type StatementInput = {
 export function createFiatService(deps: FiatServiceDeps) {
   const { db, repository, ledger, notifier, userEvents } = deps;
 
-  function hashCode(userId: number, purpose: string, code: string): string {
-    return hmacHex(deps.codeKey, `${userId}:${purpose}:${code}`);
-  }
-
   async function requireCustomer(userId: number): Promise<FiatCustomer> {
     const customer = await repository.findCustomer(userId);
     if (!customer) throw new AppError('UNAUTHENTICATED');
@@ -258,40 +250,16 @@ export function createFiatService(deps: FiatServiceDeps) {
     return rules.feeFreeFrom !== null && amount >= rules.feeFreeFrom ? 0n : rules.fee;
   }
 
-  /** An e-mailed code of `purpose`: used once when right; wrong tries counted. Its own transaction. */
-  async function checkEmailedCode(
-    userId: number,
-    purpose: string,
-    code: string,
-  ): Promise<'ok' | 'wrong' | 'expired' | 'none'> {
-    return db.transaction().execute(async (trx) => {
-      const open = await repository.lockOpenWithdrawalCode(trx, userId, purpose);
-      if (!open) return 'none';
-      if (open.expired) return 'expired';
-      if (!safeEqual(open.code_hash, hashCode(userId, purpose, code))) {
-        await repository.failWithdrawalCode(trx, open.id, WITHDRAWAL_CODE_MAX_ATTEMPTS);
-        return 'wrong';
-      }
-      await repository.useWithdrawalCode(trx, open.id);
-      return 'ok';
-    });
-  }
-
-  /** The second factor a withdrawal needs: an e-mailed code (when switched on) or the authenticator's. */
+  /** The second factor a withdrawal needs, with the spec's texts. */
   async function checkSecondFactor(
     customer: FiatCustomer,
     passcode: string | null | undefined,
     purpose: string,
   ) {
-    if (!customer.has_totp && !customer.platform_2fa_mobile) return;
-    if (!passcode) throw refused('passcode', FIAT_TEXTS.passcodeRequired);
-    if (customer.platform_2fa_mobile) {
-      const emailed = await checkEmailedCode(customer.id, purpose, passcode);
-      if (emailed === 'ok') return;
-      if (emailed === 'expired' && !customer.has_totp) throw refused('passcode', FIAT_TEXTS.codeExpired);
-    }
-    if (customer.has_totp && (await deps.verifyAuthenticatorCode(customer.id, passcode))) return;
-    throw refused('passcode', FIAT_TEXTS.wrongPasscode);
+    const result = await deps.secondFactor.check(customer, passcode, purpose);
+    if (result === 'missing') throw refused('passcode', FIAT_TEXTS.passcodeRequired);
+    if (result === 'expired') throw refused('passcode', FIAT_TEXTS.codeExpired);
+    if (result === 'wrong') throw refused('passcode', FIAT_TEXTS.wrongPasscode);
   }
 
   /** Why this customer may not withdraw to their account in `currency` now; the account when they may. */
@@ -583,7 +551,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         fee: money(rules.fee, currency),
         fee_free_from: rules.feeFreeFrom === null ? null : money(rules.feeFreeFrom, currency),
         available: money(balance.available, currency),
-        passcode_required: customer.has_totp || customer.platform_2fa_mobile,
+        passcode_required: deps.secondFactor.isRequired(customer),
         email_codes: customer.platform_2fa_mobile,
       };
     },
@@ -592,24 +560,15 @@ export function createFiatService(deps: FiatServiceDeps) {
     async requestCode(userId: number, purpose: string): Promise<{ message: string }> {
       const customer = await requireCustomer(userId);
       if (!customer.platform_2fa_mobile) throw new AppError('CONFLICT', FIAT_TEXTS.emailCodesOff);
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      await repository.replaceWithdrawalCode(db, {
-        user_id: userId,
-        purpose,
-        code_hash: hashCode(userId, purpose, code),
-        minutes: WITHDRAWAL_CODE_MINUTES,
-      });
+      const code = await deps.emailedCodes.issue(db, userId, purpose);
       await notifier.notify(customer, 'withdrawal_code', {
         firstName: customer.first_name,
         code,
         purpose: purpose === FIAT_WITHDRAW_PURPOSE ? 'a fiat withdrawal' : 'a crypto withdrawal',
-        minutes: WITHDRAWAL_CODE_MINUTES,
+        minutes: EMAILED_CODE_MINUTES,
       });
       return { message: FIAT_TEXTS.codeSent };
     },
-
-    /** For the crypto withdrawal (issue 8): an e-mailed code of that purpose, used once when right. */
-    checkEmailedCode,
 
     async withdraw(
       userId: number,

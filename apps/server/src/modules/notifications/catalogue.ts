@@ -305,6 +305,123 @@ export const NOTIFICATIONS = {
       ],
     }),
   }),
+  // ---- whitelists and sign-in security (issue 8) ----
+  wallet_whitelisted: entry<{
+    firstName: string;
+    coin: string;
+    label: string;
+    ending: string;
+    usableFrom: string;
+  }>({
+    render: ({ firstName, coin, label, ending, usableFrom }) => ({
+      subject: 'A withdrawal address was whitelisted',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `The ${coin} address ending ${ending} ("${label}") was added to the whitelist of your Florin account.`,
+        `For your safety, withdrawals to it are possible from ${usableFrom}.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  wallet_removal_code: entry<{
+    firstName: string;
+    code: string;
+    coin: string;
+    ending: string;
+    minutes: number;
+  }>({
+    render: ({ firstName, code, coin, ending, minutes }) => ({
+      subject: 'Your code to remove a whitelisted address',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your code to remove the ${coin} address ending ${ending} from your whitelist is ${code}. It works once, for ${minutes} minutes.`,
+        'If you did not ask for it, do not share it with anyone, change your password and contact support.',
+      ],
+    }),
+  }),
+  wallet_whitelist_removed: entry<{ firstName: string; coin: string; label: string; ending: string }>({
+    render: ({ firstName, coin, label, ending }) => ({
+      subject: 'A withdrawal address was removed from your whitelist',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `The ${coin} address ending ${ending} ("${label}") was removed from the whitelist of your Florin account.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  ip_whitelisted: entry<{ firstName: string; ip: string }>({
+    render: ({ firstName, ip }) => ({
+      subject: 'An IP address was whitelisted',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `The IP address ${ip} was added to the sign-in whitelist of your Florin account. You can now sign in only from the addresses on that list.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  ip_whitelist_removed: entry<{ firstName: string; ip: string }>({
+    render: ({ firstName, ip }) => ({
+      subject: 'An IP address was removed from your whitelist',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `The IP address ${ip} was removed from the sign-in whitelist of your Florin account.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  login_blocked_ip: entry<{ firstName: string; ip: string; at: string }>({
+    render: ({ firstName, ip, at }) => ({
+      subject: 'A sign-in from an unknown IP address was refused',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `On ${at} someone signed in to your Florin account with the right password from ${ip}, which is not on your IP whitelist, so we refused it.`,
+        'If this was you, sign in from a whitelisted address and add this one in Settings. If it was not, change your password now.',
+      ],
+    }),
+  }),
+  crypto_withdrawal_requested: entry<{
+    firstName: string;
+    amount: string;
+    receive: string;
+    asset: string;
+    address: string;
+  }>({
+    render: ({ firstName, amount, receive, asset, address }) => ({
+      subject: 'Your crypto withdrawal request',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We received your request to withdraw ${amount} ${asset}; ${receive} ${asset} will be sent to ${address} after the network fee.`,
+        'Our team checks every withdrawal before it is sent. You can cancel it while it is pending.',
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  crypto_withdrawal_sent: entry<{
+    firstName: string;
+    receive: string;
+    asset: string;
+    address: string;
+    txid: string;
+  }>({
+    render: ({ firstName, receive, asset, address, txid }) => ({
+      subject: 'Your crypto withdrawal was sent',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We sent ${receive} ${asset} to ${address}.`,
+        `Transaction id: ${txid}`,
+      ],
+    }),
+  }),
+  crypto_withdrawal_rejected: entry<{ firstName: string; amount: string; asset: string; reason: string }>({
+    render: ({ firstName, amount, asset, reason }) => ({
+      subject: 'Your crypto withdrawal was not made',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your withdrawal of ${amount} ${asset} was rejected: ${reason}`,
+        'The coins are back in your balance.',
+      ],
+    }),
+  }),
 } as const;
 
 export type NotificationEvent = keyof typeof NOTIFICATIONS;

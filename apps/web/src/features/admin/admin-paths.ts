@@ -11,6 +11,9 @@ export const ADMIN_PATHS = {
   bankTransfers: '/admin/bank-transfers',
   payouts: '/admin/payouts',
   depositDetails: '/admin/deposit-details',
+  cryptoPayouts: '/admin/crypto-payouts',
+  cryptoDeposits: '/admin/crypto-deposits',
+  cryptoWithdrawalSettings: '/admin/crypto-withdrawal-settings',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

@@ -40,6 +40,12 @@ export const adminRoute: RouteObject = {
         { path: 'bank-transfers', ...screen((pages) => pages.BankTransfersPage) },
         { path: 'payouts', ...screen((pages) => pages.PayoutsPage) },
         { path: 'deposit-details', ...screen((pages) => pages.DepositDetailsPage) },
+        { path: 'crypto-payouts', ...screen((pages) => pages.CryptoWithdrawalsPage) },
+        { path: 'crypto-deposits', ...screen((pages) => pages.CryptoDepositsPage) },
+        {
+          path: 'crypto-withdrawal-settings',
+          ...screen((pages) => pages.CryptoWithdrawalSettingsPage),
+        },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },
       ],
     },

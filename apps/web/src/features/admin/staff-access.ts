@@ -21,6 +21,9 @@ export const MOTD_SCREEN_ROLES: ScreenRoles = ['support'];
 /** The fiat money screens: finance records transfers and pays withdrawals (issue 7). */
 export const FIAT_SCREEN_ROLES: ScreenRoles = ['finance'];
 
+/** The crypto payout screens: finance approves, sends and confirms crypto withdrawals (issue 8). */
+export const CRYPTO_SCREEN_ROLES: ScreenRoles = ['finance'];
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
@@ -31,6 +34,13 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Bank transfers', to: ADMIN_PATHS.bankTransfers, roles: FIAT_SCREEN_ROLES },
   { label: 'Payouts', to: ADMIN_PATHS.payouts, roles: FIAT_SCREEN_ROLES },
   { label: 'Deposit details', to: ADMIN_PATHS.depositDetails, roles: FIAT_SCREEN_ROLES },
+  { label: 'Crypto payouts', to: ADMIN_PATHS.cryptoPayouts, roles: CRYPTO_SCREEN_ROLES },
+  { label: 'Crypto deposits', to: ADMIN_PATHS.cryptoDeposits, roles: CRYPTO_SCREEN_ROLES },
+  {
+    label: 'Crypto withdrawal settings',
+    to: ADMIN_PATHS.cryptoWithdrawalSettings,
+    roles: CRYPTO_SCREEN_ROLES,
+  },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

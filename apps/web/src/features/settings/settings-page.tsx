@@ -6,10 +6,12 @@ import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../lib/current-user';
 import { SETTINGS_TABS, type SettingsTab } from '../../lib/paths';
 import { UpgradeNoticeModal } from './components/upgrade-notice-modal';
+import { IpWhitelistTab } from './ip-whitelist-tab';
 import { PasswordTab } from './password-tab';
 import classes from './settings-page.module.css';
 import { SETTINGS_TAB_ENTRIES, settingsTabEntry, tabFromQuery } from './settings-tabs';
 import { TwoFactorTab, useTwoFactorSetup, type TwoFactorSetup } from './two-factor-tab';
+import { WalletWhitelistTab } from './wallet-whitelist-tab';
 
 const UNAVAILABLE_HINT = 'Available soon';
 /** Spec 001 section 2: the tabs become an accordion at 768 px and below. */
@@ -40,6 +42,8 @@ function rememberUpgradeNotice(user: User): void {
 function panelFor(tab: SettingsTab, user: User, twoFactorSetup: TwoFactorSetup): ReactNode {
   if (tab === SETTINGS_TABS.password) return <PasswordTab />;
   if (tab === SETTINGS_TABS.twoFactor) return <TwoFactorTab user={user} setup={twoFactorSetup} />;
+  if (tab === SETTINGS_TABS.ipWhitelist) return <IpWhitelistTab user={user} />;
+  if (tab === SETTINGS_TABS.walletWhitelist) return <WalletWhitelistTab user={user} />;
   return null;
 }
 

@@ -6,9 +6,8 @@ export type SettingsTabEntry = { value: SettingsTab; label: string; isAvailable:
 export const SETTINGS_TAB_ENTRIES: readonly SettingsTabEntry[] = [
   { value: SETTINGS_TABS.password, label: 'Password', isAvailable: true },
   { value: SETTINGS_TABS.twoFactor, label: 'Two-Factor Authentication', isAvailable: true },
-  // TODO(#8): the whitelisting tabs; until then they show, disabled.
-  { value: SETTINGS_TABS.ipWhitelist, label: 'IP Whitelisting', isAvailable: false },
-  { value: SETTINGS_TABS.walletWhitelist, label: 'Wallet Whitelisting', isAvailable: false },
+  { value: SETTINGS_TABS.ipWhitelist, label: 'IP Whitelisting', isAvailable: true },
+  { value: SETTINGS_TABS.walletWhitelist, label: 'Wallet Whitelisting', isAvailable: true },
 ];
 
 export function settingsTabEntry(value: string | null): SettingsTabEntry | undefined {
@@ -16,8 +15,8 @@ export function settingsTabEntry(value: string | null): SettingsTabEntry | undef
 }
 
 /**
- * The tab an address asks for (`?tab=`). A tab not built yet opens 2FA
- * instead, which whitelisting needs first; anything else opens Password.
+ * The tab an address asks for (`?tab=`): `/walletWhitelist` lands on `wallet`.
+ * A tab not available opens 2FA instead; anything else opens Password.
  */
 export function tabFromQuery(value: string | null): SettingsTab {
   const entry = settingsTabEntry(value);

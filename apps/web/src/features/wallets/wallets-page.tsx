@@ -1,7 +1,8 @@
+import { CoinIdSchema, CRYPTO_TEXTS } from '@florin/contracts';
 import { Alert, Container, Group, Paper, Select, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { RecentActivity } from '../../components/recent-activity';
+import { useLocation, useNavigate } from 'react-router';
 import { isAccountActive, useCurrentUser } from '../../lib/current-user';
 import { COIN_DECIMALS, formatDecimal } from '../../lib/format';
 import { withdrawDepositPath, type AssetNavigationState } from '../../lib/paths';
@@ -9,9 +10,13 @@ import { usePriceFeed } from '../../lib/price-feed';
 import { useBalances, useLivePortfolio } from '../../lib/portfolio';
 import { useUserEvents } from '../../lib/price-stream';
 import { useQueryClient } from '@tanstack/react-query';
+import { CRYPTO_KEYS } from './api/crypto-keys';
 import { FIAT_KEYS } from './api/fiat-keys';
 import { useBankAccount } from './api/get-bank-account';
 import { BankAccountForm } from './components/bank-account-form';
+import { CryptoActivity } from './components/crypto-activity';
+import { CryptoDepositView } from './components/crypto-deposit-view';
+import { CryptoWithdrawForm } from './components/crypto-withdraw-form';
 import { FiatActivity } from './components/fiat-activity';
 import { FiatDepositView } from './components/fiat-deposit-view';
 import { FiatWithdrawForm, RegisterBankWarning } from './components/fiat-withdraw-form';
@@ -25,19 +30,31 @@ import {
   type WalletTab,
 } from './wallet-assets';
 
-/** The spec's text for a coin without a deposit address (001 section 2); coin deposits come with issue 8. */
-const NO_COIN_WALLET_TEXT = 'Please contact support to have a unique wallet assigned to your account';
-
+/** The coin's deposit view or withdraw form under its balance (spec 001 section 2). */
 function CoinPanel({
   asset,
   tab,
   balance,
+  isLive,
 }: {
   asset: WalletAsset;
   tab: WalletTab;
   balance: string | undefined;
+  isLive: boolean;
 }) {
   const code = asset.key.toUpperCase();
+  const coin = CoinIdSchema.safeParse(asset.key);
+  const renderBody = () => {
+    // A coin the chains do not carry (none today) has no address: the spec's 'contact support' text.
+    if (!coin.success)
+      return (
+        <Alert color="blue" variant="light">
+          {CRYPTO_TEXTS.contactSupport}
+        </Alert>
+      );
+    if (tab === 'deposit') return <CryptoDepositView coin={coin.data} />;
+    return <CryptoWithdrawForm coin={coin.data} isLive={isLive} />;
+  };
   return (
     <Paper
       component="section"
@@ -50,25 +67,25 @@ function CoinPanel({
         <Title order={2} fz={{ base: 18, sm: 20 }} id="coin-heading">
           {tab === 'deposit' ? 'Deposit' : 'Withdraw'} {asset.label}
         </Title>
-        <Group justify="space-between">
-          <Text size="sm">Balance</Text>
-          <Text fw={600} ff="monospace">
-            {formatDecimal(balance ?? '0', COIN_DECIMALS)} {code}
-          </Text>
-        </Group>
-        {tab === 'deposit' ? (
-          <Alert color="blue" variant="light">
-            {NO_COIN_WALLET_TEXT}
-          </Alert>
-        ) : (
-          <Alert color="gray" variant="light" title={`${code} withdrawals are not available here yet`}>
-            Sending {code} to an external wallet is not possible from this screen yet. Please contact support
-            if you need to move your coins.
-          </Alert>
+        {tab === 'deposit' && (
+          <Group justify="space-between">
+            <Text size="sm">Balance</Text>
+            <Text fw={600} ff="monospace" data-testid="coin-balance">
+              {formatDecimal(balance ?? '0', COIN_DECIMALS)} {code}
+            </Text>
+          </Group>
         )}
+        {renderBody()}
       </Stack>
     </Paper>
   );
+}
+
+/** A chain coin's deposits and withdrawals; the general history for any other coin. */
+function CoinActivity({ coinKey }: { coinKey: string }) {
+  const coin = CoinIdSchema.safeParse(coinKey);
+  if (!coin.success) return <RecentActivity coinId={coinKey} title={`${coinKey.toUpperCase()} activity`} />;
+  return <CryptoActivity coin={coin.data} />;
 }
 
 /**
@@ -93,6 +110,8 @@ export function WalletsPage() {
     if (event !== 'balances') return;
     void queryClient.invalidateQueries({ queryKey: FIAT_KEYS.activityAll });
     void queryClient.invalidateQueries({ queryKey: FIAT_KEYS.withdrawInfoAll });
+    void queryClient.invalidateQueries({ queryKey: CRYPTO_KEYS.activityAll });
+    void queryClient.invalidateQueries({ queryKey: CRYPTO_KEYS.withdrawInfoAll });
   });
 
   const hasGbpBankAccount = Boolean(gbpAccount.data);
@@ -125,7 +144,11 @@ export function WalletsPage() {
 
   const handleAssetChange = (value: string | null) => {
     const asset = assets.find((entry) => assetValue(entry) === value);
-    if (asset) setChosen({ name: asset.key, type: asset.kind });
+    if (!asset) return;
+    const next: AssetNavigationState = { name: asset.key, type: asset.kind };
+    setChosen(next);
+    // Kept in the history entry too, so a reload shows the same asset.
+    switchTab(tab, next);
   };
 
   const renderPanel = () => {
@@ -139,7 +162,12 @@ export function WalletsPage() {
     if (!selected) return null;
     if (selected.kind === 'coin')
       return (
-        <CoinPanel asset={selected} tab={tab} balance={balances.data?.balances[selected.key]?.available} />
+        <CoinPanel
+          asset={selected}
+          tab={tab}
+          balance={balances.data?.balances[selected.key]?.available}
+          isLive={canMoveMoney}
+        />
       );
     if (tab === 'deposit')
       return (
@@ -193,9 +221,7 @@ export function WalletsPage() {
         />
         {renderPanel()}
         {selected?.kind === 'fiat' && <FiatActivity currency={selected.key} />}
-        {selected?.kind === 'coin' && (
-          <RecentActivity coinId={selected.key} title={`${selected.key.toUpperCase()} activity`} />
-        )}
+        {selected?.kind === 'coin' && <CoinActivity coinKey={selected.key} />}
       </Stack>
     </Container>
   );

@@ -49,15 +49,19 @@ export function createSimulatedChain(db: Kysely<DB>) {
     client,
     heightOf,
 
-    async broadcast(input: {
-      asset: CryptoAsset;
-      address: string;
-      tag: string | null;
-      amount: bigint;
-      txid?: string | null;
-    }) {
+    /** Puts a payment in the mempool; `executor` lets a withdrawal broadcast inside its own transaction. */
+    async broadcast(
+      input: {
+        asset: CryptoAsset;
+        address: string;
+        tag: string | null;
+        amount: bigint;
+        txid?: string | null;
+      },
+      executor: Kysely<DB> = db,
+    ) {
       const txid = input.txid ?? randomBytes(32).toString('hex');
-      return db
+      return executor
         .insertInto('simulated_chain_transactions')
         .values({
           asset: input.asset,

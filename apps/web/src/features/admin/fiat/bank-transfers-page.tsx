@@ -35,9 +35,9 @@ import { ReasonModal } from '../compliance/components/reason-modal';
 import { FIAT_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
 import { useImportStatement } from './api/import-statement';
 import { useRecordDeposit } from './api/record-deposit';
-import { useReturnDeposit } from './api/resolve-deposit';
+import { useAssignDeposit, useReturnDeposit } from './api/resolve-deposit';
 import { useSuspenseList } from './api/list-suspense';
-import { AssignDepositModal } from './components/assign-deposit-modal';
+import { AssignDepositModal } from '../components/assign-deposit-modal';
 
 type RecordForm = {
   currency: FiatCurrency;
@@ -393,6 +393,7 @@ function SuspenseList() {
   const suspense = useSuspenseList();
   const returnDeposit = useReturnDeposit();
   const [assigning, setAssigning] = useState<AdminFiatDeposit | null>(null);
+  const assignDeposit = useAssignDeposit();
   const [returning, setReturning] = useState<AdminFiatDeposit | null>(null);
   const deposits = suspense.data?.pages.flatMap((page) => page.data) ?? [];
 
@@ -458,7 +459,21 @@ function SuspenseList() {
           </Button>
         )}
       </Stack>
-      <AssignDepositModal deposit={assigning} onClose={() => setAssigning(null)} />
+      <AssignDepositModal
+        depositId={assigning?.id ?? null}
+        summary={
+          assigning && (
+            <>
+              Credit {formatDecimal(assigning.amount, FIAT_DECIMALS)} {assigning.currency} from “
+              {assigning.payer_name}” (reference “{assigning.reference || 'none'}”) to a customer. Check the
+              payer is the customer first.
+            </>
+          )
+        }
+        assign={assignDeposit}
+        successTitle="Transfer assigned"
+        onClose={() => setAssigning(null)}
+      />
       <ReasonModal
         opened={returning !== null}
         onClose={() => setReturning(null)}

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useDepositInfo } from '../api/get-deposit-info';
 
-function CopyIcon() {
+export function CopyIcon() {
   return (
     <svg
       width="16"
@@ -32,7 +32,7 @@ function CopyIcon() {
   );
 }
 
-function CheckIcon() {
+export function CheckIcon() {
   return (
     <svg
       width="16"

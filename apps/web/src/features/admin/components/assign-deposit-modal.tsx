@@ -1,16 +1,32 @@
-import type { AdminFiatDeposit } from '@florin/contracts';
 import { Button, Group, Modal, NumberInput, Stack, Text, Textarea } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { describeError, reportError, toAppError } from '../../../../lib/errors';
-import { formatDecimal, FIAT_DECIMALS } from '../../../../lib/format';
-import { showSuccessToast } from '../../../../lib/toasts';
-import { useAssignDeposit } from '../api/resolve-deposit';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { describeError, reportError, toAppError } from '../../../lib/errors';
+import { showSuccessToast } from '../../../lib/toasts';
 
-type AssignDepositModalProps = { deposit: AdminFiatDeposit | null; onClose: () => void };
+export type AssignDepositInput = { id: string; userId: number; reason: string };
 
-/** Credits a transfer in suspense to the customer staff found for it, with the reason kept in the audit log. */
-export function AssignDepositModal({ deposit, onClose }: AssignDepositModalProps) {
-  const assign = useAssignDeposit();
+type AssignDepositModalProps = {
+  /** The deposit in suspense being assigned; null keeps the modal closed. */
+  depositId: string | null;
+  /** What is credited, in the deposit's own terms (a bank transfer, a chain payment). */
+  summary: ReactNode;
+  assign: UseMutationResult<{ message: string }, unknown, AssignDepositInput>;
+  successTitle: string;
+  onClose: () => void;
+};
+
+/**
+ * Credits a deposit in suspense (a bank transfer or a chain payment) to the
+ * customer staff found for it, with the reason kept in the audit log.
+ */
+export function AssignDepositModal({
+  depositId,
+  summary,
+  assign,
+  successTitle,
+  onClose,
+}: AssignDepositModalProps) {
   const [userId, setUserId] = useState<string | number>('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ user_id?: string; reason?: string }>({});
@@ -24,7 +40,7 @@ export function AssignDepositModal({ deposit, onClose }: AssignDepositModalProps
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!deposit) return;
+    if (depositId === null) return;
     const id = Number(userId);
     const next = {
       user_id: Number.isInteger(id) && id > 0 ? undefined : 'Enter the customer’s id (a whole number).',
@@ -33,10 +49,10 @@ export function AssignDepositModal({ deposit, onClose }: AssignDepositModalProps
     setErrors(next);
     if (next.user_id || next.reason) return;
     assign.mutate(
-      { id: deposit.id, userId: id, reason: reason.trim() },
+      { id: depositId, userId: id, reason: reason.trim() },
       {
         onSuccess: ({ message }) => {
-          showSuccessToast({ title: 'Transfer assigned', message });
+          showSuccessToast({ title: successTitle, message });
           handleClose();
         },
         onError: (error) => {
@@ -60,14 +76,12 @@ export function AssignDepositModal({ deposit, onClose }: AssignDepositModalProps
   };
 
   return (
-    <Modal opened={deposit !== null} onClose={handleClose} title="Assign to a customer" centered>
-      {deposit && (
+    <Modal opened={depositId !== null} onClose={handleClose} title="Assign to a customer" centered>
+      {depositId !== null && (
         <form onSubmit={handleSubmit} noValidate>
           <Stack gap="md">
-            <Text size="sm">
-              Credit {formatDecimal(deposit.amount, FIAT_DECIMALS)} {deposit.currency} from “
-              {deposit.payer_name}” (reference “{deposit.reference || 'none'}”) to a customer. Check the payer
-              is the customer first.
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {summary}
             </Text>
             <NumberInput
               label="Customer id"
@@ -76,7 +90,10 @@ export function AssignDepositModal({ deposit, onClose }: AssignDepositModalProps
               allowNegative={false}
               hideControls
               value={userId}
-              onChange={setUserId}
+              onChange={(value) => {
+                setUserId(value);
+                setErrors((current) => ({ ...current, user_id: undefined }));
+              }}
               error={errors.user_id}
               data-autofocus
             />

@@ -1,0 +1,314 @@
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { CryptoWithdrawalStatus, CryptoWithdrawalsTable, DB } from '../../db/schema.js';
+
+export type CryptoWithdrawalRow = Selectable<CryptoWithdrawalsTable>;
+export type AdminCryptoWithdrawalRow = CryptoWithdrawalRow & {
+  user_identification: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  approved_by_email: string | null;
+  second_approved_by_email: string | null;
+  sent_by_email: string | null;
+};
+
+/** The customer facts a crypto withdrawal reads: may they move money, their second factor, where to mail. */
+export type WithdrawCustomer = {
+  id: number;
+  first_name: string;
+  email: string;
+  status: number;
+  block_status: number;
+  is_sow_reset: number;
+  two_factor_reset_at: Date | null;
+  security_changed_at: Date | null;
+  has_totp: boolean;
+  platform_2fa_mobile: boolean;
+  login_notifications: boolean;
+  loginout_notifications: boolean;
+};
+
+export type WithdrawCoinRules = {
+  asset: string;
+  coin_id: string;
+  active: boolean;
+  disable_withdraw: boolean;
+  withdraw_fee: string;
+  amount_min: string;
+  withdraw_daily_limit: string | null;
+  auto_approve_whitelisted: boolean;
+};
+
+/** Statuses whose coins have left, or may still leave: what counts against the daily limit. */
+const COUNTED_STATUSES: CryptoWithdrawalStatus[] = ['pending', 'approved', 'sent', 'confirmed'];
+
+export type CryptoWithdrawalRepository = ReturnType<typeof createCryptoWithdrawalRepository>;
+
+export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
+  function customers(executor: Kysely<DB>) {
+    return executor
+      .selectFrom('users')
+      .select([
+        'id',
+        'first_name',
+        'email',
+        'status',
+        'block_status',
+        'is_sow_reset',
+        'two_factor_reset_at',
+        'security_changed_at',
+        sql<boolean>`totp_secret_encrypted IS NOT NULL`.as('has_totp'),
+        'platform_2fa_mobile',
+        'login_notifications',
+        'loginout_notifications',
+      ]);
+  }
+
+  function adminRows(executor: Kysely<DB>) {
+    return executor
+      .selectFrom('crypto_withdrawals as w')
+      .innerJoin('users', 'users.id', 'w.user_id')
+      .leftJoin('staff as approver', 'approver.id', 'w.approved_by')
+      .leftJoin('staff as second', 'second.id', 'w.second_approved_by')
+      .leftJoin('staff as sender', 'sender.id', 'w.sent_by')
+      .selectAll('w')
+      .select([
+        'users.user_identification',
+        'users.first_name',
+        'users.last_name',
+        'users.email',
+        'approver.email as approved_by_email',
+        'second.email as second_approved_by_email',
+        'sender.email as sent_by_email',
+      ]);
+  }
+
+  return {
+    findCustomer(userId: number, executor: Kysely<DB> = db): Promise<WithdrawCustomer | undefined> {
+      return customers(executor).where('id', '=', userId).executeTakeFirst();
+    },
+
+    /** Locks the customer's row: one customer's withdrawal requests are decided one at a time. */
+    async lockCustomer(executor: Kysely<DB>, userId: number): Promise<WithdrawCustomer | undefined> {
+      return customers(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
+    },
+
+    findCoin(asset: string, executor: Kysely<DB> = db): Promise<WithdrawCoinRules | undefined> {
+      return executor
+        .selectFrom('coins')
+        .select([
+          'asset',
+          'coin_id',
+          'active',
+          'disable_withdraw',
+          'withdraw_fee',
+          'amount_min',
+          'withdraw_daily_limit',
+          'auto_approve_whitelisted',
+        ])
+        .where('asset', '=', asset)
+        .executeTakeFirst();
+    },
+
+    listCoins(): Promise<WithdrawCoinRules[]> {
+      return db
+        .selectFrom('coins')
+        .select([
+          'asset',
+          'coin_id',
+          'active',
+          'disable_withdraw',
+          'withdraw_fee',
+          'amount_min',
+          'withdraw_daily_limit',
+          'auto_approve_whitelisted',
+        ])
+        .orderBy('sort_order')
+        .execute();
+    },
+
+    async updateCoinSettings(
+      executor: Kysely<DB>,
+      asset: string,
+      values: { withdraw_daily_limit: string; auto_approve_whitelisted: boolean },
+    ): Promise<void> {
+      await executor.updateTable('coins').set(values).where('asset', '=', asset).execute();
+    },
+
+    /** Whether `address` (any case for ETH) is one of this customer's own Florin deposit addresses. */
+    async isOwnDepositAddress(userId: number, asset: string, address: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('deposit_addresses')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('asset', '=', asset)
+        .where(sql<string>`lower(address)`, '=', address.toLowerCase())
+        .where('tag', 'is', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    findByKey(executor: Kysely<DB>, userId: number, idempotencyKey: string) {
+      return executor
+        .selectFrom('crypto_withdrawals')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
+    },
+
+    find(id: string, executor: Kysely<DB> = db): Promise<CryptoWithdrawalRow | undefined> {
+      return executor.selectFrom('crypto_withdrawals').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    lock(executor: Kysely<DB>, id: string): Promise<CryptoWithdrawalRow | undefined> {
+      return executor
+        .selectFrom('crypto_withdrawals')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    insert(
+      executor: Kysely<DB>,
+      values: Omit<
+        CryptoWithdrawalRow,
+        | 'id'
+        | 'journal_id'
+        | 'verified_at'
+        | 'requested_at'
+        | 'needs_second_approval'
+        | 'auto_approved'
+        | 'approved_by'
+        | 'approved_at'
+        | 'second_approved_by'
+        | 'second_approved_at'
+        | 'sent_by'
+        | 'sent_at'
+        | 'txid'
+        | 'confirmed_by'
+        | 'confirmed_at'
+        | 'rejected_by'
+        | 'rejected_at'
+        | 'reject_reason'
+        | 'cancelled_at'
+        | 'created_at'
+        | 'verify_by'
+      > & { minutes: number },
+    ): Promise<CryptoWithdrawalRow> {
+      const { minutes, ...row } = values;
+      return executor
+        .insertInto('crypto_withdrawals')
+        .values({ ...row, verify_by: sql<Date>`now() + make_interval(mins => ${minutes})` })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    update(
+      executor: Kysely<DB>,
+      id: string,
+      values: Updateable<CryptoWithdrawalsTable>,
+    ): Promise<CryptoWithdrawalRow> {
+      return executor
+        .updateTable('crypto_withdrawals')
+        .set(values)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /** What the customer withdrew of `asset` in the last 24 hours (minor units), this one excluded. */
+    async withdrawnToday(executor: Kysely<DB>, userId: number, asset: string, exceptId: string) {
+      const row = await executor
+        .selectFrom('crypto_withdrawals')
+        .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
+        .where('user_id', '=', userId)
+        .where('asset', '=', asset)
+        .where('id', '<>', exceptId)
+        .where('status', 'in', COUNTED_STATUSES)
+        .where('requested_at', '>', sql<Date>`now() - interval '24 hours'`)
+        .executeTakeFirstOrThrow();
+      return BigInt(row.total);
+    },
+
+    /** Withdrawals whose code or 2FA did not come in time (the customer's, or everyone's). */
+    listUnconfirmedPastDue(userId?: number) {
+      let query = db
+        .selectFrom('crypto_withdrawals')
+        .select(['id', 'user_id'])
+        .where('status', 'in', ['awaiting_code', 'verified'])
+        .where('verify_by', '<=', sql<Date>`now()`);
+      if (userId !== undefined) query = query.where('user_id', '=', userId);
+      return query.orderBy('id').limit(500).execute();
+    },
+
+    // ---- the customer's activity list: deposits and withdrawals in one order ----
+
+    async countActivity(userId: number, asset?: string): Promise<number> {
+      const result = await sql<{ count: string }>`
+        SELECT (
+          SELECT count(*) FROM crypto_deposits
+          WHERE user_id = ${userId} AND status IN ('pending', 'credited')
+            AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
+        ) + (
+          SELECT count(*) FROM crypto_withdrawals
+          WHERE user_id = ${userId} AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
+        ) AS count`.execute(db);
+      return Number(result.rows[0]?.count ?? 0);
+    },
+
+    async listActivity(userId: number, asset: string | undefined, limit: number, offset: number) {
+      const result = await sql<{ type: 'deposit' | 'withdrawal'; id: string }>`
+        SELECT 'deposit' AS type, id::text AS id, created_at FROM crypto_deposits
+        WHERE user_id = ${userId} AND status IN ('pending', 'credited')
+          AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
+        UNION ALL
+        SELECT 'withdrawal', id::text, created_at FROM crypto_withdrawals
+        WHERE user_id = ${userId} AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
+        ORDER BY created_at DESC, type, id DESC
+        LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      return result.rows;
+    },
+
+    listByIds(ids: readonly string[]): Promise<CryptoWithdrawalRow[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('crypto_withdrawals').selectAll().where('id', 'in', ids).execute();
+    },
+
+    listDepositsByIds(ids: readonly string[]) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.selectFrom('crypto_deposits').selectAll().where('id', 'in', ids).execute();
+    },
+
+    // ---- back office ----
+
+    findAdmin(id: string): Promise<AdminCryptoWithdrawalRow | undefined> {
+      return adminRows(db).where('w.id', '=', id).executeTakeFirst();
+    },
+
+    async countAdmin(status: 'open' | CryptoWithdrawalStatus): Promise<number> {
+      const statuses: CryptoWithdrawalStatus[] =
+        status === 'open' ? ['pending', 'approved', 'sent'] : [status];
+      const row = await db
+        .selectFrom('crypto_withdrawals')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('status', 'in', statuses)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    listAdmin(status: 'open' | CryptoWithdrawalStatus, limit: number, offset: number) {
+      const statuses: CryptoWithdrawalStatus[] =
+        status === 'open' ? ['pending', 'approved', 'sent'] : [status];
+      const direction = status === 'open' ? 'asc' : 'desc';
+      return adminRows(db)
+        .where('w.status', 'in', statuses)
+        .orderBy('w.created_at', direction)
+        .orderBy('w.id', direction)
+        .limit(limit)
+        .offset(offset)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,592 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AdminCryptoWithdrawalSchema,
+  CRYPTO_WITHDRAW_TEXTS,
+  CryptoActivitySchema,
+  CryptoWithdrawalSchema,
+  CryptoWithdrawInfoSchema,
+  pageSchema,
+  type CryptoWithdrawal,
+} from '@florin/contracts';
+import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { freshTotpCode, signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { fund } from '../../test/ledger.js';
+import { createEmailedCodes } from '../../security/emailed-codes.js';
+import { createSecondFactor } from '../../security/second-factor.js';
+import { mailSubjects } from '../compliance/test-customers.js';
+import { createNotifier } from '../notifications/service.js';
+import {
+  errorOf,
+  liveCustomer,
+  mailedCode,
+  newIdempotencyKey,
+  type FiatCustomer as Customer,
+} from '../fiat/test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold } from './test-kit.js';
+import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
+import { createCryptoWithdrawalService } from './withdrawals.js';
+
+let t: TestApp;
+let finance: SignedInStaff;
+let finance2: SignedInStaff;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  finance = await signedInStaff(t.app, t.database.db, 'finance');
+  finance2 = await signedInStaff(t.app, t.database.db, 'finance');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.db;
+
+/** Valid mainnet addresses (BIP173, EIP-55, CashAddr and XRP examples). */
+const ADDRESS = {
+  btc: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  eth: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  ltc: 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+  bch: 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a',
+  xrp: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+} as const;
+
+const TRAVEL_SELF = { beneficiary_type: 'self', destination_type: 'private_wallet' } as const;
+
+/** A live customer holding `units` of BTC (satoshi). */
+async function fundedCustomer(units = 100_000_000n, asset: 'BTC' | 'XRP' | 'ETH' = 'BTC'): Promise<Customer> {
+  const customer = await liveCustomer(t);
+  await fund(t.ledger, db(), customer.id, asset, units);
+  return customer;
+}
+
+function request(customer: Customer, body: Record<string, unknown>, key = newIdempotencyKey()) {
+  return customer.browser.post(
+    '/api/v1/crypto/send-verify-withdraw',
+    { coin: 'btc', wallet: ADDRESS.btc, ...TRAVEL_SELF, ...body },
+    { headers: { 'idempotency-key': key } },
+  );
+}
+
+async function requested(customer: Customer, body: Record<string, unknown> = {}): Promise<CryptoWithdrawal> {
+  const response = await request(customer, { amount: '0.5', ...body });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json<{ message: string }>().message).toBe(CRYPTO_WITHDRAW_TEXTS.codeSent);
+  return CryptoWithdrawalSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+function verify(customer: Customer, id: string, code: string) {
+  return customer.browser.post('/api/v1/crypto/verify-withdraw', { withdrawal_id: id, verify_code: code });
+}
+
+function submit(customer: Customer, id: string, passcode?: string) {
+  return customer.browser.post('/api/v1/crypto/withdraw', { withdrawal_id: id, passcode });
+}
+
+/** Requested, verified with the mailed code and queued (a customer without 2FA). */
+async function queued(customer: Customer, body: Record<string, unknown> = {}): Promise<CryptoWithdrawal> {
+  const withdrawal = await requested(customer, body);
+  const verified = await verify(customer, withdrawal.id, await mailedCode(db(), customer.email));
+  expect(verified.statusCode, verified.body).toBe(200);
+  const done = await submit(customer, withdrawal.id);
+  expect(done.statusCode, done.body).toBe(200);
+  return CryptoWithdrawalSchema.parse(done.json<{ data: unknown }>().data);
+}
+
+async function staffAction(
+  staff: SignedInStaff,
+  id: string,
+  action: string,
+  body: Record<string, unknown> = {},
+) {
+  return staff.browser.post(`/api/admin/crypto/withdrawals/${id}/${action}`, body);
+}
+
+async function held(customerId: number, asset: 'BTC' | 'XRP' = 'BTC') {
+  return (await balanceOf(t, customerId, asset)).held;
+}
+
+describe('a crypto withdrawal from request to the chain', () => {
+  it('holds the amount, takes the mailed code, queues it, and staff approve, send and confirm it', async () => {
+    const customer = await fundedCustomer();
+    const info = await customer.browser.get('/api/v1/crypto/withdraw-info?coin=btc');
+    expect(CryptoWithdrawInfoSchema.parse(info.json<{ data: unknown }>().data)).toEqual({
+      coin_id: 'btc',
+      available: '1.00000000',
+      minimum: '0.01000000',
+      fee: '0.00050000',
+      decimals: 8,
+      passcode_required: false,
+      email_codes: false,
+      withdraw_disabled: false,
+      blocked_until: null,
+    });
+
+    const withdrawal = await requested(customer, { amount: '0.5', fee: '999', amount_receive: '999' });
+    expect(withdrawal).toMatchObject({
+      status: 'awaiting_code',
+      amount: '0.50000000',
+      fee: '0.00050000',
+      amount_receive: '0.49950000',
+      address: ADDRESS.btc,
+      can_cancel: true,
+    });
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({
+      available: 50_000_000n,
+      held: 50_000_000n,
+    });
+    expect(await mailSubjects(db(), customer.email)).toContainEqual(
+      expect.stringContaining('Your withdrawal code'),
+    );
+
+    const wrong = await verify(customer, withdrawal.id, '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(errorOf(wrong)).toMatchObject({
+      code: 'VERIFICATION_FAILED',
+      message: CRYPTO_WITHDRAW_TEXTS.codeWrong,
+    });
+    const early = await submit(customer, withdrawal.id);
+    expect(errorOf(early).message).toBe(CRYPTO_WITHDRAW_TEXTS.notVerified);
+
+    const code = await mailedCode(db(), customer.email);
+    const verified = await verify(customer, withdrawal.id, code);
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json<{ data: CryptoWithdrawal }>().data.status).toBe('verified');
+    const reused = await verify(customer, withdrawal.id, code);
+    expect(reused.statusCode).toBe(409);
+
+    const done = await submit(customer, withdrawal.id);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({
+      data: { status: 'pending', status_label: 'Pending' },
+      message: CRYPTO_WITHDRAW_TEXTS.withdrawalRequested,
+    });
+    const again = await submit(customer, withdrawal.id);
+    expect(again.json()).toMatchObject({ data: { status: 'pending' } });
+    expect(await mailSubjects(db(), customer.email)).toContainEqual(
+      expect.stringContaining('Your crypto withdrawal request'),
+    );
+
+    const queue = await finance.browser.get('/api/admin/crypto/withdrawals');
+    const row = pageSchema(AdminCryptoWithdrawalSchema)
+      .parse(queue.json())
+      .data.find((item) => item.id === withdrawal.id);
+    expect(row).toMatchObject({
+      status: 'pending',
+      beneficiary_type: 'self',
+      destination_type: 'private_wallet',
+      wallet: 'simulated',
+      whitelisted: false,
+      needs_second_approval: false,
+    });
+
+    const sendEarly = await staffAction(finance, withdrawal.id, 'send');
+    expect(sendEarly.statusCode).toBe(409);
+    const approved = await staffAction(finance, withdrawal.id, 'approve');
+    expect(approved.json()).toMatchObject({
+      data: { status: 'approved' },
+      message: CRYPTO_WITHDRAW_TEXTS.approved,
+    });
+    const sent = await staffAction(finance, withdrawal.id, 'send');
+    expect(sent.statusCode, sent.body).toBe(200);
+    const txid = sent.json<{ data: { txid: string; status: string } }>().data.txid;
+    expect(sent.json()).toMatchObject({ data: { status: 'sent' } });
+
+    const onChain = await db()
+      .selectFrom('simulated_chain_transactions')
+      .select(['address', 'amount'])
+      .where('txid', '=', txid)
+      .executeTakeFirstOrThrow();
+    expect(onChain).toEqual({ address: ADDRESS.btc, amount: '49950000' });
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ available: 50_000_000n, held: 0n });
+    expect(await mailSubjects(db(), customer.email)).toContainEqual(
+      expect.stringContaining('Your crypto withdrawal was sent'),
+    );
+
+    const confirmed = await staffAction(finance, withdrawal.id, 'confirm');
+    expect(confirmed.json()).toMatchObject({ data: { status: 'confirmed', status_label: 'Completed' } });
+
+    const activity = await customer.browser.get('/api/v1/crypto/transactions?coin=btc');
+    const items = pageSchema(CryptoActivitySchema).parse(activity.json()).data;
+    expect(items[0]).toMatchObject({
+      type: 'withdrawal',
+      amount: '0.50000000',
+      status_label: 'Completed',
+      txid,
+    });
+    await expectCryptoLedgerToHold(db());
+  });
+
+  it('stores the Travel Rule answers and asks for the name when the wallet is someone else’s', async () => {
+    const customer = await fundedCustomer();
+    const noName = await request(customer, {
+      amount: '0.1',
+      beneficiary_type: 'person',
+      destination_type: 'exchange',
+    });
+    expect(noName.statusCode).toBe(422);
+    expect(errorOf(noName).errors).toEqual({
+      beneficiary_name: [CRYPTO_WITHDRAW_TEXTS.beneficiaryNameRequired],
+      exchange_name: [CRYPTO_WITHDRAW_TEXTS.exchangeNameRequired],
+    });
+    const withdrawal = await requested(customer, {
+      amount: '0.1',
+      beneficiary_type: 'business',
+      beneficiary_name: 'Acme Ltd',
+      destination_type: 'exchange',
+      exchange_name: 'Kraken',
+    });
+    expect(withdrawal).toMatchObject({
+      beneficiary_type: 'business',
+      beneficiary_name: 'Acme Ltd',
+      destination_type: 'exchange',
+      exchange_name: 'Kraken',
+    });
+  });
+});
+
+describe('what a withdrawal request is refused for, in the spec’s words', () => {
+  it('refuses a customer who is not live, and amounts that are empty, too small, too precise or too large', async () => {
+    const notLive = await liveCustomer(t, { live: false });
+    const refused = await request(notLive, { amount: '0.5' });
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused).message).toBe(CRYPTO_WITHDRAW_TEXTS.accountNotLive);
+
+    const customer = await fundedCustomer(2_000_000n);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ amount: '' }, CRYPTO_WITHDRAW_TEXTS.enterAmount],
+      [{ amount: '0.001' }, 'Minimum BTC withdrawal amount is 0.01'],
+      [{ amount: '0.123456789' }, CRYPTO_WITHDRAW_TEXTS.amountDecimals],
+      [{ amount: '1e3' }, CRYPTO_WITHDRAW_TEXTS.amountFormat],
+      [{ amount: '0.03' }, CRYPTO_WITHDRAW_TEXTS.balanceTooLow],
+    ];
+    for (const [body, message] of cases) {
+      const response = await request(customer, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(422);
+      expect(errorOf(response).errors?.amount, JSON.stringify(body)).toEqual([message]);
+    }
+    const noWallet = await request(customer, { amount: '0.01', wallet: '' });
+    expect(errorOf(noWallet).errors?.wallet).toEqual([CRYPTO_WITHDRAW_TEXTS.emptyAddress]);
+    const xrp = await fundedCustomer(100_000_000n, 'XRP');
+    const xrpDecimals = await request(xrp, { coin: 'xrp', amount: '25.5', wallet: ADDRESS.xrp });
+    expect(errorOf(xrpDecimals).errors?.amount).toEqual([CRYPTO_WITHDRAW_TEXTS.xrpWholeNumbers]);
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ held: 0n });
+    await expectCryptoLedgerToHold(db());
+  });
+
+  it('refuses a mistyped address for every coin before anything is held', async () => {
+    const customer = await liveCustomer(t);
+    for (const asset of ['BTC', 'ETH', 'XRP'] as const)
+      await fund(t.ledger, db(), customer.id, asset, 10n ** (asset === 'ETH' ? 18n : 8n));
+    const typos: [string, string][] = [
+      ['btc', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx'],
+      ['btc', '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3'],
+      ['eth', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'],
+      ['ltc', 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfeb'],
+      ['bch', 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6b'],
+      ['xrp', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTi'],
+      ['btc', ADDRESS.eth],
+    ];
+    for (const [coin, wallet] of typos) {
+      const response = await request(customer, { coin, wallet, amount: coin === 'xrp' ? '30' : '0.05' });
+      expect(response.statusCode, `${coin} ${wallet}`).toBe(400);
+      expect(errorOf(response)).toMatchObject({ code: 'INVALID_ADDRESS', data: { address: wallet } });
+    }
+    for (const asset of ['BTC', 'ETH', 'XRP'] as const)
+      expect((await balanceOf(t, customer.id, asset)).held).toBe(0n);
+  });
+
+  it('refuses crypto withdrawals for 24 hours after a password or 2FA change, and says until when', async () => {
+    const customer = await fundedCustomer();
+    await db()
+      .updateTable('users')
+      .set({ security_changed_at: new Date() })
+      .where('id', '=', customer.id)
+      .execute();
+    const info = await customer.browser.get('/api/v1/crypto/withdraw-info?coin=btc');
+    const until = info.json<{ data: { blocked_until: string | null } }>().data.blocked_until;
+    expect(until).not.toBeNull();
+    const response = await request(customer, { amount: '0.5' });
+    expect(response.statusCode).toBe(403);
+    expect(errorOf(response).message).toBe(`${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`);
+    await db()
+      .updateTable('users')
+      .set({ security_changed_at: sql<Date>`now() - interval '25 hours'` })
+      .where('id', '=', customer.id)
+      .execute();
+    expect((await request(customer, { amount: '0.5' })).statusCode).toBe(200);
+  });
+});
+
+describe('the e-mailed code', () => {
+  it('works only for its own withdrawal, and an expired one offers a new one', async () => {
+    const customer = await fundedCustomer();
+    const first = await requested(customer, { amount: '0.1' });
+    const firstCode = await mailedCode(db(), customer.email);
+    const second = await requested(customer, { amount: '0.2' });
+    const secondCode = await mailedCode(db(), customer.email);
+
+    const crossed = await verify(customer, second.id, firstCode);
+    expect(crossed.statusCode).toBe(400);
+    expect(errorOf(crossed).message).toBe(CRYPTO_WITHDRAW_TEXTS.codeWrong);
+    expect((await verify(customer, first.id, firstCode)).statusCode).toBe(200);
+
+    await db()
+      .updateTable('withdrawal_codes')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('purpose', '=', `crypto_withdrawal:${second.id}`)
+      .execute();
+    const expired = await verify(customer, second.id, secondCode);
+    expect(expired.statusCode).toBe(400);
+    expect(errorOf(expired).message).toBe(CRYPTO_WITHDRAW_TEXTS.codeExpired);
+    const resent = await customer.browser.post(`/api/v1/crypto/withdrawals/${second.id}/resend-code`);
+    expect(resent.json()).toEqual({ message: CRYPTO_WITHDRAW_TEXTS.codeResent });
+    const newCode = await mailedCode(db(), customer.email);
+    expect((await verify(customer, second.id, newCode)).statusCode).toBe(200);
+  });
+
+  it('stops working after five wrong tries', async () => {
+    const customer = await fundedCustomer();
+    const withdrawal = await requested(customer, { amount: '0.1' });
+    const code = await mailedCode(db(), customer.email);
+    const wrong = code === '111111' ? '222222' : '111111';
+    for (let attempt = 0; attempt < 5; attempt += 1) await verify(customer, withdrawal.id, wrong);
+    const late = await verify(customer, withdrawal.id, code);
+    expect(errorOf(late).message).toBe(CRYPTO_WITHDRAW_TEXTS.codeExpired);
+  });
+
+  it('of 20 concurrent verify calls with one code, exactly one succeeds', async () => {
+    const customer = await fundedCustomer();
+    const withdrawal = await requested(customer, { amount: '0.1' });
+    const code = await mailedCode(db(), customer.email);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => verify(customer, withdrawal.id, code)),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.statusCode >= 500)).toHaveLength(0);
+  });
+});
+
+describe('races and idempotency', () => {
+  it('of 50 concurrent withdrawals of the whole balance, exactly one holds it', async () => {
+    const customer = await fundedCustomer(10_000_000n);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => request(customer, { amount: '0.1' })));
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.statusCode >= 500)).toHaveLength(0);
+    const holds = await db()
+      .selectFrom('crypto_withdrawals')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('user_id', '=', customer.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(holds.count)).toBe(1);
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ available: 0n, held: 10_000_000n });
+    await expectCryptoLedgerToHold(db());
+  });
+
+  it('answers a repeated request with the same withdrawal, and refuses the key for another request', async () => {
+    const customer = await fundedCustomer();
+    const key = newIdempotencyKey();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => request(customer, { amount: '0.2' }, key)),
+    );
+    const ids = new Set(answers.map((answer) => answer.json<{ data: { id: string } }>().data.id));
+    expect(ids.size).toBe(1);
+    expect(await held(customer.id)).toBe(20_000_000n);
+    const other = await request(customer, { amount: '0.3' }, key);
+    expect(other.statusCode).toBe(409);
+  });
+
+  it('keeps another customer’s withdrawal out of reach (404)', async () => {
+    const owner = await fundedCustomer();
+    const stranger = await fundedCustomer();
+    const withdrawal = await requested(owner, { amount: '0.1' });
+    const code = await mailedCode(db(), owner.email);
+    expect((await verify(stranger, withdrawal.id, code)).statusCode).toBe(404);
+    expect((await submit(stranger, withdrawal.id)).statusCode).toBe(404);
+    expect(
+      (await stranger.browser.post(`/api/v1/crypto/withdrawals/${withdrawal.id}/cancel`)).statusCode,
+    ).toBe(404);
+    expect(
+      (await stranger.browser.post(`/api/v1/crypto/withdrawals/${withdrawal.id}/resend-code`)).statusCode,
+    ).toBe(404);
+    const activity = await stranger.browser.get('/api/v1/crypto/transactions');
+    expect(JSON.stringify(activity.json())).not.toContain(`withdrawal:${withdrawal.id}"`);
+  });
+});
+
+describe('second factor', () => {
+  it('needs the authenticator code of a customer with 2FA, once', async () => {
+    const customer = await fundedCustomer();
+    const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
+    const secret = generated.json<{ data: { secret: string } }>().data.secret;
+    const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
+      passcode: await freshTotpCode(secret),
+      disable_2fa: 0,
+    });
+    expect(toggled.statusCode, toggled.body).toBe(200);
+    const blocked = await request(customer, { amount: '0.1' });
+    expect(blocked.statusCode, 'turning 2FA on starts the 24-hour pause').toBe(403);
+    await db()
+      .updateTable('users')
+      .set({ security_changed_at: sql<Date>`now() - interval '25 hours'` })
+      .where('id', '=', customer.id)
+      .execute();
+
+    const withdrawal = await requested(customer, { amount: '0.1' });
+    expect((await verify(customer, withdrawal.id, await mailedCode(db(), customer.email))).statusCode).toBe(
+      200,
+    );
+    const missing = await submit(customer, withdrawal.id);
+    expect(missing.statusCode).toBe(400);
+    expect(errorOf(missing).data).toEqual({ passcode: CRYPTO_WITHDRAW_TEXTS.passcodeRequired });
+    const wrong = await submit(customer, withdrawal.id, '000000');
+    expect(errorOf(wrong).data).toEqual({ passcode: CRYPTO_WITHDRAW_TEXTS.wrongPasscode });
+    const ok = await submit(customer, withdrawal.id, await freshTotpCode(secret));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ data: { status: 'pending' } });
+  });
+});
+
+describe('the staff side', () => {
+  it('needs two different staff members beyond the daily limit', async () => {
+    const customer = await fundedCustomer(300_000_000n);
+    const withinLimit = await queued(customer, { amount: '0.6' });
+    const beyond = await queued(customer, { amount: '0.6' });
+    const rows = pageSchema(AdminCryptoWithdrawalSchema).parse(
+      (await finance.browser.get('/api/admin/crypto/withdrawals')).json(),
+    ).data;
+    expect(rows.find((row) => row.id === withinLimit.id)?.needs_second_approval).toBe(false);
+    expect(rows.find((row) => row.id === beyond.id)?.needs_second_approval).toBe(true);
+
+    const first = await staffAction(finance, beyond.id, 'approve');
+    expect(first.json()).toMatchObject({
+      data: { status: 'pending' },
+      message: CRYPTO_WITHDRAW_TEXTS.firstApproval,
+    });
+    const twice = await staffAction(finance, beyond.id, 'approve');
+    expect(errorOf(twice).message).toBe(CRYPTO_WITHDRAW_TEXTS.alreadyApprovedByYou);
+    const second = await staffAction(finance2, beyond.id, 'approve');
+    expect(second.json()).toMatchObject({ data: { status: 'approved', second_approved_by: finance2.email } });
+  });
+
+  it('rejects with a reason: the coins come back and the customer is told', async () => {
+    const customer = await fundedCustomer();
+    const withdrawal = await queued(customer, { amount: '0.4' });
+    const noReason = await staffAction(finance, withdrawal.id, 'reject', { reason: ' ' });
+    expect(noReason.statusCode).toBe(422);
+    const rejected = await staffAction(finance, withdrawal.id, 'reject', { reason: 'Sanctioned address' });
+    expect(rejected.json()).toMatchObject({
+      data: { status: 'rejected', reject_reason: 'Sanctioned address' },
+    });
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ available: 100_000_000n, held: 0n });
+    expect(await mailSubjects(db(), customer.email)).toContainEqual(
+      expect.stringContaining('Your crypto withdrawal was not made'),
+    );
+    expect((await staffAction(finance, withdrawal.id, 'approve')).statusCode).toBe(409);
+    await expectCryptoLedgerToHold(db());
+  });
+
+  it('approves automatically to an address whitelisted over 24 hours ago when staff switch it on', async () => {
+    const customer = await fundedCustomer();
+    await db()
+      .insertInto('whitelisted_wallets')
+      .values({
+        user_id: customer.id,
+        asset: 'BTC',
+        address: ADDRESS.btc,
+        label: 'Ledger',
+        usable_from: sql<Date>`now() - interval '1 hour'`,
+      })
+      .execute();
+    const manual = await queued(customer, { amount: '0.1' });
+    expect(manual.status).toBe('pending');
+    const switched = await finance.browser.put('/api/admin/crypto/withdrawal-settings/btc', {
+      daily_limit: '1',
+      auto_approve_whitelisted: true,
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    try {
+      const automatic = await queued(customer, { amount: '0.1' });
+      expect(automatic.status).toBe('approved');
+      const typedElsewhere = await queued(customer, {
+        amount: '0.1',
+        wallet: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      });
+      expect(typedElsewhere.status).toBe('pending');
+    } finally {
+      await finance.browser.put('/api/admin/crypto/withdrawal-settings/btc', {
+        daily_limit: '1',
+        auto_approve_whitelisted: false,
+      });
+    }
+  });
+
+  it('sends a cold-storage coin only with the txid the signer returns', async () => {
+    const customer = await fundedCustomer();
+    const withdrawal = await queued(customer, { amount: '0.3' });
+    await staffAction(finance, withdrawal.id, 'approve');
+    const mailer = createDevMailbox(db());
+    const emailedCodes = createEmailedCodes({ db: db(), key: 'test' });
+    const cold = createCryptoWithdrawalService({
+      db: db(),
+      repository: createCryptoWithdrawalRepository(db()),
+      ledger: t.ledger,
+      notifier: createNotifier({ db: db(), mailer, log: t.app.log }),
+      userEvents: { moneyMoved: () => undefined },
+      emailedCodes,
+      secondFactor: createSecondFactor({
+        emailedCodes,
+        verifyAuthenticatorCode: () => Promise.resolve(false),
+      }),
+      addresses: { network: 'mainnet' },
+      savedAddresses: {
+        findWallet: () => Promise.resolve(undefined),
+        findByAddress: () => Promise.resolve(undefined),
+      },
+      wallets: {
+        BTC: { kind: 'cold_storage' },
+        ETH: { kind: 'cold_storage' },
+        LTC: { kind: 'cold_storage' },
+        BCH: { kind: 'cold_storage' },
+        XRP: { kind: 'cold_storage' },
+      },
+    });
+    const actor = { staffId: finance.id, ip: '127.0.0.1' };
+    const signing = await cold.signingRequest(withdrawal.id);
+    expect(signing.data).toMatchObject({
+      address: ADDRESS.btc,
+      amount: '0.29950000',
+      amount_units: '29950000',
+    });
+    await expect(cold.send(actor, withdrawal.id, null)).rejects.toThrow(CRYPTO_WITHDRAW_TEXTS.txidRequired);
+    const sent = await cold.send(actor, withdrawal.id, 'f'.repeat(64));
+    expect(sent.data).toMatchObject({ status: 'sent', txid: 'f'.repeat(64), wallet: 'cold_storage' });
+    await expectCryptoLedgerToHold(db());
+  });
+});
+
+describe('unconfirmed requests', () => {
+  it('are cancelled by the customer or expire after 30 minutes, and the coins come back', async () => {
+    const customer = await fundedCustomer();
+    const cancelled = await requested(customer, { amount: '0.2' });
+    const answer = await customer.browser.post(`/api/v1/crypto/withdrawals/${cancelled.id}/cancel`);
+    expect(answer.json()).toMatchObject({
+      data: { status: 'cancelled' },
+      message: CRYPTO_WITHDRAW_TEXTS.cancelled,
+    });
+
+    const stale = await requested(customer, { amount: '0.3' });
+    expect(await held(customer.id)).toBe(30_000_000n);
+    await db()
+      .updateTable('crypto_withdrawals')
+      .set({ verify_by: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', stale.id)
+      .execute();
+    const activity = await customer.browser.get('/api/v1/crypto/transactions?coin=btc');
+    const items = pageSchema(CryptoActivitySchema).parse(activity.json()).data;
+    expect(items.find((item) => item.id === `withdrawal:${stale.id}`)?.status).toBe('expired');
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ available: 100_000_000n, held: 0n });
+    await expectCryptoLedgerToHold(db());
+  });
+});

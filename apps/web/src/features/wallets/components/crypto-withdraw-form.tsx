@@ -1,0 +1,508 @@
+import {
+  BENEFICIARY_TYPE_LABELS,
+  BENEFICIARY_TYPES,
+  CRYPTO_WITHDRAW_DECIMALS,
+  CRYPTO_WITHDRAW_TEXTS,
+  DESTINATION_TYPE_LABELS,
+  DESTINATION_TYPES,
+  type CoinId,
+  type CryptoWithdrawal,
+  type CryptoWithdrawInfo,
+  type CryptoWithdrawRequest,
+  type WhitelistedWallet,
+} from '@florin/contracts';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Divider,
+  Group,
+  Radio,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { trimZeros } from '@florin/domain';
+import { useRef, useState, type FormEvent } from 'react';
+import { describeError, reportError, toAppError } from '../../../lib/errors';
+import { COIN_DECIMALS, formatDateTime, formatDecimal } from '../../../lib/format';
+import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
+import { useCancelCryptoWithdrawal } from '../api/cancel-crypto-withdrawal';
+import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
+import { useCryptoWithdrawInfo } from '../api/get-crypto-withdraw-info';
+import { useSavedAddresses } from '../api/list-saved-addresses';
+import { newCryptoIdempotencyKey, useSendVerifyWithdraw } from '../api/send-verify-withdraw';
+import {
+  balanceAfter,
+  checkCryptoWithdraw,
+  cleanCryptoAmountInput,
+  cleanTagInput,
+  hasErrors,
+  receiveAmount,
+  type CryptoWithdrawDraft,
+  type CryptoWithdrawErrors,
+  type CryptoWithdrawField,
+} from '../crypto-amounts';
+import { TwoFactorModal, WithdrawVerificationModal } from './crypto-withdraw-modals';
+
+type BeneficiaryType = CryptoWithdrawRequest['beneficiary_type'];
+type DestinationType = CryptoWithdrawRequest['destination_type'];
+
+/** Where the confirmation stands once send-verify-withdraw has held the coins. */
+type Flow =
+  | { step: 'form' }
+  | { step: 'verify'; withdrawal: CryptoWithdrawal }
+  | { step: 'two-factor'; withdrawal: CryptoWithdrawal };
+
+function coinAmount(value: string | undefined, code: string): string {
+  if (value === undefined) return '—';
+  return `${formatDecimal(value, COIN_DECIMALS) ?? value} ${code}`;
+}
+
+/** The whole balance as the amount field takes it: at most 8 decimals, none for xrp. */
+function maxAmount(available: string, coin: CoinId): string {
+  const [whole = '0', fraction = ''] = available.split('.');
+  if (coin === 'xrp') return whole;
+  return trimZeros(`${whole}.${fraction.slice(0, CRYPTO_WITHDRAW_DECIMALS)}`);
+}
+
+function savedAddressLabel(wallet: WhitelistedWallet): string {
+  const tag = wallet.tag ? ` · tag ${wallet.tag}` : '';
+  const wait = wallet.usable
+    ? ''
+    : ` · usable from ${formatDateTime(wallet.usable_from) ?? wallet.usable_from}`;
+  return `${wallet.label} (${wallet.address})${tag}${wait}`;
+}
+
+/** Field errors of a 422 from the server, the first message of each field the form shows. */
+function serverFieldErrors(errors: Record<string, string[]> | undefined): CryptoWithdrawErrors {
+  const result: CryptoWithdrawErrors = {};
+  const fields: CryptoWithdrawField[] = [
+    'amount',
+    'wallet',
+    'xrp_tag',
+    'beneficiary_type',
+    'beneficiary_name',
+    'destination_type',
+    'exchange_name',
+  ];
+  for (const field of fields) {
+    const message =
+      errors?.[field]?.[0] ?? (field === 'wallet' ? errors?.whitelisted_wallet_id?.[0] : undefined);
+    if (message) result[field] = message;
+  }
+  return result;
+}
+
+function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdrawInfo; isLive: boolean }) {
+  const code = coin.toUpperCase();
+  const [amount, setAmount] = useState('');
+  const [wallet, setWallet] = useState('');
+  const [tag, setTag] = useState('');
+  const [useSaved, setUseSaved] = useState(false);
+  const [savedId, setSavedId] = useState<string | null>(null);
+  const [beneficiaryType, setBeneficiaryType] = useState<BeneficiaryType | null>(null);
+  const [beneficiaryName, setBeneficiaryName] = useState('');
+  const [destinationType, setDestinationType] = useState<DestinationType | null>(null);
+  const [exchangeName, setExchangeName] = useState('');
+  const [errors, setErrors] = useState<CryptoWithdrawErrors>({});
+  const [flow, setFlow] = useState<Flow>({ step: 'form' });
+  // One key per submitted form: a retry of the same submission (a lost answer) holds the coins once.
+  const idempotencyKey = useRef<string | null>(null);
+  const tagInput = useRef<HTMLInputElement>(null);
+  const sendVerify = useSendVerifyWithdraw();
+  const cancel = useCancelCryptoWithdrawal();
+  const confirm = useConfirmCryptoWithdraw();
+  const saved = useSavedAddresses(coin, useSaved);
+  const rules = { coin, minimum: info.minimum, fee: info.fee, available: info.available };
+  const savedWallet = saved.data?.find((entry) => entry.id === savedId);
+
+  const blocker = info.withdraw_disabled
+    ? CRYPTO_WITHDRAW_TEXTS.withdrawDisabled
+    : info.blocked_until
+      ? `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${formatDateTime(info.blocked_until) ?? info.blocked_until}.`
+      : undefined;
+
+  const change = (field: CryptoWithdrawField, apply: () => void) => {
+    apply();
+    idempotencyKey.current = null;
+    setErrors((current) => ({ ...current, [field]: undefined, form: undefined }));
+  };
+
+  const draft = (): CryptoWithdrawDraft => ({
+    coin,
+    amount: amount.trim(),
+    wallet: useSaved ? null : wallet.trim(),
+    whitelisted_wallet_id: useSaved && savedId ? Number(savedId) : null,
+    xrp_tag: coin === 'xrp' && !useSaved ? tag.trim() || null : null,
+    beneficiary_type: beneficiaryType,
+    beneficiary_name: beneficiaryType === 'self' ? null : beneficiaryName.trim() || null,
+    destination_type: destinationType,
+    exchange_name: destinationType === 'exchange' ? exchangeName.trim() || null : null,
+    fee: info.fee,
+    amount_receive: receiveAmount(amount, rules) ?? null,
+  });
+
+  const resetForm = () => {
+    setAmount('');
+    setWallet('');
+    setTag('');
+    setSavedId(null);
+    setBeneficiaryType(null);
+    setBeneficiaryName('');
+    setDestinationType(null);
+    setExchangeName('');
+    setErrors({});
+  };
+
+  const send = (body: CryptoWithdrawRequest) => {
+    idempotencyKey.current ??= newCryptoIdempotencyKey();
+    sendVerify.mutate(
+      { body, idempotencyKey: idempotencyKey.current },
+      {
+        onSuccess: ({ data }) => {
+          // The key guarded this submission only: after a cancel the same form makes a new withdrawal.
+          idempotencyKey.current = null;
+          setFlow({ step: 'verify', withdrawal: data });
+        },
+        onError: (failure) => {
+          const appError = toAppError(failure);
+          if (appError.code === 'VALIDATION_FAILED') {
+            const fieldErrors = serverFieldErrors(appError.errors);
+            setErrors(fieldErrors);
+            showErrorToast({
+              id: 'crypto-withdraw',
+              title: 'Failed',
+              message: fieldErrors.amount ?? describeError(appError),
+            });
+            return;
+          }
+          if (appError.code === 'INVALID_ADDRESS') {
+            const address =
+              typeof appError.data?.address === 'string' ? appError.data.address : (body.wallet ?? '');
+            const message = `The address (${address}) you provided is incorrect. Please try again or contact support.`;
+            setErrors({ wallet: message });
+            showErrorToast({
+              id: 'crypto-withdraw',
+              title: CRYPTO_WITHDRAW_TEXTS.invalidAddressTitle,
+              message,
+            });
+            return;
+          }
+          reportError(appError, { title: 'Failed' });
+        },
+      },
+    );
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (blocker || sendVerify.isPending) return;
+    const current = draft();
+    const found = checkCryptoWithdraw(current, rules, isLive);
+    setErrors(found);
+    if (hasErrors(found) || !current.beneficiary_type || !current.destination_type) return;
+    const body: CryptoWithdrawRequest = {
+      ...current,
+      beneficiary_type: current.beneficiary_type,
+      destination_type: current.destination_type,
+    };
+    const isTagless = coin === 'xrp' && (useSaved ? !savedWallet?.tag : !current.xrp_tag);
+    if (!isTagless) {
+      send(body);
+      return;
+    }
+    modals.openConfirmModal({
+      title: 'No destination tag',
+      centered: true,
+      children: <Text size="sm">{CRYPTO_WITHDRAW_TEXTS.noTagQuestion}</Text>,
+      labels: { confirm: 'Withdraw without a tag', cancel: 'Add a tag' },
+      confirmProps: { color: 'orange' },
+      onConfirm: () => send(body),
+      onCancel: () => tagInput.current?.focus(),
+    });
+  };
+
+  /** A modal closed before the end: the withdrawal is cancelled and the coins come back. */
+  const handleAbandon = (withdrawal: CryptoWithdrawal) => {
+    setFlow({ step: 'form' });
+    cancel.mutate(withdrawal.id, {
+      onSuccess: ({ message }) => showSuccessToast({ title: 'Withdrawal cancelled', message }),
+    });
+  };
+
+  /** Without 2FA the e-mailed code is the last step: the withdrawal is queued at once. */
+  const handleVerified = (verified: CryptoWithdrawal) => {
+    if (info.passcode_required) {
+      setFlow({ step: 'two-factor', withdrawal: verified });
+      return;
+    }
+    confirm.mutate(
+      { withdrawalId: verified.id },
+      {
+        onSuccess: ({ message }) => handleDone(message),
+        onError: (failure) => {
+          handleAbandon(verified);
+          reportError(failure, { title: 'Failed' });
+        },
+      },
+    );
+  };
+
+  const handleDone = (message: string) => {
+    setFlow({ step: 'form' });
+    resetForm();
+    showSuccessToast({ title: 'Withdrawal requested', message });
+  };
+
+  const fee = info.fee;
+  const receive = receiveAmount(amount, rules);
+  const after = balanceAfter(amount, rules);
+  const isAfterNegative = after.startsWith('-');
+  const usableSaved = (saved.data ?? []).filter((entry) => entry.usable);
+
+  return (
+    <>
+      <form onSubmit={handleSubmit} noValidate aria-label={`Withdraw ${code}`}>
+        <Stack gap="sm">
+          {blocker && (
+            <Alert color="orange" title="Withdrawals are paused" role="status">
+              {blocker}
+            </Alert>
+          )}
+          {errors.form && (
+            <Alert color="orange" title={errors.form} role="alert">
+              Deposits and withdrawals open once your account is verified and live.
+            </Alert>
+          )}
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">Total balance</Text>
+            <Text size="sm" fw={600} ff="monospace" data-testid="crypto-withdraw-balance">
+              {coinAmount(info.available, code)}
+            </Text>
+          </Group>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">Balance after withdraw</Text>
+            <Text
+              size="sm"
+              ff="monospace"
+              c={isAfterNegative ? 'red.8' : undefined}
+              data-testid="crypto-withdraw-balance-after"
+            >
+              {coinAmount(after, code)}
+            </Text>
+          </Group>
+          <Checkbox
+            label="Select from saved addresses"
+            checked={useSaved}
+            onChange={(event) => {
+              const checked = event.currentTarget.checked;
+              change('wallet', () => setUseSaved(checked));
+            }}
+          />
+          {useSaved ? (
+            <Stack gap={4}>
+              <Select
+                label="Saved address"
+                placeholder={saved.isPending ? 'Loading your saved addresses…' : 'Choose a saved address'}
+                data={(saved.data ?? []).map((entry) => ({
+                  value: entry.id,
+                  label: savedAddressLabel(entry),
+                  disabled: !entry.usable,
+                }))}
+                value={savedId}
+                onChange={(value) => change('wallet', () => setSavedId(value))}
+                error={errors.wallet}
+                disabled={saved.isPending}
+                comboboxProps={{ withinPortal: true }}
+              />
+              {saved.isSuccess && saved.data.length === 0 && (
+                <Text size="xs" c="dimmed">
+                  You have no saved {code} addresses. Add one under Settings, Wallet Whitelisting.
+                </Text>
+              )}
+              {saved.isSuccess && saved.data.length > 0 && usableSaved.length === 0 && (
+                <Text size="xs" c="dimmed">
+                  A newly whitelisted address can receive withdrawals 24 hours after it is added.
+                </Text>
+              )}
+            </Stack>
+          ) : (
+            <TextInput
+              label="Destination address"
+              placeholder={`The ${code} address to send to`}
+              autoComplete="off"
+              spellCheck={false}
+              value={wallet}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                change('wallet', () => setWallet(value));
+              }}
+              error={errors.wallet}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            />
+          )}
+          {coin === 'xrp' && !useSaved && (
+            <TextInput
+              label="Destination tag"
+              description="The tag the receiving exchange or wallet gave you."
+              inputMode="numeric"
+              autoComplete="off"
+              value={tag}
+              onChange={(event) => {
+                const value = cleanTagInput(event.currentTarget.value);
+                change('xrp_tag', () => setTag(value));
+              }}
+              error={errors.xrp_tag}
+            />
+          )}
+          <TextInput
+            label="Quantity"
+            inputMode={coin === 'xrp' ? 'numeric' : 'decimal'}
+            autoComplete="off"
+            placeholder={coin === 'xrp' ? '0' : '0.00000000'}
+            value={amount}
+            onChange={(event) => {
+              const value = cleanCryptoAmountInput(event.currentTarget.value, coin);
+              change('amount', () => setAmount(value));
+            }}
+            error={errors.amount}
+            description={`Minimum withdrawal: ${trimZeros(info.minimum)} ${code}`}
+            rightSectionWidth={64}
+            rightSection={
+              <Button
+                size="compact-xs"
+                variant="light"
+                onClick={() => change('amount', () => setAmount(maxAmount(info.available, coin)))}
+              >
+                Max
+              </Button>
+            }
+          />
+          <Radio.Group
+            label="Who owns this wallet?"
+            value={beneficiaryType}
+            onChange={(value) =>
+              change('beneficiary_type', () =>
+                setBeneficiaryType(BENEFICIARY_TYPES.find((type) => type === value) ?? null),
+              )
+            }
+            error={errors.beneficiary_type}
+          >
+            <Stack gap={6} mt={6}>
+              {BENEFICIARY_TYPES.map((type) => (
+                <Radio key={type} value={type} label={BENEFICIARY_TYPE_LABELS[type]} />
+              ))}
+            </Stack>
+          </Radio.Group>
+          {(beneficiaryType === 'person' || beneficiaryType === 'business') && (
+            <TextInput
+              label={beneficiaryType === 'person' ? 'Full name of the owner' : 'Name of the business'}
+              autoComplete="off"
+              value={beneficiaryName}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                change('beneficiary_name', () => setBeneficiaryName(value));
+              }}
+              error={errors.beneficiary_name}
+            />
+          )}
+          <Radio.Group
+            label="Where is the wallet held?"
+            value={destinationType}
+            onChange={(value) =>
+              change('destination_type', () =>
+                setDestinationType(DESTINATION_TYPES.find((type) => type === value) ?? null),
+              )
+            }
+            error={errors.destination_type}
+          >
+            <Stack gap={6} mt={6}>
+              {DESTINATION_TYPES.map((type) => (
+                <Radio key={type} value={type} label={DESTINATION_TYPE_LABELS[type]} />
+              ))}
+            </Stack>
+          </Radio.Group>
+          {destinationType === 'exchange' && (
+            <TextInput
+              label="Name of the exchange"
+              autoComplete="off"
+              value={exchangeName}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                change('exchange_name', () => setExchangeName(value));
+              }}
+              error={errors.exchange_name}
+            />
+          )}
+          <Divider />
+          <Group justify="space-between" gap="xs">
+            <Text size="sm">Withdraw fee</Text>
+            <Text size="sm" ff="monospace" data-testid="crypto-withdraw-fee">
+              {coinAmount(fee, code)}
+            </Text>
+          </Group>
+          <Group justify="space-between" gap="xs">
+            <Text size="sm" fw={600}>
+              You Will Get
+            </Text>
+            <Text fw={700} ff="monospace" data-testid="crypto-withdraw-receive">
+              {coinAmount(receive, code)}
+            </Text>
+          </Group>
+          <Button type="submit" fullWidth loading={sendVerify.isPending} disabled={blocker !== undefined}>
+            Withdraw
+          </Button>
+          <Alert color="gray" variant="light">
+            <Text size="sm">{CRYPTO_WITHDRAW_TEXTS.importantNotice}</Text>
+          </Alert>
+        </Stack>
+      </form>
+      {/* Outside the form: React carries a portal's submit event up to the form around it. */}
+      <WithdrawVerificationModal
+        withdrawal={flow.step === 'verify' ? flow.withdrawal : null}
+        onClose={() => {
+          if (flow.step === 'verify') handleAbandon(flow.withdrawal);
+        }}
+        onVerified={handleVerified}
+      />
+      <TwoFactorModal
+        withdrawal={flow.step === 'two-factor' ? flow.withdrawal : null}
+        canEmailCode={info.email_codes}
+        onClose={() => {
+          if (flow.step === 'two-factor') handleAbandon(flow.withdrawal);
+        }}
+        onDone={handleDone}
+      />
+    </>
+  );
+}
+
+/** The spec's crypto withdraw form (001 section 2) for one coin. */
+export function CryptoWithdrawForm({ coin, isLive }: { coin: CoinId; isLive: boolean }) {
+  const info = useCryptoWithdrawInfo(coin);
+
+  if (info.isPending)
+    return (
+      <Stack gap="sm" role="status" aria-label="Loading the withdraw form">
+        <Skeleton height={40} />
+        <Skeleton height={40} />
+        <Skeleton height={36} />
+      </Stack>
+    );
+  if (info.isError)
+    return (
+      <Alert color="red" title="Failed!" role="alert">
+        <Group gap="xs">
+          <Text size="sm">The withdraw form could not be loaded.</Text>
+          <Button size="compact-sm" variant="light" onClick={() => void info.refetch()}>
+            Try again
+          </Button>
+        </Group>
+      </Alert>
+    );
+  return <WithdrawForm key={coin} coin={coin} info={info.data} isLive={isLive} />;
+}
