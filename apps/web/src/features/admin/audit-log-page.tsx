@@ -45,7 +45,7 @@ function ChangesCell({ entry }: { entry: AuditEntry }) {
   return (
     <Stack gap={2}>
       {changes.map((change) => (
-        <Text key={change.field} size="xs" ff="monospace">
+        <Text key={change.field} size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {change.field}: {change.before !== undefined && `${change.before} → `}
           {change.after ?? '(removed)'}
         </Text>
@@ -80,7 +80,7 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
                 <Text size="sm">{entry.staff_email ?? 'System'}</Text>
               </Table.Td>
               <Table.Td>
-                <Code>{entry.action}</Code>
+                <Code style={{ overflowWrap: 'anywhere' }}>{entry.action}</Code>
               </Table.Td>
               <Table.Td>
                 <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -112,7 +112,7 @@ function AuditCards({ entries }: { entries: AuditEntry[] }) {
         <Paper key={entry.id} component="li" withBorder radius="md" p="sm">
           <Stack gap={6}>
             <Group justify="space-between" gap="xs">
-              <Code>{entry.action}</Code>
+              <Code style={{ overflowWrap: 'anywhere' }}>{entry.action}</Code>
               <Text size="xs" c="dimmed">
                 {formatDateTime(entry.created_at)}
               </Text>
