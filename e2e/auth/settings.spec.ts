@@ -133,37 +133,26 @@ test.describe('settings', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('the whitelisting tabs show but are not available yet, also from the old /walletWhitelist address', async ({
+  test('the old /walletWhitelist address opens the Wallet Whitelisting tab; at 768 px the tabs are an accordion', async ({
     signedInPage: page,
     consoleErrors,
   }) => {
     await page.goto('/walletWhitelist');
     await expect(page).toHaveURL(/\/user\/settings\?tab=wallet$/);
-    // Whitelisting needs 2FA first, so the page opens there.
-    await expect(page.getByRole('tab', { name: 'Two-Factor Authentication' })).toHaveAttribute(
+    await expect(page.getByRole('tab', { name: 'Wallet Whitelisting' })).toHaveAttribute(
       'aria-selected',
       'true',
     );
-    for (const name of ['IP Whitelisting', 'Wallet Whitelisting']) {
-      const tab = page.getByRole('tab', { name });
-      await expect(tab).toBeDisabled();
-      await tab.hover();
-      await expect(page.getByRole('tooltip', { name: 'Available soon' })).toBeVisible();
-      // Playwright will not click what says it is disabled; a person still can.
-      await tab.click({ force: true });
-      await expect(tab).toHaveAttribute('aria-selected', 'false');
-    }
+    await page.getByRole('tab', { name: 'IP Whitelisting' }).click();
+    await expect(page).toHaveURL(/\/user\/settings\?tab=ip$/);
 
     // At 768 px and below the tabs are an accordion.
     await page.setViewportSize({ width: 768, height: 900 });
     await expect(page.getByRole('tab')).toHaveCount(0);
-    await expect(
-      page.getByRole('button', { name: 'Two-Factor Authentication', exact: true }),
-    ).toHaveAttribute('aria-expanded', 'true');
-    const wallet = page.getByRole('button', { name: 'Wallet Whitelisting' });
-    await expect(wallet).toBeDisabled();
-    await wallet.click({ force: true });
-    await expect(wallet).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('button', { name: 'IP Whitelisting', exact: true })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     await page.getByRole('button', { name: 'Password', exact: true }).click();
     await expect(page.getByLabel('Current Password')).toBeVisible();
     await expect(page).toHaveURL(/\/user\/settings\?tab=password$/);
