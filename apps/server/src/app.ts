@@ -7,6 +7,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AppError, placeInstantOrder } from '@florin/contracts';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -54,6 +55,11 @@ import { createSecondFactor } from './security/second-factor.js';
 import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
 import { startDepositWatcher } from './modules/crypto/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
+import { createTradingRepository } from './modules/trading/repository.js';
+import { registerTradingDevRoutes, registerTradingRoutes } from './modules/trading/routes.js';
+import { createTradingService } from './modules/trading/service.js';
+import { createTradingAdminRepository, createTradingAdminService } from './modules/trading/admin.js';
+import { registerTradingAdminRoutes } from './modules/trading/admin-routes.js';
 import { createMarketService, type MarketService } from './modules/market/service.js';
 import { createIdleSource } from './adapters/prices/source.js';
 import { registerMotdRoutes } from './modules/motd/routes.js';
@@ -111,6 +117,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  // The spec sends the instant order form-encoded (002 §7), and only it; its fields then meet the same zod
+  // contract. Every other route takes JSON alone.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      if (request.routeOptions.url !== placeInstantOrder.path) done(new AppError('BAD_REQUEST'), undefined);
+      else done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    },
+  );
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -289,11 +305,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
+  const trading = createTradingService({
+    db,
+    repository: createTradingRepository(db),
+    ledger: deps.ledger,
+    market,
+    notifier,
+    userEvents,
+  });
+  registerTradingRoutes(app, { trading });
+  registerTradingAdminRoutes(app, {
+    admin: createTradingAdminService({
+      db,
+      repository: createTradingAdminRepository(db),
+      ledger: deps.ledger,
+      market,
+    }),
+  });
   registerMotdRoutes(app, { db });
   app.addHook('onClose', () => market.stop());
   if (!config.isProduction) {
     registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });
     registerCryptoDevRoutes(app, { crypto });
+    registerTradingDevRoutes(app, { db, market, trading });
   }
 
   await registerRealtime(app, {
@@ -306,6 +340,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One instance produces ticks and writes candles; the others quote the prices it relays.
   market.setLeading(relay.isLeader());
   relay.onLeadershipChange((leading) => market.setLeading(leading));
+  // The leading instance fills the resting orders each tick crosses.
+  market.subscribe((updates) => {
+    if (relay.isLeader())
+      trading.onPrices(updates).catch((error) => app.log.error({ err: error }, 'order fills failed'));
+  });
   relay.subscribe((updates) => {
     if (!relay.isLeader())
       market.follow(updates).catch((error) => app.log.error({ err: error }, 'relayed prices failed'));

@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
 import { cryptoDomainCheck } from './modules/crypto/service.js';
 import { cryptoWithdrawalDomainCheck } from './modules/crypto/withdrawals.js';
+import { tradingDomainCheck } from './modules/trading/service.js';
 import { fiatDomainCheck } from './modules/fiat/service.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
 import { openMarket } from './modules/market/setup.js';
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   );
   await migrateToLatest(database.db);
 
-  const domainChecks = [fiatDomainCheck, cryptoDomainCheck, cryptoWithdrawalDomainCheck];
+  const domainChecks = [fiatDomainCheck, cryptoDomainCheck, cryptoWithdrawalDomainCheck, tradingDomainCheck];
   const initialLedgerCheck = await checkLedger(database.db, domainChecks);
   if (!initialLedgerCheck.ok) {
     console.error(

@@ -97,6 +97,11 @@ export const ERROR_CODES = {
     message:
       'Sign-in from this IP address is not allowed on your account because you use IP whitelisting. We have e-mailed you about this attempt.',
   },
+  /**
+   * An order the rules refuse at execution: the balance does not cover it, or the price moved
+   * beyond the slippage allowed (spec 002 §8: the screen titles a 400 'Insufficient Funds').
+   */
+  ORDER_REFUSED: { status: 400, message: 'The order could not be executed.' },
   /** Anything unexpected. Details go to the log, never to the client. */
   INTERNAL: { status: 500, message: 'Something went wrong. Please contact the admin.' },
 } as const satisfies Record<string, { status: number; message: string }>;

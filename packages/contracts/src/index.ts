@@ -14,3 +14,5 @@ export * from './pagination.js';
 export * from './whitelists.js';
 export * from './ws.js';
 export * from './portfolio.js';
+export * from './trading.js';
+export * from './admin-trading.js';

@@ -1,3 +1,4 @@
 export * from './money.js';
 export * from './countries.js';
 export * from './kyc-wizard.js';
+export * from './trading.js';

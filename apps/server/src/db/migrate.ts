@@ -14,6 +14,7 @@ import * as portfolio from './migrations/0010-portfolio.js';
 import * as fiat from './migrations/0011-fiat.js';
 import * as crypto from './migrations/0012-crypto.js';
 import * as cryptoOut from './migrations/0013-crypto-out.js';
+import * as trading from './migrations/0014-trading.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0011-fiat': fiat,
   '0012-crypto': crypto,
   '0013-crypto-out': cryptoOut,
+  '0014-trading': trading,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -203,6 +203,8 @@ export type UsersTable = {
   two_factor_reset_at: Date | null;
   /** The password changed or was reset, or 2FA was turned on or off: crypto withdrawals wait 24 hours from it. */
   security_changed_at: Date | null;
+  /** A Custom fee plan (percent) staff assigned; null: the schedule's tier applies. */
+  custom_fee_percent: string | null;
   /** Why compliance put the account on hold (block_status 2); null otherwise. */
   block_reason: string | null;
 };
@@ -594,6 +596,69 @@ export type CryptoWithdrawalsTable = {
   created_at: CreatedAt;
 };
 
+export type TradeQuotesTable = {
+  id: string;
+  user_id: number;
+  side: 'buy' | 'sell';
+  asset: string;
+  fiat: string;
+  price: string;
+  quantity: Numeric;
+  notional: Numeric;
+  fee: Numeric;
+  total: Numeric;
+  fee_percent: string;
+  expires_at: Date;
+  executed_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type OrderStatus = 'open' | 'filled' | 'cancelled' | 'expired';
+
+export type OrdersTable = {
+  id: Int8Id;
+  user_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  type: 'limit' | 'stop';
+  side: 'buy' | 'sell';
+  asset: string;
+  fiat: string;
+  quantity: Numeric;
+  price: string;
+  fee_percent: string;
+  spread_multiplier: string;
+  hold_id: string;
+  held: Numeric;
+  status: OrderStatus;
+  expires_at: Date | null;
+  filled_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type TradesTable = {
+  id: Int8Id;
+  user_id: number;
+  kind: 'instant' | 'market' | 'limit' | 'stop';
+  side: 'buy' | 'sell';
+  asset: string;
+  fiat: string;
+  price: string;
+  quantity: Numeric;
+  notional: Numeric;
+  fee: Numeric;
+  total: Numeric;
+  fee_percent: string;
+  gbp_value: Numeric;
+  quote_id: string | null;
+  order_id: string | null;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  journal_id: string;
+  created_at: CreatedAt;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -637,4 +702,7 @@ export type DB = {
   whitelisted_wallets: WhitelistedWalletsTable;
   whitelisted_ips: WhitelistedIpsTable;
   crypto_withdrawals: CryptoWithdrawalsTable;
+  trade_quotes: TradeQuotesTable;
+  orders: OrdersTable;
+  trades: TradesTable;
 };

@@ -71,6 +71,7 @@ export const routes: RouteObject[] = [
             ...page(async () => (await import('../features/dashboard/dashboard-page')).DashboardPage),
           },
           { path: 'chart', ...page(async () => (await import('../features/market/chart-page')).ChartPage) },
+          { path: 'trade', ...page(async () => (await import('../features/trade/trade-page')).TradePage) },
           { path: 'withdraw-deposit', ...walletsPage },
           { path: 'wallets', ...walletsPage },
           {

@@ -85,6 +85,26 @@ describe('apiCall', () => {
     expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
   });
 
+  it('sends the body form-encoded when asked (the instant order), leaving out empty fields', async () => {
+    fetchMock.mockResolvedValue(json(200, { id: '1', name: 'a&b=c' }));
+    const sendForm = defineEndpoint({
+      method: 'POST',
+      path: '/api/v1/order',
+      summary: 'test endpoint',
+      body: z.object({ quote_id: z.string(), order_qty: z.string(), currency: z.string().optional() }),
+      responses: { 200: z.object({ id: z.string(), name: z.string() }) },
+    });
+    await apiCall(
+      sendForm,
+      { body: { quote_id: 'q 1', order_qty: '0.5&1', currency: undefined } },
+      { bodyEncoding: 'form' },
+    );
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(new Headers(init?.headers).get('content-type')).toBe('application/x-www-form-urlencoded');
+    expect(init?.body).toBeInstanceOf(URLSearchParams);
+    expect((init?.body as URLSearchParams).toString()).toBe('quote_id=q+1&order_qty=0.5%261');
+  });
+
   it('echoes the CSRF cookie in X-CSRF-Token on state-changing requests only', async () => {
     fetchMock.mockImplementation(() => Promise.resolve(json(200, HEALTH)));
     await apiCall(getHealth);

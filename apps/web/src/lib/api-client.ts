@@ -42,7 +42,11 @@ export type ApiCallOptions = {
   signal?: AbortSignal;
   /** Extra request headers the contract asks for (a withdrawal's Idempotency-Key). */
   headers?: Readonly<Record<string, string>>;
+  /** 'form': the body goes as application/x-www-form-urlencoded, for the calls the spec sends so (the instant order). */
+  bodyEncoding?: BodyEncoding;
 };
+
+export type BodyEncoding = 'json' | 'form';
 
 /** The input is optional only when the contract declares nothing required. */
 export type ApiCallArgs<E extends Endpoint> =
@@ -65,7 +69,13 @@ export async function apiCall<E extends Endpoint>(
   ...[input, options = {}]: ApiCallArgs<E>
 ): Promise<ApiOutput<E>> {
   try {
-    return (await send(endpoint, input ?? {}, options.signal, options.headers)) as ApiOutput<E>;
+    return (await send(
+      endpoint,
+      input ?? {},
+      options.signal,
+      options.headers,
+      options.bodyEncoding,
+    )) as ApiOutput<E>;
   } catch (error) {
     // Cancelled on purpose (a screen left, a query superseded): nothing to tell anyone.
     if (options.signal?.aborted) throw error;
@@ -140,9 +150,23 @@ async function csrfToken(): Promise<string | undefined> {
   return readCookie(CSRF_COOKIE);
 }
 
-async function buildHeaders(method: string, hasBody: boolean): Promise<Headers> {
+/** A flat object as form fields; undefined and null fields are left out, nested objects have no agreed form. */
+function toFormBody(body: unknown): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    const text = toUrlText(value, 'form body');
+    if (text !== undefined) form.append(key, text);
+  }
+  return form;
+}
+
+async function buildHeaders(method: string, hasBody: boolean, encoding: BodyEncoding): Promise<Headers> {
   const headers = new Headers({ accept: 'application/json' });
-  if (hasBody) headers.set('content-type', 'application/json');
+  if (hasBody)
+    headers.set(
+      'content-type',
+      encoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+    );
   if (UNSAFE_METHODS.has(method)) {
     const token = await csrfToken();
     if (token) headers.set(CSRF_HEADER, token);
@@ -155,17 +179,18 @@ async function send(
   input: RawInput,
   signal?: AbortSignal,
   extraHeaders: Readonly<Record<string, string>> = {},
+  encoding: BodyEncoding = 'json',
 ): Promise<unknown> {
   const url = buildUrl(endpoint, input);
   const hasBody = input.body !== undefined;
-  const headers = await buildHeaders(endpoint.method, hasBody);
+  const headers = await buildHeaders(endpoint.method, hasBody, encoding);
   for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
   let response: Response;
   try {
     response = await fetch(url, {
       method: endpoint.method,
       headers,
-      body: hasBody ? JSON.stringify(input.body) : undefined,
+      body: !hasBody ? undefined : encoding === 'form' ? toFormBody(input.body) : JSON.stringify(input.body),
       credentials: 'same-origin',
       signal,
     });

@@ -42,6 +42,7 @@ const TITLES: Record<ErrorCode, string> = {
   INVALID_ADDRESS: 'Invalid Address',
   VERIFICATION_FAILED: 'Failed',
   IP_NOT_WHITELISTED: 'Sign-in Refused',
+  ORDER_REFUSED: 'Insufficient Funds',
   INTERNAL: GENERIC_FAILURE_TITLE,
 };
 

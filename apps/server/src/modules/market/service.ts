@@ -57,10 +57,22 @@ export type MarketService = MarketFeed & {
   setLeading(leading: boolean): void;
   /** Prices the leader produced, relayed here: quoted like our own, never folded into candles. */
   follow(updates: readonly PriceUpdate[]): Promise<void>;
+  /**
+   * Moves a pair's mid to `mid` now, as a tick (and the simulated market
+   * walks on from it): how tests and the dev route drive the market through
+   * a limit price. A real feed's next tick overrides it.
+   */
+  drive(symbol: string, mid: string): Promise<void>;
   /** Takes one batch from the source: updates the latest prices, tells subscribers, folds into candles. */
   ingest(ticks: readonly Tick[]): Promise<void>;
   /** Marks prices without a recent tick stale and tells subscribers (the watch calls it every second). */
   checkStaleness(): void;
+  /**
+   * Reads the coins again now and quotes the prices held with their new
+   * spreads: the back office calls it after an edit, so the next quote on this
+   * instance uses it (other instances within COINS_CACHE_MS).
+   */
+  refreshCoins(): Promise<void>;
   /** The live bid and ask of a symbol; PRICES_STALE when there is no fresh price. */
   quote(symbol: string, options?: QuoteOptions): PriceUpdate;
   /**
@@ -225,6 +237,12 @@ export function createMarketService(options: {
       await writing;
     },
 
+    async drive(symbol, mid) {
+      const [base = '', quote = ''] = symbol.split('/');
+      source.continueFrom?.(new Map([[symbol, mid]]));
+      await service.ingest([{ base, quote, mid, at: now() }]);
+    },
+
     setLeading(value) {
       leading = value;
       if (!started) return;
@@ -238,6 +256,16 @@ export function createMarketService(options: {
         const coin = coins.get(update.symbol.split('/')[0] ?? '');
         // The bid and ask are worked out here from the same spreads (and a customer's multiplier).
         if (coin) remember(update.symbol, update.mid, new Date(update.at), coin);
+      }
+    },
+
+    async refreshCoins() {
+      cachedPairs = { value: await loadPairs(), loadedAt: now().getTime() };
+      for (const state of prices.values()) {
+        const coin = cachedPairs.value.coins.get(state.symbol.split('/')[0] ?? '');
+        if (!coin) continue;
+        state.askSpread = coin.ask_spread;
+        state.bidSpread = coin.bid_spread;
       }
     },
 

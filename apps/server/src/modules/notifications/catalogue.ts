@@ -422,6 +422,26 @@ export const NOTIFICATIONS = {
       ],
     }),
   }),
+  trade_executed: entry<{
+    firstName: string;
+    side: 'buy' | 'sell';
+    quantity: string;
+    asset: string;
+    price: string;
+    fiat: string;
+    total: string;
+  }>({
+    render: ({ firstName, side, quantity, asset, price, fiat, total }) => ({
+      subject: side === 'buy' ? `You bought ${asset}` : `You sold ${asset}`,
+      paragraphs: [
+        `Hello ${firstName},`,
+        side === 'buy'
+          ? `You bought ${quantity} ${asset} at ${price} ${fiat} each and paid ${total} ${fiat}, fee included.`
+          : `You sold ${quantity} ${asset} at ${price} ${fiat} each and received ${total} ${fiat} after the fee.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
 } as const;
 
 export type NotificationEvent = keyof typeof NOTIFICATIONS;

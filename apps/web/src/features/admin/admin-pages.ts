@@ -16,6 +16,7 @@ export { DepositDetailsPage } from './fiat/deposit-details-page';
 export { CryptoWithdrawalsPage } from './crypto/withdrawals-page';
 export { CryptoDepositsPage } from './crypto/deposits-page';
 export { CryptoWithdrawalSettingsPage } from './crypto/withdrawal-settings-page';
+export { TradingSettingsPage } from './trading/trading-settings-page';
 export { ComplianceQueuePage as CompliancePage } from './compliance/compliance-queue-page';
 export { ComplianceCasePage } from './compliance/compliance-case-page';
 export { CustomersPage } from './customers/customers-page';

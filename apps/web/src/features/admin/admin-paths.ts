@@ -14,6 +14,7 @@ export const ADMIN_PATHS = {
   cryptoPayouts: '/admin/crypto-payouts',
   cryptoDeposits: '/admin/crypto-deposits',
   cryptoWithdrawalSettings: '/admin/crypto-withdrawal-settings',
+  tradingSettings: '/admin/trading-settings',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

@@ -46,6 +46,7 @@ export const adminRoute: RouteObject = {
           path: 'crypto-withdrawal-settings',
           ...screen((pages) => pages.CryptoWithdrawalSettingsPage),
         },
+        { path: 'trading-settings', ...screen((pages) => pages.TradingSettingsPage) },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },
       ],
     },

@@ -24,6 +24,9 @@ export const FIAT_SCREEN_ROLES: ScreenRoles = ['finance'];
 /** The crypto payout screens: finance approves, sends and confirms crypto withdrawals (issue 8). */
 export const CRYPTO_SCREEN_ROLES: ScreenRoles = ['finance'];
 
+/** Coins, fiat withdrawal settings, fee plans and the house's position: finance (issue 9). */
+export const TRADING_SCREEN_ROLES: ScreenRoles = ['finance'];
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
@@ -41,6 +44,7 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
     to: ADMIN_PATHS.cryptoWithdrawalSettings,
     roles: CRYPTO_SCREEN_ROLES,
   },
+  { label: 'Trading settings', to: ADMIN_PATHS.tradingSettings, roles: TRADING_SCREEN_ROLES },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -18,9 +18,9 @@ import { useSearchParams } from 'react-router';
 import { LivePricePanel } from '../../components/live-price-panel';
 import { priceSymbol, STALE_PRICES_TEXT, usePriceFeed } from '../../lib/price-feed';
 import { isPriceStale, useLivePrice, usePriceStreamStatus } from '../../lib/price-stream';
-import { useCandles } from './api/get-candles';
-import { DEFAULT_RESOLUTION, isResolution, RESOLUTION_KEYS, RESOLUTIONS } from './candles';
-import { PriceChart } from './components/price-chart';
+import { useCandles } from '../../lib/candles-query';
+import { DEFAULT_RESOLUTION, isResolution, RESOLUTION_KEYS, RESOLUTIONS } from '../../lib/candles';
+import { PriceChart } from '../../components/price-chart';
 
 /** Spec section 9: the default pair. */
 const DEFAULT_PAIR = 'BTC/GBP';

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiCall } from '../../../lib/api-client';
-import { RESOLUTIONS, rollUpCandles, sourceRowLimit, type ChartCandle, type Resolution } from '../candles';
+import { apiCall } from './api-client';
+import { RESOLUTIONS, rollUpCandles, sourceRowLimit, type ChartCandle, type Resolution } from './candles';
 
 /** The history of one pair at one resolution, rolled up to the chart's candles (oldest first). */
 export function candlesQuery(coin: string, fiat: string, resolution: Resolution) {

@@ -10,8 +10,8 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { priceSymbol } from '../../../lib/price-feed';
-import { usePriceUpdates } from '../../../lib/price-stream';
+import { priceSymbol } from '../lib/price-feed';
+import { usePriceUpdates } from '../lib/price-stream';
 import {
   applyTick,
   formatChartPrice,
@@ -19,7 +19,7 @@ import {
   RESOLUTIONS,
   type ChartCandle,
   type Resolution,
-} from '../candles';
+} from '../lib/candles';
 
 /** Mantine's green.8 and red.8: the usual up and down colours, dark enough on white. */
 const UP_COLOUR = '#2f9e44';

@@ -1,0 +1,255 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { DB, OrdersTable, TradeQuotesTable, TradesTable } from '../../db/schema.js';
+
+export type QuoteRow = Selectable<TradeQuotesTable>;
+export type TradeRow = Selectable<TradesTable>;
+export type OrderRow = Selectable<OrdersTable>;
+
+/** The customer facts trading reads: may they trade, on which platform, at which fee. */
+export type Trader = {
+  id: number;
+  first_name: string;
+  email: string;
+  status: number;
+  block_status: number;
+  is_sow_reset: number;
+  platform: number;
+  custom_fee_percent: string | null;
+  login_notifications: boolean;
+  loginout_notifications: boolean;
+};
+
+export type TradeCoin = {
+  asset: string;
+  coin_id: string;
+  active: boolean;
+  disable_buy: boolean;
+  disable_sell: boolean;
+  amount_min: string;
+  amount_max: string | null;
+  platform_fee: string | null;
+};
+
+export type TradingRepository = ReturnType<typeof createTradingRepository>;
+
+export function createTradingRepository(db: Kysely<DB>) {
+  function traders(executor: Kysely<DB>) {
+    return executor
+      .selectFrom('users')
+      .select([
+        'id',
+        'first_name',
+        'email',
+        'status',
+        'block_status',
+        'is_sow_reset',
+        'platform',
+        'custom_fee_percent',
+        'login_notifications',
+        'loginout_notifications',
+      ]);
+  }
+
+  return {
+    findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
+      return traders(executor).where('id', '=', userId).executeTakeFirst();
+    },
+
+    /** Locks the customer's row: one customer's orders are decided one at a time. */
+    lockTrader(executor: Kysely<DB>, userId: number): Promise<Trader | undefined> {
+      return traders(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
+    },
+
+    listCoins(executor: Kysely<DB> = db): Promise<TradeCoin[]> {
+      return executor
+        .selectFrom('coins')
+        .select([
+          'asset',
+          'coin_id',
+          'active',
+          'disable_buy',
+          'disable_sell',
+          'amount_min',
+          'amount_max',
+          'platform_fee',
+        ])
+        .orderBy('sort_order')
+        .execute();
+    },
+
+    /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
+    async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
+      const row = await executor
+        .selectFrom('trades')
+        .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
+        .where('user_id', '=', userId)
+        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
+        .executeTakeFirstOrThrow();
+      return BigInt(row.total);
+    },
+
+    async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {
+      return db.insertInto('trade_quotes').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    lockQuote(executor: Kysely<DB>, id: string): Promise<(QuoteRow & { expired: boolean }) | undefined> {
+      return executor
+        .selectFrom('trade_quotes')
+        .selectAll()
+        .select(sql<boolean>`expires_at <= now()`.as('expired'))
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    async markQuoteExecuted(executor: Kysely<DB>, id: string): Promise<void> {
+      await executor
+        .updateTable('trade_quotes')
+        .set({ executed_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    insertTrade(executor: Kysely<DB>, values: Omit<TradeRow, 'id' | 'created_at'>): Promise<TradeRow> {
+      return executor.insertInto('trades').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    findTradeByKey(executor: Kysely<DB>, userId: number, key: string): Promise<TradeRow | undefined> {
+      return executor
+        .selectFrom('trades')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
+
+    /** The customer's trades of a coin in the order they happened: the pooled cost basis is built from them. */
+    listTradesOf(userId: number, asset?: string): Promise<TradeRow[]> {
+      let query = db.selectFrom('trades').selectAll().where('user_id', '=', userId);
+      if (asset) query = query.where('asset', '=', asset);
+      return query.orderBy('id').execute();
+    },
+
+    /** The coins the customer has a balance of (posted, holds included), in minor units. */
+    async coinHoldings(userId: number): Promise<{ asset: string; posted: bigint }[]> {
+      const rows = await db
+        .selectFrom('accounts')
+        .innerJoin('assets', 'assets.code', 'accounts.asset')
+        .select(['accounts.asset', sql<string>`sum(accounts.posted)::text`.as('posted')])
+        .where('accounts.owner_user_id', '=', String(userId))
+        .where('assets.kind', '=', 'coin')
+        .groupBy('accounts.asset')
+        .execute();
+      return rows
+        .map((row) => ({ asset: row.asset, posted: BigInt(row.posted) }))
+        .filter((row) => row.posted > 0n);
+    },
+
+    // ---- orders ----
+
+    findOrderByKey(executor: Kysely<DB>, userId: number, key: string): Promise<OrderRow | undefined> {
+      return executor
+        .selectFrom('orders')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
+
+    insertOrder(
+      executor: Kysely<DB>,
+      values: Omit<OrderRow, 'id' | 'created_at' | 'filled_at' | 'cancelled_at'>,
+    ): Promise<OrderRow> {
+      return executor.insertInto('orders').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+
+    findOrder(id: string, executor: Kysely<DB> = db): Promise<OrderRow | undefined> {
+      return executor.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    lockOrder(executor: Kysely<DB>, id: string): Promise<OrderRow | undefined> {
+      return executor.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+    },
+
+    async updateOrder(
+      executor: Kysely<DB>,
+      id: string,
+      values: Partial<Pick<OrderRow, 'status' | 'filled_at' | 'cancelled_at'>>,
+    ): Promise<OrderRow> {
+      return executor
+        .updateTable('orders')
+        .set(values)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async countOrders(userId: number, status: string, asset?: string): Promise<number> {
+      let query = db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('user_id', '=', userId)
+        .where('status', '=', status as OrderRow['status']);
+      if (asset) query = query.where('asset', '=', asset);
+      return Number((await query.executeTakeFirstOrThrow()).count);
+    },
+
+    listOrders(userId: number, status: string, asset: string | undefined, limit: number, offset: number) {
+      let query = db
+        .selectFrom('orders')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('status', '=', status as OrderRow['status']);
+      if (asset) query = query.where('asset', '=', asset);
+      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    },
+
+    /**
+     * Open orders of a pair that this customer's price has reached at `mid`:
+     * a buy limit at or above their ask, a sell limit at or below their bid,
+     * a stop at or above their bid (it sells once the bid falls to it). Each
+     * order's bid and ask come from the coin's spreads times the multiplier
+     * fixed on the order, computed in SQL so one query finds them all.
+     */
+    listCrossedOrders(asset: string, fiat: string, mid: string, limit: number) {
+      const ask = sql<string>`(${mid}::numeric * (1 + coins.ask_spread / 100 * orders.spread_multiplier::numeric))`;
+      const bid = sql<string>`(${mid}::numeric * (1 - coins.bid_spread / 100 * orders.spread_multiplier::numeric))`;
+      return db
+        .selectFrom('orders')
+        .innerJoin('coins', 'coins.asset', 'orders.asset')
+        .select(['orders.id'])
+        .where('orders.asset', '=', asset)
+        .where('orders.fiat', '=', fiat)
+        .where('orders.status', '=', 'open')
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb('orders.type', '=', 'limit'),
+              eb('orders.side', '=', 'buy'),
+              sql<boolean>`orders.price::numeric >= ${ask}`,
+            ]),
+            eb.and([
+              eb('orders.type', '=', 'limit'),
+              eb('orders.side', '=', 'sell'),
+              sql<boolean>`orders.price::numeric <= ${bid}`,
+            ]),
+            eb.and([eb('orders.type', '=', 'stop'), sql<boolean>`orders.price::numeric >= ${bid}`]),
+          ]),
+        )
+        .orderBy('orders.id')
+        .limit(limit)
+        .execute();
+    },
+
+    listExpiredOrders(limit: number) {
+      return db
+        .selectFrom('orders')
+        .select(['id'])
+        .where('status', '=', 'open')
+        .where('expires_at', '<=', sql<Date>`now()`)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,918 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import { sql, type Kysely } from 'kysely';
+import {
+  AppError,
+  assetOfCoinId,
+  coinIdOfAsset,
+  CryptoAssetSchema,
+  listLimitOrders,
+  OPEN_ORDERS_PAGE_SIZE,
+  ORDER_TYPE_LABELS,
+  QUOTE_GRACE_SECONDS,
+  QUOTE_SECONDS,
+  TRADING_TEXTS,
+  type CoinId,
+  type OpenOrder,
+  type OrderStatus,
+  type Page,
+  type Position,
+  type PriceUpdate,
+  type Quote,
+  type Trade,
+  type TradeFiat,
+  type TradeSide,
+  type TradingTerms,
+} from '@florin/contracts';
+import {
+  feePercent,
+  formatAmount,
+  instantQuote,
+  notional,
+  parseAmount,
+  spreadMultiplier,
+  tierForVolume,
+  tradeFee,
+  trimZeros,
+  type AssetCode,
+  type TradingPlatform,
+} from '@florin/domain';
+import type { DB } from '../../db/schema.js';
+import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
+import { readPage } from '../../http/pages.js';
+import type { MarketService } from '../market/service.js';
+import type { Notifier } from '../notifications/service.js';
+import type { UserEvents } from '../realtime/index.js';
+import type { OrderRow, TradeCoin, Trader, TradeRow, TradingRepository } from './repository.js';
+
+/** Prices and percentages: exact decimals, never a JS number. */
+const Exact = Decimal.clone({ precision: 60 });
+
+/** Orders one tick fills in one pass; the rest wait for the next pass, which starts at once. */
+const FILL_BATCH = 500;
+
+type Answer<T> = { data: T; message: string };
+
+export type TradingServiceDeps = {
+  db: Kysely<DB>;
+  repository: TradingRepository;
+  ledger: Ledger;
+  market: Pick<MarketService, 'quote' | 'gbpRate'>;
+  notifier: Notifier;
+  userEvents: UserEvents;
+};
+
+export type TradingService = ReturnType<typeof createTradingService>;
+
+function asAsset(code: string): AssetCode {
+  return code as AssetCode;
+}
+
+function money(units: string | bigint, asset: string): string {
+  return formatAmount(BigInt(units), asAsset(asset));
+}
+
+/** The spec's coin_id of a coin's asset code; refuses anything that is not a listed coin. */
+function coinIdOf(asset: string): CoinId {
+  return coinIdOfAsset(CryptoAssetSchema.parse(asset));
+}
+
+function symbolOf(asset: string, fiat: string): string {
+  return `${asset}/${fiat}`;
+}
+
+function fiatOf(currency: TradeFiat): string {
+  return currency.toUpperCase();
+}
+
+function hashRequest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
+}
+
+/** 400 with the spec's handling (002 §8: 'Insufficient Funds' on a 400) and the reason in `data`. */
+function orderRefused(message: string): AppError {
+  return new AppError('ORDER_REFUSED', message);
+}
+
+const userRef = (userId: number, asset: string) => ({
+  asset: asAsset(asset),
+  kind: 'available' as const,
+  ownerUserId: String(userId),
+});
+const inventoryRef = (asset: string) => ({ asset: asAsset(asset), kind: 'inventory' as const });
+const feeRevenueRef = (asset: string) => ({ asset: asAsset(asset), kind: 'fee_revenue' as const });
+
+/** LEDGER.md's trade: the customer's fiat and coin against the house's inventory, the fee to revenue. */
+function tradePostings(input: {
+  userId: number;
+  side: TradeSide;
+  asset: string;
+  fiat: string;
+  quantity: bigint;
+  notional: bigint;
+  fee: bigint;
+}): Posting[] {
+  const { userId, asset, fiat, quantity, fee } = input;
+  const value = input.notional;
+  const postings: Posting[] =
+    input.side === 'buy'
+      ? [
+          { account: userRef(userId, fiat), amount: -(value + fee) },
+          { account: inventoryRef(fiat), amount: value },
+          { account: inventoryRef(asset), amount: -quantity },
+          { account: userRef(userId, asset), amount: quantity },
+        ]
+      : [
+          { account: userRef(userId, asset), amount: -quantity },
+          { account: inventoryRef(asset), amount: quantity },
+          { account: inventoryRef(fiat), amount: -value },
+          { account: userRef(userId, fiat), amount: value - fee },
+        ];
+  if (fee > 0n) postings.push({ account: feeRevenueRef(fiat), amount: fee });
+  return postings;
+}
+
+function toTrade(row: TradeRow): Trade {
+  return {
+    id: row.id,
+    kind: row.kind,
+    side: row.side,
+    coin_id: coinIdOf(row.asset),
+    currency: row.fiat.toLowerCase() as Trade['currency'],
+    symbol: symbolOf(row.asset, row.fiat),
+    price: row.price,
+    quantity: money(row.quantity, row.asset),
+    total_cost_wo_fee: money(row.notional, row.fiat),
+    fee: money(row.fee, row.fiat),
+    total_cost_w_fee: money(row.total, row.fiat),
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+/**
+ * Trading: Florin is the counterparty. A quote fixes a price at the
+ * customer's fee for a few seconds and executes once; a market order is
+ * priced at execution within a maximum slippage; a limit or stop order holds
+ * what it may spend and fills when the customer's own price reaches it. Every
+ * execution is one journal (LEDGER.md) and one trades row; the customer's
+ * pages are told and they are mailed after the commit.
+ */
+export function createTradingService(deps: TradingServiceDeps) {
+  const { db, repository, ledger, market, notifier, userEvents } = deps;
+
+  async function requireTrader(userId: number): Promise<Trader> {
+    const trader = await repository.findTrader(userId);
+    if (!trader) throw new AppError('UNAUTHENTICATED');
+    return trader;
+  }
+
+  function checkMayTrade(trader: Trader): void {
+    if (trader.status !== 1 || trader.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
+    if (trader.is_sow_reset === 1)
+      throw new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
+  }
+
+  function checkTradingPlatform(trader: Trader): void {
+    if (trader.platform !== 2) throw new AppError('FORBIDDEN', TRADING_TEXTS.notTradingPlatform);
+  }
+
+  async function coinFor(coinId: CoinId, side: TradeSide | null): Promise<TradeCoin> {
+    const asset = assetOfCoinId(coinId);
+    const coin = (await repository.listCoins()).find((row) => row.asset === asset);
+    if (!coin || !coin.active) throw new AppError('FORBIDDEN', TRADING_TEXTS.notTradable);
+    if (side === 'buy' && coin.disable_buy) throw new AppError('FORBIDDEN', TRADING_TEXTS.buyDisabled);
+    if (side === 'sell' && coin.disable_sell) throw new AppError('FORBIDDEN', TRADING_TEXTS.sellDisabled);
+    return coin;
+  }
+
+  /** The customer's fee for a coin and the multiplier of their spreads (DECISIONS.md "Fees, tiers, referrals"). */
+  async function pricingOf(trader: Trader, coin: TradeCoin | null) {
+    const platform: TradingPlatform = trader.platform === 2 ? 2 : 1;
+    const volume = await repository.volumeThisYear(trader.id);
+    const tier = tierForVolume(volume);
+    const base = { platform, tier, customPercent: trader.custom_fee_percent };
+    return {
+      platform,
+      tier,
+      volume,
+      feePercent: feePercent({ ...base, coinPlatformFee: coin?.platform_fee ?? null }),
+      multiplier: spreadMultiplier(platform, feePercent(base)),
+    };
+  }
+
+  function checkLimits(coin: TradeCoin, quantity: bigint, field: string): void {
+    const asset = coin.asset;
+    if (quantity < BigInt(coin.amount_min)) {
+      const text = `The smallest order is ${trimZeros(money(coin.amount_min, asset))} ${asset}.`;
+      throw new AppError('VALIDATION_FAILED', text, { [field]: [text] });
+    }
+    if (coin.amount_max !== null && quantity > BigInt(coin.amount_max)) {
+      const text = `The most you can trade in one order is ${trimZeros(money(coin.amount_max, asset))} ${asset}.`;
+      throw new AppError('VALIDATION_FAILED', text, { [field]: [text] });
+    }
+  }
+
+  /** What a fiat notional is worth in pence: this year's sum of it is the customer's tier volume. */
+  function gbpValueOf(asset: string, fiat: string, quantity: bigint, value: bigint): bigint {
+    if (fiat === 'GBP') return value;
+    const rate = market.gbpRate(asset);
+    return rate === null ? 0n : notional(quantity, asAsset(asset), rate, 'GBP', 'floor');
+  }
+
+  /** One execution: the journal (or the posting of an order's hold) and its trades row. */
+  async function execute(
+    trx: Kysely<DB>,
+    input: {
+      trader: Trader;
+      kind: TradeRow['kind'];
+      side: TradeSide;
+      asset: string;
+      fiat: string;
+      price: string;
+      quantity: bigint;
+      notional: bigint;
+      fee: bigint;
+      total: bigint;
+      feePercent: string;
+      quoteId?: string;
+      order?: OrderRow;
+      idempotencyKey?: string;
+      requestHash?: string;
+    },
+  ): Promise<TradeRow> {
+    const postings = tradePostings({ userId: input.trader.id, ...input });
+    const common = {
+      kind: input.order ? ('limit_order_fill' as const) : ('trade' as const),
+      reference: input.order
+        ? `order:${input.order.id}`
+        : input.quoteId
+          ? `quote:${input.quoteId}`
+          : undefined,
+      metadata: { side: input.side, price: input.price, symbol: symbolOf(input.asset, input.fiat) },
+    };
+    let journalId: string;
+    try {
+      if (input.order) {
+        const used = input.side === 'buy' ? input.total : input.quantity;
+        ({ journalId } = await ledger.postHold(trx, {
+          ...common,
+          holdId: input.order.hold_id,
+          amount: used,
+          idempotencyKey: `order_fill:${input.order.id}`,
+          postings,
+          releaseRest: true,
+        }));
+      } else {
+        ({ journalId } = await ledger.postJournal(trx, {
+          ...common,
+          idempotencyKey: input.quoteId
+            ? `trade:quote:${input.quoteId}`
+            : `trade:${input.trader.id}:${input.idempotencyKey ?? ''}`,
+          postings,
+        }));
+      }
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+        throw orderRefused(TRADING_TEXTS.insufficientFunds);
+      throw error;
+    }
+    return repository.insertTrade(trx, {
+      user_id: input.trader.id,
+      kind: input.kind,
+      side: input.side,
+      asset: input.asset,
+      fiat: input.fiat,
+      price: input.price,
+      quantity: input.quantity.toString(),
+      notional: input.notional.toString(),
+      fee: input.fee.toString(),
+      total: input.total.toString(),
+      fee_percent: input.feePercent,
+      gbp_value: gbpValueOf(input.asset, input.fiat, input.quantity, input.notional).toString(),
+      quote_id: input.quoteId ?? null,
+      order_id: input.order?.id ?? null,
+      idempotency_key: input.idempotencyKey ?? null,
+      request_hash: input.requestHash ?? null,
+      journal_id: journalId,
+    });
+  }
+
+  async function afterTrade(trader: Trader, trade: TradeRow): Promise<void> {
+    userEvents.moneyMoved([trader.id]);
+    await notifier.notify(trader, 'trade_executed', {
+      firstName: trader.first_name,
+      side: trade.side,
+      quantity: money(trade.quantity, trade.asset),
+      asset: trade.asset,
+      price: trade.price,
+      fiat: trade.fiat,
+      total: money(trade.total, trade.fiat),
+    });
+  }
+
+  function toOrder(row: OrderRow): OpenOrder {
+    let marketPrice: string | null = null;
+    let delta: string | null = null;
+    let percentAway: string | null = null;
+    if (row.status === 'open') {
+      try {
+        const prices = market.quote(symbolOf(row.asset, row.fiat), {
+          spreadMultiplier: row.spread_multiplier,
+        });
+        marketPrice = row.side === 'buy' ? prices.ask : prices.bid;
+        const difference = new Exact(marketPrice).minus(row.price);
+        delta = difference.toFixed(2);
+        percentAway = difference.div(marketPrice).times(100).toFixed(2);
+      } catch {
+        // No fresh price: the screen shows the order without its distance.
+      }
+    }
+    return {
+      id: row.id,
+      symbol: symbolOf(row.asset, row.fiat),
+      coin_id: coinIdOf(row.asset),
+      currency: row.fiat.toLowerCase() as OpenOrder['currency'],
+      order_qty: money(row.quantity, row.asset),
+      price: row.price,
+      order_type: ORDER_TYPE_LABELS[row.type],
+      side: row.side === 'buy' ? 1 : 2,
+      status: row.status,
+      held: money(row.held, row.side === 'buy' ? row.fiat : row.asset),
+      market_price: marketPrice,
+      delta,
+      percent_away: percentAway,
+      expires_at: row.expires_at?.toISOString() ?? null,
+      created_at: row.created_at.toISOString(),
+      filled_at: row.filled_at?.toISOString() ?? null,
+    };
+  }
+
+  /** Fills one order if this customer's price has reached it; false when it has not (or it is closed). */
+  async function fillOrder(orderId: string): Promise<TradeRow | null> {
+    const outcome = await db.transaction().execute(async (trx) => {
+      const order = await repository.lockOrder(trx, orderId);
+      if (!order || order.status !== 'open') return null;
+      const trader = await repository.findTrader(order.user_id, trx);
+      // A customer put on hold keeps their orders, unfilled, until compliance decides.
+      if (!trader || trader.status !== 1 || trader.block_status === 2) return null;
+      let prices: PriceUpdate;
+      try {
+        prices = market.quote(symbolOf(order.asset, order.fiat), {
+          spreadMultiplier: order.spread_multiplier,
+        });
+      } catch {
+        return null;
+      }
+      const limit = new Exact(order.price);
+      const crossed =
+        order.type === 'stop'
+          ? limit.gte(prices.bid)
+          : order.side === 'buy'
+            ? limit.gte(prices.ask)
+            : limit.lte(prices.bid);
+      if (!crossed) return null;
+      // At the limit price or better: the customer's price now, which has crossed it.
+      const price = order.side === 'buy' ? prices.ask : prices.bid;
+      const quoted = instantQuote({
+        side: order.side,
+        coin: asAsset(order.asset),
+        fiat: asAsset(order.fiat),
+        price,
+        feePercent: order.fee_percent,
+        quantity: BigInt(order.quantity),
+      });
+      const trade = await execute(trx, {
+        trader,
+        kind: order.type,
+        side: order.side,
+        asset: order.asset,
+        fiat: order.fiat,
+        price,
+        ...quoted,
+        feePercent: order.fee_percent,
+        order,
+      });
+      await repository.updateOrder(trx, order.id, { status: 'filled', filled_at: new Date() });
+      return { trader, trade };
+    });
+    if (!outcome) return null;
+    await afterTrade(outcome.trader, outcome.trade);
+    return outcome.trade;
+  }
+
+  async function expireOrder(orderId: string): Promise<number | null> {
+    return db.transaction().execute(async (trx) => {
+      const order = await repository.lockOrder(trx, orderId);
+      if (!order || order.status !== 'open' || !order.expires_at || order.expires_at > new Date())
+        return null;
+      await ledger.releaseHold(trx, { holdId: order.hold_id, outcome: 'expired' });
+      await repository.updateOrder(trx, order.id, { status: 'expired' });
+      return order.user_id;
+    });
+  }
+
+  let sweeping: Promise<void> | null = null;
+  let sweepAgain = false;
+
+  /** Fills every order the prices have crossed and expires those past their time, one pass at a time. */
+  async function sweep(updates: readonly PriceUpdate[]): Promise<{ filled: number; expired: number }> {
+    let filled = 0;
+    let expired = 0;
+    for (const update of updates) {
+      if (update.stale) continue;
+      const [asset = '', fiat = ''] = update.symbol.split('/');
+      for (;;) {
+        const crossed = await repository.listCrossedOrders(asset, fiat, update.mid, FILL_BATCH);
+        let filledNow = 0;
+        for (const { id } of crossed) if (await fillOrder(id)) filledNow += 1;
+        filled += filledNow;
+        // Orders that stayed open (price moved back, customer on hold) would be found again: stop.
+        if (crossed.length < FILL_BATCH || filledNow === 0) break;
+      }
+    }
+    const moved = new Set<number>();
+    for (const { id } of await repository.listExpiredOrders(FILL_BATCH)) {
+      const userId = await expireOrder(id);
+      if (userId !== null) {
+        expired += 1;
+        moved.add(userId);
+      }
+    }
+    if (moved.size > 0) userEvents.moneyMoved([...moved]);
+    return { filled, expired };
+  }
+
+  const service = {
+    // ---- the customer's terms ----
+
+    async terms(userId: number): Promise<{ data: TradingTerms }> {
+      const trader = await requireTrader(userId);
+      const base = await pricingOf(trader, null);
+      const coins = (await repository.listCoins()).filter((coin) => coin.active);
+      return {
+        data: {
+          platform: base.platform,
+          tier: base.tier,
+          custom_fee_percent:
+            trader.custom_fee_percent === null ? null : trimZeros(trader.custom_fee_percent),
+          volume_gbp: money(base.volume, 'GBP'),
+          coins: coins.map((coin) => ({
+            coin_id: coin.coin_id as CoinId,
+            fee_percent: feePercent({
+              platform: base.platform,
+              tier: base.tier,
+              customPercent: trader.custom_fee_percent,
+              coinPlatformFee: coin.platform_fee,
+            }),
+            amount_min: money(coin.amount_min, coin.asset),
+            amount_max: coin.amount_max === null ? null : money(coin.amount_max, coin.asset),
+            can_buy: !coin.disable_buy,
+            can_sell: !coin.disable_sell,
+          })),
+        },
+      };
+    },
+
+    // ---- instant: quote, then execute it by id ----
+
+    async quote(
+      userId: number,
+      body: {
+        side: TradeSide;
+        coin_id: CoinId;
+        currency: TradeFiat;
+        quantity?: string | null;
+        cost?: string | null;
+      },
+    ): Promise<{ data: Quote }> {
+      const trader = await requireTrader(userId);
+      checkMayTrade(trader);
+      const coin = await coinFor(body.coin_id, body.side);
+      const asset = coin.asset;
+      const fiat = fiatOf(body.currency);
+      const pricing = await pricingOf(trader, coin);
+      const prices = market.quote(symbolOf(asset, fiat), { spreadMultiplier: pricing.multiplier });
+      const price = body.side === 'buy' ? prices.ask : prices.bid;
+      const quoted = instantQuote({
+        side: body.side,
+        coin: asAsset(asset),
+        fiat: asAsset(fiat),
+        price,
+        feePercent: pricing.feePercent,
+        ...(body.quantity ? { quantity: parseAmount(body.quantity, asAsset(asset)) } : {}),
+        ...(!body.quantity && body.cost ? { cost: parseAmount(body.cost, asAsset(fiat)) } : {}),
+      });
+      checkLimits(coin, quoted.quantity, body.quantity ? 'quantity' : 'cost');
+      const balance = await ledger.getBalance(db, userRef(userId, body.side === 'buy' ? fiat : asset));
+      const exceeds =
+        body.side === 'buy' ? quoted.total > balance.available : quoted.quantity > balance.available;
+      const row = await repository.insertQuote({
+        id: randomBytes(18).toString('base64url'),
+        user_id: userId,
+        side: body.side,
+        asset,
+        fiat,
+        price,
+        quantity: quoted.quantity.toString(),
+        notional: quoted.notional.toString(),
+        fee: quoted.fee.toString(),
+        total: quoted.total.toString(),
+        fee_percent: pricing.feePercent,
+        expires_at: new Date(Date.now() + (QUOTE_SECONDS + QUOTE_GRACE_SECONDS) * 1000),
+      });
+      return {
+        data: {
+          id: row.id,
+          side: body.side,
+          coin_id: body.coin_id,
+          currency: body.currency,
+          symbol: symbolOf(asset, fiat),
+          price,
+          quantity: money(quoted.quantity, asset),
+          total_cost_wo_fee: money(quoted.notional, fiat),
+          fee: money(quoted.fee, fiat),
+          fee_percent: pricing.feePercent,
+          total_cost_w_fee: money(quoted.total, fiat),
+          available: money(balance.available, body.side === 'buy' ? fiat : asset),
+          exceeds_balance: exceeds,
+          expires_at: new Date(row.expires_at.getTime() - QUOTE_GRACE_SECONDS * 1000).toISOString(),
+          seconds: QUOTE_SECONDS,
+        },
+      };
+    },
+
+    /** POST /api/v1/order: executes the quote once, at its price, while it lasts and prices are live. */
+    async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
+      const coins = await repository.listCoins();
+      const { trader, trade } = await db.transaction().execute(async (trx) => {
+        const quote = await repository.lockQuote(trx, quoteId);
+        if (!quote || quote.user_id !== userId) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
+        if (quote.executed_at) throw new AppError('CONFLICT', TRADING_TEXTS.quoteUsed);
+        if (quote.expired) throw new AppError('CONFLICT', TRADING_TEXTS.quoteExpired);
+        const trader = await repository.lockTrader(trx, userId);
+        if (!trader) throw new AppError('UNAUTHENTICATED');
+        checkMayTrade(trader);
+        const coin = coins.find((row) => row.asset === quote.asset);
+        if (!coin?.active || (quote.side === 'buy' ? coin.disable_buy : coin.disable_sell))
+          throw new AppError(
+            'FORBIDDEN',
+            quote.side === 'buy' ? TRADING_TEXTS.buyDisabled : TRADING_TEXTS.sellDisabled,
+          );
+        // A quote is not honoured on a price source that has stopped: PRICES_STALE.
+        market.quote(symbolOf(quote.asset, quote.fiat));
+        const trade = await execute(trx, {
+          trader,
+          kind: 'instant',
+          side: quote.side,
+          asset: quote.asset,
+          fiat: quote.fiat,
+          price: quote.price,
+          quantity: BigInt(quote.quantity),
+          notional: BigInt(quote.notional),
+          fee: BigInt(quote.fee),
+          total: BigInt(quote.total),
+          feePercent: quote.fee_percent,
+          quoteId: quote.id,
+        });
+        await repository.markQuoteExecuted(trx, quote.id);
+        return { trader, trade };
+      });
+      await afterTrade(trader, trade);
+      return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
+    },
+
+    // ---- market orders (trading accounts) ----
+
+    async marketOrder(
+      userId: number,
+      idempotencyKey: string,
+      side: TradeSide,
+      body: {
+        coin_id: CoinId;
+        crypto_amount: string;
+        crypto_price?: string | null;
+        currency: TradeFiat;
+        max_slippage_percent: string;
+      },
+    ): Promise<Answer<Trade>> {
+      const requestHash = hashRequest({ side, ...body });
+      const replay = async (executor: Kysely<DB>) => {
+        const earlier = await repository.findTradeByKey(executor, userId, idempotencyKey);
+        if (!earlier) return undefined;
+        if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return { data: toTrade(earlier), message: TRADING_TEXTS.transactionSuccessful };
+      };
+      const earlier = await replay(db);
+      if (earlier) return earlier;
+      const trader = await requireTrader(userId);
+      checkMayTrade(trader);
+      checkTradingPlatform(trader);
+      const coin = await coinFor(body.coin_id, side);
+      const asset = coin.asset;
+      const fiat = fiatOf(body.currency);
+      const quantity = parseAmount(body.crypto_amount, asAsset(asset));
+      checkLimits(coin, quantity, 'crypto_amount');
+      const pricing = await pricingOf(trader, coin);
+
+      const outcome = await db.transaction().execute(async (trx) => {
+        const locked = await repository.lockTrader(trx, userId);
+        if (!locked) throw new AppError('UNAUTHENTICATED');
+        const replayed = await replay(trx);
+        if (replayed) return { replayed };
+        checkMayTrade(locked);
+        // DECISIONS.md: priced by the server now; the client's price only bounds the slippage.
+        const prices = market.quote(symbolOf(asset, fiat), { spreadMultiplier: pricing.multiplier });
+        const price = side === 'buy' ? prices.ask : prices.bid;
+        if (body.crypto_price && /^\d+(\.\d+)?$/.test(body.crypto_price) && /[1-9]/.test(body.crypto_price)) {
+          const allowed = new Exact(body.max_slippage_percent).div(100);
+          const seen = new Exact(body.crypto_price);
+          const tooFar =
+            side === 'buy'
+              ? new Exact(price).gt(seen.times(allowed.plus(1)))
+              : new Exact(price).lt(seen.times(new Exact(1).minus(allowed)));
+          if (tooFar) throw orderRefused(TRADING_TEXTS.slippageExceeded);
+        }
+        const quoted = instantQuote({
+          side,
+          coin: asAsset(asset),
+          fiat: asAsset(fiat),
+          price,
+          feePercent: pricing.feePercent,
+          quantity,
+        });
+        const trade = await execute(trx, {
+          trader: locked,
+          kind: 'market',
+          side,
+          asset,
+          fiat,
+          price,
+          ...quoted,
+          feePercent: pricing.feePercent,
+          idempotencyKey,
+          requestHash,
+        });
+        return { trade };
+      });
+      if (outcome.replayed) return outcome.replayed;
+      await afterTrade(trader, outcome.trade);
+      return { data: toTrade(outcome.trade), message: TRADING_TEXTS.transactionSuccessful };
+    },
+
+    // ---- limit and stop orders (trading accounts) ----
+
+    async placeOrder(
+      userId: number,
+      idempotencyKey: string,
+      body: {
+        coin_id: CoinId;
+        order_qty: string;
+        price: string;
+        side: 1 | 2;
+        order_type: 2 | 3;
+        currency: TradeFiat;
+        expires_at?: string | null;
+      },
+    ): Promise<Answer<OpenOrder>> {
+      const side: TradeSide = body.side === 1 ? 'buy' : 'sell';
+      const type = body.order_type === 3 ? 'stop' : 'limit';
+      const requestHash = hashRequest(body);
+      const replay = async (executor: Kysely<DB>) => {
+        const earlier = await repository.findOrderByKey(executor, userId, idempotencyKey);
+        if (!earlier) return undefined;
+        if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return { data: toOrder(earlier), message: TRADING_TEXTS.orderPlaced };
+      };
+      const earlier = await replay(db);
+      if (earlier) return earlier;
+      const trader = await requireTrader(userId);
+      checkMayTrade(trader);
+      checkTradingPlatform(trader);
+      const coin = await coinFor(body.coin_id, side);
+      const asset = coin.asset;
+      const fiat = fiatOf(body.currency);
+      const quantity = parseAmount(body.order_qty, asAsset(asset));
+      checkLimits(coin, quantity, 'order_qty');
+      const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+      if (expiresAt && expiresAt <= new Date())
+        throw new AppError('VALIDATION_FAILED', TRADING_TEXTS.expiryInPast, {
+          expires_at: [TRADING_TEXTS.expiryInPast],
+        });
+      const price = new Exact(body.price).toFixed();
+      const pricing = await pricingOf(trader, coin);
+      // The most it may spend: at the limit price with the fee for a buy; the coins for a sell.
+      const value = notional(quantity, asAsset(asset), price, asAsset(fiat), 'ceil');
+      const held = side === 'buy' ? value + tradeFee(value, pricing.feePercent) : quantity;
+
+      const outcome = await db.transaction().execute(async (trx) => {
+        const locked = await repository.lockTrader(trx, userId);
+        if (!locked) throw new AppError('UNAUTHENTICATED');
+        const replayed = await replay(trx);
+        if (replayed) return { replayed };
+        checkMayTrade(locked);
+        let holdId: string;
+        try {
+          ({ holdId } = await ledger.placeHold(trx, {
+            idempotencyKey: `order:${userId}:${idempotencyKey}`,
+            account: userRef(userId, side === 'buy' ? fiat : asset),
+            amount: held,
+            reason: `${type}_order`,
+            reference: `order:${userId}:${idempotencyKey}`,
+          }));
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+            throw orderRefused(TRADING_TEXTS.insufficientFunds);
+          throw error;
+        }
+        const order = await repository.insertOrder(trx, {
+          user_id: userId,
+          idempotency_key: idempotencyKey,
+          request_hash: requestHash,
+          type,
+          side,
+          asset,
+          fiat,
+          quantity: quantity.toString(),
+          price,
+          fee_percent: pricing.feePercent,
+          spread_multiplier: pricing.multiplier,
+          hold_id: holdId,
+          held: held.toString(),
+          status: 'open',
+          expires_at: expiresAt,
+        });
+        return { order };
+      });
+      if (outcome.replayed) return outcome.replayed;
+      userEvents.moneyMoved([userId]);
+      // An order the price has already reached fills at once.
+      await fillOrder(outcome.order.id);
+      const current = (await repository.findOrder(outcome.order.id)) ?? outcome.order;
+      return { data: toOrder(current), message: TRADING_TEXTS.orderPlaced };
+    },
+
+    async cancelOrder(userId: number, id: string): Promise<Answer<OpenOrder>> {
+      const row = await db.transaction().execute(async (trx) => {
+        const order = await repository.lockOrder(trx, id);
+        if (!order || order.user_id !== userId) throw new AppError('NOT_FOUND', TRADING_TEXTS.orderNotFound);
+        if (order.status !== 'open')
+          throw new AppError('VALIDATION_FAILED', TRADING_TEXTS.orderNotOpen, {
+            id: [TRADING_TEXTS.orderNotOpen],
+          });
+        await ledger.releaseHold(trx, { holdId: order.hold_id, outcome: 'voided' });
+        return repository.updateOrder(trx, id, { status: 'cancelled', cancelled_at: new Date() });
+      });
+      userEvents.moneyMoved([userId]);
+      return { data: toOrder(row), message: TRADING_TEXTS.orderCancelled };
+    },
+
+    async listOrders(
+      userId: number,
+      query: { page: number; status: OrderStatus; coin_id?: CoinId },
+    ): Promise<Page<OpenOrder>> {
+      const asset = query.coin_id ? assetOfCoinId(query.coin_id) : undefined;
+      return readPage({
+        page: query.page,
+        path: listLimitOrders.path,
+        perPage: OPEN_ORDERS_PAGE_SIZE,
+        filters: { status: query.status, coin_id: query.coin_id },
+        count: () => repository.countOrders(userId, query.status, asset),
+        list: (limit, offset) => repository.listOrders(userId, query.status, asset, limit, offset),
+        toItem: toOrder,
+      });
+    },
+
+    // ---- positions ----
+
+    /**
+     * Each coin held, with a pooled average cost from the customer's trades
+     * (buys add their GBP cost, fee included; sells take out their share of
+     * the pool), valued at the customer's bid now.
+     */
+    async positions(userId: number): Promise<{ data: Position[] }> {
+      const trader = await requireTrader(userId);
+      const pricing = await pricingOf(trader, null);
+      const holdings = await repository.coinHoldings(userId);
+      const trades = await repository.listTradesOf(userId);
+      const positions: Position[] = [];
+      for (const { asset, posted } of holdings) {
+        let poolQuantity = 0n;
+        let poolCost = new Exact(0);
+        for (const trade of trades.filter((row) => row.asset === asset)) {
+          const quantity = BigInt(trade.quantity);
+          if (trade.side === 'buy') {
+            // In pence: a GBP trade's total; another fiat's at the GBP value of its notional, fee in proportion.
+            const cost =
+              trade.fiat === 'GBP'
+                ? new Exact(trade.total)
+                : BigInt(trade.notional) === 0n
+                  ? new Exact(0)
+                  : new Exact(trade.gbp_value).times(trade.total).div(trade.notional);
+            poolQuantity += quantity;
+            poolCost = poolCost.plus(cost);
+          } else if (poolQuantity > 0n) {
+            const taken = quantity > poolQuantity ? poolQuantity : quantity;
+            poolCost = poolCost.minus(poolCost.times(taken.toString()).div(poolQuantity.toString()));
+            poolQuantity -= taken;
+          }
+        }
+        const scale = new Exact(10).pow(asset === 'XRP' ? 6 : asset === 'ETH' ? 18 : 8);
+        const quantity = new Exact(posted.toString()).div(scale);
+        const averageCost =
+          poolQuantity > 0n ? poolCost.div(100).div(new Exact(poolQuantity.toString()).div(scale)) : null;
+        let price: string | null = null;
+        try {
+          price = market.quote(symbolOf(asset, 'GBP'), { spreadMultiplier: pricing.multiplier }).bid;
+        } catch {
+          price = null;
+        }
+        const value = price === null ? null : quantity.times(price);
+        const pnl = value !== null && averageCost !== null ? value.minus(quantity.times(averageCost)) : null;
+        positions.push({
+          coin_id: coinIdOf(asset),
+          symbol: symbolOf(asset, 'GBP'),
+          currency: 'gbp',
+          quantity: money(posted, asset),
+          average_cost: averageCost === null ? null : averageCost.toFixed(2, Exact.ROUND_HALF_UP),
+          price,
+          value: value === null ? null : value.toFixed(2, Exact.ROUND_DOWN),
+          unrealised_pnl: pnl === null ? null : pnl.toFixed(2, Exact.ROUND_HALF_UP),
+          direction: pnl === null ? null : pnl.isZero() ? 'flat' : pnl.isPositive() ? 'up' : 'down',
+          order_type: 'MARKET',
+        });
+      }
+      return { data: positions };
+    },
+
+    // ---- the fill engine (the leading instance) ----
+
+    /**
+     * Runs a sweep for these prices; a sweep already running is followed by
+     * one more with the latest prices, so ticks never queue up.
+     */
+    onPrices(updates: readonly PriceUpdate[]): Promise<void> {
+      latestUpdates = mergeUpdates(latestUpdates, updates);
+      if (sweeping) {
+        sweepAgain = true;
+        return sweeping;
+      }
+      const run = async (): Promise<void> => {
+        do {
+          sweepAgain = false;
+          const batch = latestUpdates;
+          latestUpdates = [];
+          await sweep(batch);
+        } while (sweepAgain || latestUpdates.length > 0);
+      };
+      sweeping = run().finally(() => {
+        sweeping = null;
+      });
+      return sweeping;
+    },
+
+    sweep,
+  };
+  let latestUpdates: PriceUpdate[] = [];
+  return service;
+}
+
+/** The newest update per symbol. */
+function mergeUpdates(current: readonly PriceUpdate[], next: readonly PriceUpdate[]): PriceUpdate[] {
+  const bySymbol = new Map(current.map((update) => [update.symbol, update]));
+  for (const update of next) bySymbol.set(update.symbol, update);
+  return [...bySymbol.values()];
+}
+
+/**
+ * Invariant 8 for trading (shared/LEDGER.md): every trade has its journal
+ * (an instant trade's keyed by its quote); an open order holds, a filled one
+ * posted its hold once, a cancelled or expired one released it with nothing
+ * posted.
+ */
+export const tradingDomainCheck: DomainCheck = {
+  name: 'trading',
+  async run(db) {
+    const result = await sql<{ message: string }>`
+      SELECT 'trade ' || t.id || ' has no journal of its kind' AS message
+      FROM trades t
+      LEFT JOIN journals j ON j.id = t.journal_id
+      WHERE j.id IS NULL
+        OR (t.kind IN ('instant', 'market') AND j.kind <> 'trade')
+        OR (t.kind IN ('limit', 'stop') AND j.kind <> 'limit_order_fill')
+        OR (t.quote_id IS NOT NULL AND j.idempotency_key <> 'trade:quote:' || t.quote_id)
+      UNION ALL
+      SELECT 'order ' || o.id || ' is ' || o.status || ' but its hold is ' || h.status
+        || ' with ' || count(j.id) || ' journals'
+      FROM orders o
+      JOIN holds h ON h.id = o.hold_id
+      LEFT JOIN journals j ON j.hold_id = o.hold_id
+      GROUP BY o.id, o.status, h.status
+      HAVING NOT (
+        (o.status = 'open' AND h.status = 'pending' AND count(j.id) = 0)
+        OR (o.status = 'filled' AND h.status = 'posted' AND count(j.id) = 1)
+        OR (o.status = 'cancelled' AND h.status = 'voided' AND count(j.id) = 0)
+        OR (o.status = 'expired' AND h.status = 'expired' AND count(j.id) = 0)
+      )`.execute(db);
+    return result.rows.map((row) => row.message);
+  },
+};

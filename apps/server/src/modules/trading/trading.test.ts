@@ -1,0 +1,413 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AppError,
+  OpenOrderSchema,
+  PositionSchema,
+  QuoteSchema,
+  TRADING_TEXTS,
+  TradeSchema,
+  TradingTermsSchema,
+  pageSchema,
+  type OpenOrder,
+  type Quote,
+} from '@florin/contracts';
+import { feePercent, instantQuote, parseAmount } from '@florin/domain';
+import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { checkLedger } from '../../ledger/index.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { fund } from '../../test/ledger.js';
+import { mailSubjects } from '../compliance/test-customers.js';
+import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/test-kit.js';
+import { createNotifier } from '../notifications/service.js';
+import { createTradingRepository } from './repository.js';
+import { createTradingService, tradingDomainCheck } from './service.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.db;
+
+async function expectLedgerToHold(): Promise<void> {
+  const result = await checkLedger(db(), [tradingDomainCheck]);
+  expect(result.violations).toEqual([]);
+}
+
+/** Moves the simulated BTC/GBP mid (and fills what it crosses) through the dev route. */
+async function drive(mid: string, symbol = 'BTC/GBP') {
+  const response = await t.app.inject({ method: 'POST', url: '/dev/market/drive', payload: { symbol, mid } });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: { bid: string; ask: string } }>().data;
+}
+
+async function trader(options: { platform?: 1 | 2; gbp?: bigint; btc?: bigint } = {}): Promise<Customer> {
+  const customer = await liveCustomer(t);
+  if (options.platform === 2)
+    await db().updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
+  if (options.gbp) await fund(t.ledger, db(), customer.id, 'GBP', options.gbp);
+  if (options.btc) await fund(t.ledger, db(), customer.id, 'BTC', options.btc);
+  return customer;
+}
+
+async function balance(customer: Customer, asset: 'GBP' | 'BTC') {
+  return t.ledger.getBalance(db(), { asset, kind: 'available', ownerUserId: String(customer.id) });
+}
+
+async function quote(customer: Customer, body: Record<string, unknown>): Promise<Quote> {
+  const response = await customer.browser.post('/api/v1/quotes', { side: 'buy', coin_id: 'btc', ...body });
+  expect(response.statusCode, response.body).toBe(200);
+  return QuoteSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+function execute(customer: Customer, quoteId: string) {
+  return customer.browser.post('/api/v1/order', { quote_id: quoteId });
+}
+
+function market(
+  customer: Customer,
+  side: 'buy' | 'sell',
+  body: Record<string, unknown>,
+  key = newIdempotencyKey(),
+) {
+  return customer.browser.post(
+    `/api/v1/crypto/${side}`,
+    { coin_id: 'btc', ...body },
+    { headers: { 'idempotency-key': key } },
+  );
+}
+
+function limit(customer: Customer, body: Record<string, unknown>, key = newIdempotencyKey()) {
+  return customer.browser.post(
+    '/api/v1/crypto/limit_order',
+    { coin_id: 'btc', order_type: 2, ...body },
+    { headers: { 'idempotency-key': key } },
+  );
+}
+
+async function placed(customer: Customer, body: Record<string, unknown>): Promise<OpenOrder> {
+  const response = await limit(customer, body);
+  expect(response.statusCode, response.body).toBe(200);
+  return OpenOrderSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+describe('instant trades at a quoted price', () => {
+  it('quotes at the customer’s fee and ask, executes once, and moves the money in one journal', async () => {
+    const customer = await trader({ gbp: 100_000n });
+    const prices = await drive('20000');
+    const terms = TradingTermsSchema.parse(
+      (await customer.browser.get('/api/v1/trading/terms')).json<{ data: unknown }>().data,
+    );
+    expect(terms).toMatchObject({ platform: 1, tier: 1, custom_fee_percent: null, volume_gbp: '0.00' });
+    expect(terms.coins.find((coin) => coin.coin_id === 'btc')).toMatchObject({ fee_percent: '1.39' });
+
+    const offer = await quote(customer, { quantity: '0.01' });
+    expect(offer).toMatchObject({ side: 'buy', symbol: 'BTC/GBP', price: prices.ask, fee_percent: '1.39' });
+    const expected = instantQuote({
+      side: 'buy',
+      coin: 'BTC',
+      fiat: 'GBP',
+      price: prices.ask,
+      feePercent: '1.39',
+      quantity: 1_000_000n,
+    });
+    expect(parseAmount(offer.total_cost_w_fee, 'GBP')).toBe(expected.total);
+    expect(parseAmount(offer.fee, 'GBP')).toBe(expected.fee);
+    expect(offer.exceeds_balance).toBe(false);
+
+    const done = await execute(customer, offer.id);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json()).toMatchObject({ message: TRADING_TEXTS.transactionSuccessful });
+    expect(TradeSchema.parse(done.json<{ data: unknown }>().data)).toMatchObject({
+      kind: 'instant',
+      price: prices.ask,
+    });
+    expect((await balance(customer, 'BTC')).available).toBe(1_000_000n);
+    expect((await balance(customer, 'GBP')).available).toBe(100_000n - expected.total);
+
+    const again = await execute(customer, offer.id);
+    expect(again.statusCode).toBe(409);
+    expect(errorOf(again).message).toBe(TRADING_TEXTS.quoteUsed);
+    expect((await balance(customer, 'BTC')).available).toBe(1_000_000n);
+    expect(await mailSubjects(db(), customer.email)).toContainEqual(
+      expect.stringContaining('You bought BTC'),
+    );
+    await expectLedgerToHold();
+  });
+
+  it('takes a form-encoded order as the spec sends it, and quotes from a cost floored to 4 decimals', async () => {
+    const customer = await trader({ gbp: 100_000n });
+    await drive('20000');
+    const offer = await quote(customer, { cost: '300.00' });
+    expect(offer.quantity).toMatch(/^0\.\d{4}0000$/);
+    expect(parseAmount(offer.total_cost_w_fee, 'GBP')).toBeLessThanOrEqual(30_000n);
+    const form = new URLSearchParams({
+      quote_id: offer.id,
+      coin_id: 'btc',
+      side: 'buy',
+      order_type: 'market',
+    });
+    const response = await customer.browser.post('/api/v1/order', form.toString(), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await balance(customer, 'BTC')).available).toBe(parseAmount(offer.quantity, 'BTC'));
+  });
+
+  it('refuses an expired quote, another customer’s quote, and an order the balance no longer covers', async () => {
+    const customer = await trader({ gbp: 100_000n });
+    await drive('20000');
+    const stale = await quote(customer, { quantity: '0.01' });
+    await db()
+      .updateTable('trade_quotes')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', stale.id)
+      .execute();
+    const expired = await execute(customer, stale.id);
+    expect(expired.statusCode).toBe(409);
+    expect(errorOf(expired).message).toBe(TRADING_TEXTS.quoteExpired);
+
+    const stranger = await trader({ gbp: 100_000n });
+    const theirs = await quote(customer, { quantity: '0.01' });
+    expect((await execute(stranger, theirs.id)).statusCode).toBe(404);
+
+    const tooLarge = await quote(customer, { quantity: '0.5' });
+    expect(tooLarge.exceeds_balance).toBe(true);
+    const refused = await execute(customer, tooLarge.id);
+    expect(refused.statusCode).toBe(400);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'ORDER_REFUSED',
+      message: TRADING_TEXTS.insufficientFunds,
+    });
+    expect((await balance(customer, 'GBP')).available).toBe(100_000n);
+    await expectLedgerToHold();
+  });
+
+  it('refuses to execute on a price source that has stopped', async () => {
+    const customer = await trader({ gbp: 100_000n });
+    await drive('20000');
+    const offer = await quote(customer, { quantity: '0.01' });
+    const stopped = createTradingService({
+      db: db(),
+      repository: createTradingRepository(db()),
+      ledger: t.ledger,
+      market: {
+        quote: () => {
+          throw new AppError('PRICES_STALE');
+        },
+        gbpRate: () => null,
+      },
+      notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
+      userEvents: { moneyMoved: () => undefined },
+    });
+    await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
+    expect((await balance(customer, 'GBP')).available).toBe(100_000n);
+  });
+
+  it('refuses a coin whose buying is paused, and caps the fee at the coin’s platform fee', async () => {
+    const customer = await trader({ gbp: 100_000n });
+    await drive('20000');
+    await db().updateTable('coins').set({ disable_buy: true }).where('asset', '=', 'BTC').execute();
+    try {
+      const response = await customer.browser.post('/api/v1/quotes', {
+        side: 'buy',
+        coin_id: 'btc',
+        quantity: '0.01',
+      });
+      expect(response.statusCode).toBe(403);
+      expect(errorOf(response).message).toBe(TRADING_TEXTS.buyDisabled);
+    } finally {
+      await db().updateTable('coins').set({ disable_buy: false }).where('asset', '=', 'BTC').execute();
+    }
+    await db().updateTable('coins').set({ platform_fee: '0.5' }).where('asset', '=', 'BTC').execute();
+    try {
+      const offer = await quote(customer, { quantity: '0.01' });
+      expect(offer.fee_percent).toBe(
+        feePercent({ platform: 1, tier: 1, customPercent: null, coinPlatformFee: '0.5' }),
+      );
+      expect(offer.fee_percent).toBe('0.5');
+    } finally {
+      await db().updateTable('coins').set({ platform_fee: null }).where('asset', '=', 'BTC').execute();
+    }
+  });
+});
+
+describe('market orders (trading accounts)', () => {
+  it('are for trading accounts, priced by the server, refused beyond the slippage allowed', async () => {
+    const instant = await trader({ gbp: 100_000n });
+    const prices = await drive('20000');
+    const notTrading = await market(instant, 'buy', { crypto_amount: '0.01', crypto_price: prices.ask });
+    expect(notTrading.statusCode).toBe(403);
+
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    const slipped = await market(customer, 'buy', { crypto_amount: '0.01', crypto_price: '15000' });
+    expect(slipped.statusCode).toBe(400);
+    expect(errorOf(slipped).message).toBe(TRADING_TEXTS.slippageExceeded);
+    const empty = await market(customer, 'buy', { crypto_amount: '0' });
+    expect(errorOf(empty).errors?.crypto_amount).toEqual([TRADING_TEXTS.quantityRequired]);
+    const precise = await market(customer, 'buy', { crypto_amount: '0.01234' });
+    expect(errorOf(precise).errors?.crypto_amount).toEqual([TRADING_TEXTS.amountDecimals]);
+
+    const key = newIdempotencyKey();
+    const bought = await market(
+      customer,
+      'buy',
+      { crypto_amount: '0.01', crypto_price: prices.ask, gbp_amount: '1' },
+      key,
+    );
+    expect(bought.statusCode, bought.body).toBe(200);
+    expect(bought.json()).toMatchObject({ data: { kind: 'market', side: 'buy' } });
+    const replayed = await market(
+      customer,
+      'buy',
+      { crypto_amount: '0.01', crypto_price: prices.ask, gbp_amount: '1' },
+      key,
+    );
+    expect(replayed.json<{ data: { id: string } }>().data.id).toBe(
+      bought.json<{ data: { id: string } }>().data.id,
+    );
+    expect((await balance(customer, 'BTC')).available).toBe(1_000_000n);
+    const sold = await market(customer, 'sell', { crypto_amount: '0.01' });
+    expect(sold.statusCode, sold.body).toBe(200);
+    expect((await balance(customer, 'BTC')).available).toBe(0n);
+    await expectLedgerToHold();
+  });
+
+  it('of 50 concurrent orders spending one balance, one executes and nothing is overspent', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => market(customer, 'buy', { crypto_amount: '0.03' })),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.statusCode >= 500)).toHaveLength(0);
+    expect((await balance(customer, 'BTC')).available).toBe(3_000_000n);
+    expect((await balance(customer, 'GBP')).available).toBeGreaterThanOrEqual(0n);
+    await expectLedgerToHold();
+  });
+});
+
+describe('limit and stop orders', () => {
+  it('a limit buy holds the most it may spend and fills at or below its price when the ask comes down', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const order = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    expect(order).toMatchObject({ status: 'open', order_type: 'LIMIT', side: 1, price: '19000' });
+    const heldGbp = (await balance(customer, 'GBP')).held;
+    expect(heldGbp).toBe(parseAmount(order.held, 'GBP'));
+    expect(heldGbp).toBeGreaterThan(19_000n);
+
+    await drive('19500');
+    const stillOpen = pageSchema(OpenOrderSchema).parse(
+      (await customer.browser.get('/api/v1/crypto/limit_orders')).json(),
+    );
+    expect(stillOpen.data.map((row) => row.id)).toContain(order.id);
+    expect(stillOpen.data[0]?.percent_away).not.toBeNull();
+
+    await drive('18500');
+    const filled = pageSchema(OpenOrderSchema).parse(
+      (await customer.browser.get('/api/v1/crypto/limit_orders?status=filled')).json(),
+    );
+    expect(filled.data.map((row) => row.id)).toContain(order.id);
+    const gbp = await balance(customer, 'GBP');
+    expect(gbp.held).toBe(0n);
+    expect((await balance(customer, 'BTC')).available).toBe(1_000_000n);
+    // Filled at the ask then, below the limit: the customer paid less than was held.
+    expect(100_000n - gbp.available).toBeLessThan(heldGbp);
+    await expectLedgerToHold();
+  });
+
+  it('a limit sell fills when the bid rises to it; a stop sells when the bid falls to it', async () => {
+    const customer = await trader({ platform: 2, btc: 3_000_000n });
+    await drive('20000');
+    const sell = await placed(customer, { side: 2, order_qty: '0.01', price: '21000' });
+    const stop = await placed(customer, { side: 2, order_qty: '0.01', price: '18000', order_type: 3 });
+    expect(stop.order_type).toBe('STOP');
+    expect((await balance(customer, 'BTC')).held).toBe(2_000_000n);
+    await drive('21500');
+    const status = async (id: string) =>
+      (await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow())
+        .status;
+    expect(await status(sell.id)).toBe('filled');
+    expect(await status(stop.id)).toBe('open');
+    await drive('17000');
+    expect(await status(stop.id)).toBe('filled');
+    expect(await balance(customer, 'BTC')).toMatchObject({ available: 1_000_000n, held: 0n });
+    await expectLedgerToHold();
+  });
+
+  it('cancels with the hold released; another customer’s order is not found; expired orders give back', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const order = await placed(customer, { side: 1, order_qty: '0.01', price: '10000' });
+    const stranger = await trader({ platform: 2 });
+    const foreign = await stranger.browser.post(`/api/v1/crypto/limit_order/${order.id}/cancel`);
+    expect(foreign.statusCode).toBe(404);
+    expect(errorOf(foreign).message).toBe(TRADING_TEXTS.orderNotFound);
+    const cancelled = await customer.browser.post(`/api/v1/crypto/limit_order/${order.id}/cancel`);
+    expect(cancelled.json()).toMatchObject({
+      data: { status: 'cancelled' },
+      message: TRADING_TEXTS.orderCancelled,
+    });
+    expect((await balance(customer, 'GBP')).held).toBe(0n);
+    const twice = await customer.browser.post(`/api/v1/crypto/limit_order/${order.id}/cancel`);
+    expect(twice.statusCode).toBe(422);
+
+    const expiring = await placed(customer, {
+      side: 1,
+      order_qty: '0.01',
+      price: '10000',
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await db()
+      .updateTable('orders')
+      .set({ expires_at: sql<Date>`now() - interval '1 second'` })
+      .where('id', '=', expiring.id)
+      .execute();
+    await drive('20001');
+    expect(
+      (
+        await db()
+          .selectFrom('orders')
+          .select('status')
+          .where('id', '=', expiring.id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('expired');
+    expect((await balance(customer, 'GBP')).held).toBe(0n);
+    const noPrice = await limit(customer, { side: 1, order_qty: '0.01' });
+    expect(errorOf(noPrice).errors?.price).toEqual([TRADING_TEXTS.priceRequired]);
+    await expectLedgerToHold();
+  });
+});
+
+describe('positions', () => {
+  it('show the pooled average cost and a profit and loss that moves with the price', async () => {
+    const customer = await trader({ platform: 2, gbp: 1_000_000n });
+    await drive('20000');
+    expect((await market(customer, 'buy', { crypto_amount: '0.1' })).statusCode).toBe(200);
+    await drive('22000');
+    expect((await market(customer, 'buy', { crypto_amount: '0.1' })).statusCode).toBe(200);
+    const read = async () =>
+      PositionSchema.array().parse(
+        (await customer.browser.get('/api/v1/crypto/positions')).json<{ data: unknown }>().data,
+      );
+    const [position] = await read();
+    expect(position).toMatchObject({ coin_id: 'btc', quantity: '0.20000000', order_type: 'MARKET' });
+    const average = Number(position?.average_cost);
+    expect(average).toBeGreaterThan(21_000);
+    expect(average).toBeLessThan(21_500);
+    await drive('30000');
+    const [up] = await read();
+    expect(up?.direction).toBe('up');
+    await drive('15000');
+    const [down] = await read();
+    expect(down?.direction).toBe('down');
+    expect(Number(down?.unrealised_pnl)).toBeLessThan(0);
+  });
+});

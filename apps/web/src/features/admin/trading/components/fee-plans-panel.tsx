@@ -1,0 +1,210 @@
+import {
+  Button,
+  Group,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { reportError, toAppError } from '../../../../lib/errors';
+import { formatPounds } from '../../../../lib/format';
+import { contractResolver, markFieldErrors } from '../../../../lib/forms';
+import { showSuccessToast } from '../../../../lib/toasts';
+import { useFeePlans } from '../api/get-fee-plans';
+import { CustomFeePlanFormSchema, useSaveCustomFeePlan } from '../api/set-custom-fee-plan';
+
+type PlanForm = { user_id: string; custom_fee_percent: string; reason: string };
+const FIELDS = ['user_id', 'custom_fee_percent', 'reason'] as const;
+const EMPTY: PlanForm = { user_id: '', custom_fee_percent: '', reason: '' };
+
+function volumeBand(from: string, to: string | null): string {
+  return to === null ? `${formatPounds(from)} and above` : `${formatPounds(from)} to ${formatPounds(to)}`;
+}
+
+function CustomPlanForm() {
+  const save = useSaveCustomFeePlan();
+  const form = useForm<PlanForm>({
+    resolver: contractResolver<PlanForm>(CustomFeePlanFormSchema),
+    defaultValues: EMPTY,
+  });
+  const { errors } = form.formState;
+
+  const handleSubmit = (values: PlanForm) =>
+    save.mutate(
+      { ...values, custom_fee_percent: values.custom_fee_percent === '' ? null : values.custom_fee_percent },
+      {
+        onSuccess: ({ message, data }) => {
+          showSuccessToast({ title: `Fee plan of ${data.name || data.email}`, message });
+          form.reset(EMPTY);
+        },
+        onError: (error) => {
+          const appError = toAppError(error);
+          markFieldErrors(appError, form.setError, FIELDS);
+          if (!appError.errors) reportError(appError, { title: 'Not saved' });
+        },
+      },
+    );
+
+  return (
+    <Paper
+      component="form"
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      aria-labelledby="custom-plan-heading"
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(handleSubmit)(event)}
+    >
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Title order={2} fz={18} id="custom-plan-heading">
+            Set a Custom plan
+          </Title>
+          <Text size="sm" c="dimmed">
+            The customer pays this fee on every coin (a coin's platform fee still caps it). Leave the fee
+            empty to put them back on the schedule. The reason is kept in the audit log.
+          </Text>
+        </Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput
+            label="Customer id"
+            inputMode="numeric"
+            error={errors.user_id?.message}
+            {...form.register('user_id')}
+          />
+          <TextInput
+            label="Custom fee"
+            placeholder="Schedule"
+            inputMode="decimal"
+            rightSection={
+              <Text size="xs" c="dimmed">
+                %
+              </Text>
+            }
+            error={errors.custom_fee_percent?.message}
+            {...form.register('custom_fee_percent')}
+          />
+        </SimpleGrid>
+        <Textarea
+          label="Reason"
+          autosize
+          minRows={2}
+          error={errors.reason?.message}
+          {...form.register('reason')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending}>
+            Save fee plan
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The fixed fee schedule (read-only) and the customers on a Custom plan, with the form that sets one. */
+export function FeePlansPanel() {
+  const plans = useFeePlans();
+  if (plans.isPending)
+    return (
+      <Group justify="center" p="xl">
+        <Loader aria-label="Loading the fee plans" />
+      </Group>
+    );
+  if (!plans.data)
+    return (
+      <Group justify="center" gap="sm" p="md">
+        <Text c="dimmed">The fee plans could not be loaded.</Text>
+        <Button size="compact-sm" variant="light" onClick={() => void plans.refetch()}>
+          Try again
+        </Button>
+      </Group>
+    );
+  const { schedule, custom } = plans.data;
+  return (
+    <Stack gap="md">
+      <Stack gap="xs">
+        <Title order={2} fz={18}>
+          Fee schedule
+        </Title>
+        <Text size="sm" c="dimmed">
+          Fixed: a customer's tier comes from their GBP trading volume this calendar year; the fee depends on
+          their account type, instant or trading.
+        </Text>
+        <Table.ScrollContainer minWidth={330}>
+          <Table striped aria-label="Fee schedule">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Tier</Table.Th>
+                <Table.Th>Volume this year</Table.Th>
+                <Table.Th ta="right">Instant</Table.Th>
+                <Table.Th ta="right">Trading</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {schedule.map((row) => (
+                <Table.Tr key={row.tier}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>Tier {row.tier}</Table.Td>
+                  <Table.Td>{volumeBand(row.volume_from, row.volume_to)}</Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {row.instant_percent} %
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    {row.trading_percent} %
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+      <CustomPlanForm />
+      <Stack gap="xs">
+        <Title order={2} fz={18}>
+          Customers on a Custom plan
+        </Title>
+        {custom.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No customer has a Custom plan.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={330}>
+            <Table striped aria-label="Customers on a Custom plan">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Id</Table.Th>
+                  <Table.Th>Customer</Table.Th>
+                  <Table.Th>Account</Table.Th>
+                  <Table.Th ta="right">Fee</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {custom.map((plan) => (
+                  <Table.Tr key={plan.user_id}>
+                    <Table.Td>{plan.user_id}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{plan.name}</Text>
+                      <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                        {plan.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{plan.platform === 2 ? 'Trading' : 'Instant'}</Table.Td>
+                    <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                      {plan.custom_fee_percent} %
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Stack>
+  );
+}

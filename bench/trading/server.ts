@@ -1,0 +1,305 @@
+/**
+ * The server side of the trading benchmark, in its own process: the whole
+ * Florin app (buildApp with production settings, as main.ts builds it) on
+ * PostgreSQL or on embedded PGlite in a data folder (the default install),
+ * listening on loopback. It owns the market: a source that never ticks on
+ * its own, ticked here once a second at the price the benchmark last set,
+ * so quotes stay fresh and the app's fill engine runs on every tick as in
+ * production. Over IPC it makes customers (PGlite has no second process to
+ * do it), drives the tick that crosses resting orders and times the fills,
+ * and runs the ledger checker.
+ *
+ *   argv: postgres DATABASE_URL | pglite DATA_DIR
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createDevMailbox } from '../../apps/server/src/adapters/mail/mailer.js';
+import { createIdleSource } from '../../apps/server/src/adapters/prices/source.js';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
+import { migrateToLatest } from '../../apps/server/src/db/migrate.js';
+import {
+  checkLedger,
+  createLedger,
+  describeViolations,
+  rollUpHouseBalances,
+} from '../../apps/server/src/ledger/index.js';
+import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
+import { createMarketRepository } from '../../apps/server/src/modules/market/repository.js';
+import { createMarketService } from '../../apps/server/src/modules/market/service.js';
+import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';
+import { createSecretBox } from '../../apps/server/src/security/secret-box.js';
+import {
+  RESTING_MID,
+  SYMBOL,
+  type ChildMessage,
+  type CrossResult,
+  type Customer,
+  type ParentMessage,
+} from './protocol.js';
+
+/** "begin", "insert journals", "select orders for update", … from a statement's text. */
+function label(text: string): string {
+  const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?';
+  const table = /\b(?:into|from|update)\s+"?(\w+)"?/i.exec(text)?.[1];
+  const forUpdate = /\bfor update\b/i.test(text) ? ' for update' : '';
+  return `${verb}${table ? ` ${table}` : ''}${forUpdate}`;
+}
+
+// Every statement the app sends to PostgreSQL passes pg's Client#query (Kysely's dialect calls it):
+// counted here while the benchmark asks, to say how many round trips an execution or a fill makes.
+const statements = new Map<string, number>();
+let counting = false;
+const BENCH_MARK = '/* bench */';
+type Query = (this: pg.Client, ...args: unknown[]) => unknown;
+const query = Reflect.get(pg.Client.prototype, 'query') as Query;
+(pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+  if (counting) {
+    const [first] = args;
+    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
+    // The benchmark's own polls are marked, and not counted.
+    if (typeof text !== 'string' || !text.trimStart().startsWith(BENCH_MARK)) {
+      const key = typeof text === 'string' ? label(text) : '?';
+      statements.set(key, (statements.get(key) ?? 0) + 1);
+    }
+  }
+  return query.apply(this, args);
+};
+
+const [engine, target] = process.argv.slice(2);
+if ((engine !== 'postgres' && engine !== 'pglite') || !target)
+  throw new Error('usage: server.ts postgres DATABASE_URL | pglite DATA_DIR');
+
+// main.ts's cadences: a tick a second (the market's staleness watch needs one within 10 s), the
+// house roll-up every 5 s.
+const TICK_MS = 1000;
+const ROLLUP_MS = 5000;
+// Polls every 10 ms for the first 2 s (the goal is 1 s), then every 100 ms so they cost PostgreSQL little;
+// the app's filled_at stamps give the last fill to the millisecond either way.
+const POLL_MS = 10;
+const SLOW_POLL_MS = 100;
+const SLOW_POLL_AFTER_MS = 2000;
+
+// buildApp serves the web app's files from WEB_DIST; an empty stand-in will do.
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-bench-web-'));
+fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Florin</title>');
+
+const config = loadConfig({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  HOST: '127.0.0.1',
+  ...(engine === 'postgres' ? { DATABASE_URL: target } : {}),
+  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  WEB_DIST: webDist,
+  DATA_DIR: engine === 'pglite' ? target : webDist,
+  // Every client of the benchmark comes from 127.0.0.1.
+  RATE_LIMIT_PER_MINUTE: '100000000',
+});
+const database: Database = await openDatabase(
+  engine === 'postgres'
+    ? { engine: 'postgres', url: target, poolSize: config.DATABASE_POOL_SIZE }
+    : { engine: 'pglite', dataDir: config.dataDir },
+);
+await migrateToLatest(database.db);
+// The benchmark's own queries (making customers, polling for fills) on PostgreSQL go through a
+// connection of their own, not the app's pool; PGlite has one connection for everyone.
+const own: Database =
+  engine === 'postgres' ? await openDatabase({ engine: 'postgres', url: target, poolSize: 2 }) : database;
+const version = (await sql<{ version: string }>`SELECT version()`.execute(own.db)).rows[0]?.version ?? engine;
+
+const ledger = createLedger();
+const market = createMarketService({
+  repository: createMarketRepository(database.db),
+  source: createIdleSource(),
+  onError: (error) => console.error('market data failed', error),
+});
+const app = await buildApp({
+  config,
+  database,
+  ledger,
+  mailer: createDevMailbox(database.db),
+  secretBox: createSecretBox(randomBytes(32)),
+  market,
+  priceFeed: market,
+});
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+let mid = RESTING_MID;
+await market.drive(SYMBOL, mid);
+market.start();
+const ticker = setInterval(() => {
+  market.drive(SYMBOL, mid).catch((error: unknown) => console.error('tick failed', error));
+}, TICK_MS);
+const rollup = setInterval(() => {
+  rollUpHouseBalances(database.db).catch((error: unknown) => console.error('house roll-up failed', error));
+}, ROLLUP_MS);
+
+let customersMade = 0;
+
+/** Live customers on a platform, funded by a bank deposit, each with a session as a log-in leaves it. */
+async function makeCustomers(count: number, platform: 1 | 2, gbpPence: bigint, label: string) {
+  const sessions = createSessionStore(own.db);
+  const customers: Customer[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const rows = Array.from({ length: Math.min(500, count - start) }, (_, index) => {
+      customersMade += 1;
+      const unique = `${label}${customersMade}`.toUpperCase();
+      return {
+        user_identification: `FB${unique}`,
+        first_name: 'Bench',
+        last_name: `Trader ${customersMade}`,
+        email: `bench.${unique.toLowerCase()}.${start + index}@example.com`,
+        password_hash: 'not-used-by-the-benchmark',
+        email_verified_at: new Date(),
+        referral_code: `B${unique}`,
+        status: 1,
+        live_since: new Date(),
+        platform,
+      };
+    });
+    const inserted = await own.db.insertInto('users').values(rows).returning('id').execute();
+    for (const { id } of inserted) {
+      const userId = Number(id);
+      await ledger.postJournal(own.db, {
+        idempotencyKey: `bench:fund:${userId}`,
+        kind: 'fiat_deposit',
+        postings: [
+          { account: { asset: 'GBP', kind: 'bank' }, amount: -gbpPence },
+          { account: { asset: 'GBP', kind: 'available', ownerUserId: String(userId) }, amount: gbpPence },
+        ],
+      });
+      const session = await sessions.create(userId, { ip: '127.0.0.1', userAgent: 'florin-bench' });
+      customers.push({ id: userId, token: session.token, csrf: session.csrfToken });
+    }
+  }
+  // Statistics as autovacuum would have them after the customers joined over time, so no plan is made
+  // (and cached by a pooled connection) for the near-empty tables of a moment ago.
+  await sql`ANALYZE`.execute(own.db);
+  return customers;
+}
+
+async function fillCounts() {
+  const row = await sql<{ filled: number; open: number }>`
+    SELECT count(*) FILTER (WHERE status = 'filled')::int AS filled,
+           count(*) FILTER (WHERE status = 'open')::int AS open
+    FROM orders`.execute(own.db);
+  return row.rows[0] ?? { filled: 0, open: 0 };
+}
+
+/** The resting BTC/GBP buys still open: read from the partial index of open orders, so a poll costs little. */
+async function openBuys(): Promise<number> {
+  const row = await sql<{ open: number }>`
+    /* bench */ SELECT count(*)::int AS open FROM orders
+    WHERE status = 'open' AND asset = 'BTC' AND fiat = 'GBP' AND side = 'buy'`.execute(own.db);
+  return row.rows[0]?.open ?? 0;
+}
+
+/**
+ * One tick to `to`: the app's market publishes it and the app's fill engine (subscribed as
+ * app.ts subscribes it) sweeps the orders it crosses. The clock runs from the tick until a poll
+ * finds them all filled; filled_at, stamped by the app just before each fill's commit, says when
+ * the first and last went through.
+ */
+async function cross(to: string, expected: number, timeoutMs: number): Promise<CrossResult> {
+  await sql`ANALYZE`.execute(own.db);
+  const before = await fillCounts();
+  const openBefore = await openBuys();
+  const wall0 = Date.now();
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  mid = to;
+  await market.drive(SYMBOL, to);
+  const tickMs = performance.now() - started;
+  let polls = 0;
+  let timedOut = false;
+  for (;;) {
+    const open = await openBuys();
+    polls += 1;
+    if (openBefore - open >= expected) break;
+    if (performance.now() - started > timeoutMs) {
+      timedOut = true;
+      break;
+    }
+    const wait = performance.now() - started < SLOW_POLL_AFTER_MS ? POLL_MS : SLOW_POLL_MS;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  const allCommittedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  const counts = await fillCounts();
+  const stamps = await sql<{ first: Date | null; last: Date | null }>`
+    SELECT min(filled_at) AS first, max(filled_at) AS last FROM orders
+    WHERE status = 'filled' AND filled_at >= ${new Date(wall0 - 1)}`.execute(own.db);
+  const stamp = stamps.rows[0];
+  const since = (at: Date | string | null | undefined) => (at ? new Date(at).getTime() - wall0 : Number.NaN);
+  return {
+    tickMs,
+    allCommittedMs,
+    firstFillMs: since(stamp?.first),
+    lastFillMs: since(stamp?.last),
+    filled: counts.filled - before.filled,
+    stillOpen: counts.open,
+    polls,
+    appCpuSeconds: (cpu.user + cpu.system) / 1e6,
+    timedOut,
+  };
+}
+
+async function check() {
+  const started = performance.now();
+  await rollUpHouseBalances(own.db);
+  const result = await checkLedger(own.db, [tradingDomainCheck]);
+  const counts = await sql<Record<string, number>>`
+    SELECT (SELECT count(*) FROM journals)::int AS journals, (SELECT count(*) FROM trades)::int AS trades,
+      (SELECT count(*) FROM trade_quotes)::int AS quotes, (SELECT count(*) FROM orders)::int AS orders,
+      (SELECT count(*) FROM users)::int AS customers`.execute(own.db);
+  return {
+    ok: result.ok,
+    violations: describeViolations(result),
+    seconds: (performance.now() - started) / 1000,
+    counts: counts.rows[0] ?? {},
+  };
+}
+
+const send = (message: ChildMessage) => process.send?.(message);
+
+process.on('message', (message: ParentMessage) => {
+  const handle = async () => {
+    if (message.type === 'customers') {
+      const started = performance.now();
+      const customers = await makeCustomers(
+        message.count,
+        message.platform,
+        BigInt(message.gbpPence),
+        message.label,
+      );
+      send({ type: 'customers', customers, seconds: (performance.now() - started) / 1000 });
+    } else if (message.type === 'cross') {
+      send({ type: 'crossed', result: await cross(message.mid, message.expected, message.timeoutMs) });
+    } else if (message.type === 'count') {
+      if (message.on) statements.clear();
+      counting = message.on;
+      send({ type: 'counted', statements: [...statements].sort((a, b) => b[1] - a[1]) });
+    } else if (message.type === 'check') {
+      send({ type: 'checked', ...(await check()) });
+    } else {
+      clearInterval(ticker);
+      clearInterval(rollup);
+      await app.close();
+      if (own !== database) await own.close();
+      await database.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+      process.exit(0);
+    }
+  };
+  handle().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+});
+send({ type: 'listening', url: address, pid: process.pid, engine, version });
