@@ -29,10 +29,10 @@ async function useTradingPlatform(request: APIRequestContext, email: string): Pr
   await postDev(request, '/dev/users/platform', { email, platform: 2 });
 }
 
-/** The pair's latest close, from the minute candles. */
+/** The pair's latest close, from the last ten minutes of candles (the current minute may have none yet). */
 async function currentMid(request: APIRequestContext, symbol: string): Promise<string> {
   const [coin, fiat] = symbol.split('/');
-  const response = await request.get(`/api/v1/market-data/histominute?fsym=${coin}&tsym=${fiat}&limit=1`);
+  const response = await request.get(`/api/v1/market-data/histominute?fsym=${coin}&tsym=${fiat}&limit=10`);
   if (!response.ok()) throw new Error(`histominute answered ${response.status()}`);
   const { data } = (await response.json()) as { data: { close: string }[] };
   const close = data.at(-1)?.close;
