@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { formatAmount, parseAmount } from '@florin/domain';
 import { expect, test as base } from '../admin-fixtures.js';
 import { fund, makeCustomerLive, screenAmount } from '../dashboard/dashboard-actions.js';
 import { csrfHeaders } from '../fixtures.js';
@@ -159,8 +160,10 @@ test.describe('the trading screen', () => {
     await expect(page.getByText('Transaction Successful').first()).toBeVisible();
     await expect(form.getByLabel('Quantity')).toHaveValue('');
     await expect(form.getByTestId('available-coin')).toHaveText('0.10000 BTC');
-    const gbpLeft = (1_000_000 - Math.round(Number(trade.total_cost_w_fee) * 100)) / 100;
-    await expect(form.getByTestId('available-gbp')).toHaveText(`£${screenAmount(gbpLeft.toFixed(2), 2)}`);
+    const gbpLeft = 1_000_000n - parseAmount(trade.total_cost_w_fee, 'GBP');
+    await expect(form.getByTestId('available-gbp')).toHaveText(
+      `£${screenAmount(formatAmount(gbpLeft, 'GBP'), 2)}`,
+    );
 
     // The position: bought at the ask, worth the bid less nothing: a small loss, arrow down.
     const positions = page.getByRole('list', { name: 'Current positions' });
@@ -212,7 +215,7 @@ test.describe('the trading screen', () => {
     await page.unroute('**/api/v1/crypto/limit_order/*/cancel');
     // Its hold is released: the GBP is back where the market buy left it.
     await expect(limitForm.getByTestId('available-gbp')).toHaveText(
-      `£${screenAmount(gbpLeft.toFixed(2), 2)}`,
+      `£${screenAmount(formatAmount(gbpLeft, 'GBP'), 2)}`,
     );
 
     // The market rises through the sell limit: the order fills and its proceeds reach the GBP balance.
@@ -223,9 +226,12 @@ test.describe('the trading screen', () => {
     // At least the limit price less the 0.75 % fee: 0.05 × £21,000 = £1,050, less at most £7.88.
     await expect
       .poll(async () =>
-        Number(((await limitForm.getByTestId('available-gbp').textContent()) ?? '').replace(/[£,]/g, '')),
+        parseAmount(
+          ((await limitForm.getByTestId('available-gbp').textContent()) ?? '').replace(/[£,]/g, ''),
+          'GBP',
+        ),
       )
-      .toBeGreaterThanOrEqual(gbpLeft + 1050 - 7.88);
+      .toBeGreaterThanOrEqual(gbpLeft + 105_000n - 788n);
 
     // What is left is worth more now: profit, arrow up, and not the figure it was.
     await chooseInGroup(page, 'Show', 'Current Positions');

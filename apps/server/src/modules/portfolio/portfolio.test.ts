@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_CSV_COLUMNS, type Balances, type HistoryPage, type Transaction } from '@florin/contracts';
-import type { AssetCode } from '@florin/domain';
+import { formatAmount, type AssetCode } from '@florin/domain';
 import type { PriceSource, Tick, Timers } from '../../adapters/prices/source.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { available, expectLedgerToHold, fund, uniqueKey } from '../../test/ledger.js';
@@ -64,7 +64,7 @@ async function trade(
   await t.ledger.postJournal(t.database.db, {
     idempotencyKey: uniqueKey('trade'),
     kind: 'trade',
-    metadata: { fee: (Number(fee) / 100).toFixed(2) },
+    metadata: { fee: formatAmount(fee, fiat) },
     postings: [
       { account: available(userId, fiat), amount: side === 'buy' ? -(cash + fee) : cash - fee },
       { account: { asset: fiat, kind: 'inventory' }, amount: side === 'buy' ? cash : -cash },
