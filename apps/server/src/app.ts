@@ -312,6 +312,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     market,
     notifier,
     userEvents,
+    log: app.log,
   });
   registerTradingRoutes(app, { trading });
   registerTradingAdminRoutes(app, {

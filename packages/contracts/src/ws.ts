@@ -30,10 +30,13 @@ export type PriceUpdate = z.infer<typeof PriceUpdateSchema>;
 
 /**
  * Something of the signed-in customer's changed; the page refetches what it
- * shows. `balances`: money moved (balances and activity). Sent only to the
- * connections whose session cookie is that customer's; no subscription needed.
+ * shows. `balances`: money moved (balances and activity); `orders`: an order
+ * of theirs was executed (instant or market), or a limit or stop order was
+ * placed, filled, cancelled or expired. Sent
+ * only to the connections whose session cookie is that customer's; no
+ * subscription needed.
  */
-export const UserEventSchema = z.enum(['balances']);
+export const UserEventSchema = z.enum(['balances', 'orders']);
 export type UserEvent = z.infer<typeof UserEventSchema>;
 
 export const WsClientMessageSchema = z.discriminatedUnion('type', [

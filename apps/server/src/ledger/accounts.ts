@@ -75,27 +75,53 @@ export async function resolveAccounts(
       owner_user_id: isUserAccount(ref) ? ref.ownerUserId : null,
       reference: isUserAccount(ref) ? (ref.reference ?? '') : '',
     }));
+  type AccountRow = {
+    id: string;
+    asset: string;
+    kind: string;
+    owner_user_id: string | null;
+    reference: string;
+    is_house: boolean;
+  };
+  /** Customer accounts by a join on the refs (one index probe each, however many); house ones by name. */
+  const find = async (list: AccountRef[]): Promise<AccountRow[]> => {
+    const owned = rows(list.filter(isUserAccount));
+    const house = rows(list.filter((ref) => !isUserAccount(ref)));
+    const found: AccountRow[] = [];
+    if (owned.length > 0) {
+      const result = await sql<AccountRow>`
+        SELECT a.id, a.asset, a.kind, a.owner_user_id, a.reference, a.is_house
+        FROM unnest(${owned.map((key) => key.asset)}::text[], ${owned.map((key) => key.kind)}::text[],
+                    ${owned.map((key) => key.owner_user_id)}::bigint[], ${owned.map((key) => key.reference)}::text[])
+          AS t (asset, kind, owner, reference)
+        JOIN accounts a ON a.asset = t.asset AND a.kind = t.kind AND a.owner_user_id = t.owner
+          AND a.reference = t.reference`.execute(db);
+      found.push(...result.rows);
+    }
+    if (house.length > 0) {
+      found.push(
+        ...(await db
+          .selectFrom('accounts')
+          .select(['id', 'asset', 'kind', 'owner_user_id', 'reference', 'is_house'])
+          .where('owner_user_id', 'is', null)
+          .where((eb) =>
+            eb.or(
+              house.map((key) =>
+                eb.and([
+                  eb('asset', '=', key.asset),
+                  eb('kind', '=', key.kind),
+                  eb('reference', '=', key.reference),
+                ]),
+              ),
+            ),
+          )
+          .execute()),
+      );
+    }
+    return found;
+  };
   const select = async (list: AccountRef[]) => {
-    const keys = rows(list);
-    const found = await db
-      .selectFrom('accounts')
-      .select(['id', 'asset', 'kind', 'owner_user_id', 'reference', 'is_house'])
-      .where((eb) =>
-        eb.or(
-          keys.map((key) =>
-            eb.and([
-              eb('asset', '=', key.asset),
-              eb('kind', '=', key.kind),
-              key.owner_user_id === null
-                ? eb('owner_user_id', 'is', null)
-                : eb('owner_user_id', '=', key.owner_user_id),
-              eb('reference', '=', key.reference),
-            ]),
-          ),
-        ),
-      )
-      .execute();
-    for (const row of found) {
+    for (const row of await find(list)) {
       const ref: AccountRef = row.is_house
         ? { asset: row.asset as AssetCode, kind: row.kind as HouseKind }
         : {

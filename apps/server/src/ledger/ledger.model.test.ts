@@ -242,6 +242,68 @@ class PostHold implements fc.AsyncCommand<Model, Real> {
   toString = () => `PostHold(#${this.pick}, ${this.percent}%${this.releaseRest ? ', release rest' : ''})`;
 }
 
+/**
+ * Several holds posted in one batch (the fill engine's path): each spends part
+ * of its hold and gets the other asset from the house in the same journal, so
+ * one customer's accounts move in several journals of the batch. A batch
+ * naming a resolved hold is refused whole.
+ */
+class PostHolds implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly picks: number[],
+    readonly percent: bigint,
+  ) {}
+  check = (model: Readonly<Model>) => model.holds.length > 0;
+  async run(model: Model, real: Real) {
+    const indexes = [...new Set(this.picks.map((pick) => pick % model.holds.length))];
+    const plan = indexes.map((index) => {
+      const hold = model.holds[index] as HoldModel;
+      const user = model.users[hold.user] as string;
+      const amount = hold.remaining > 0n ? (hold.remaining * this.percent) / 100n || 1n : 1n;
+      const other: Asset = hold.asset === 'GBP' ? 'BTC' : 'GBP';
+      return {
+        index,
+        hold,
+        amount,
+        other,
+        input: {
+          holdId: real.holdIds[index] as string,
+          idempotencyKey: nextKey(model),
+          kind: 'limit_order_fill' as const,
+          amount,
+          releaseRest: true,
+          postings: [
+            { account: available(user, hold.asset), amount: -amount },
+            { account: { asset: hold.asset, kind: 'inventory' as const }, amount },
+            { account: { asset: other, kind: 'inventory' as const }, amount: -amount },
+            { account: available(user, other), amount },
+          ],
+        },
+      };
+    });
+    const inputs = plan.map((step) => step.input);
+    if (plan.some((step) => step.hold.status !== 'pending')) {
+      await expectCode(real.ledger.postHolds(real.database.db, inputs), 'CONFLICT');
+      return;
+    }
+    const results = await real.ledger.postHolds(real.database.db, inputs);
+    expect(results.map((result) => result.replayed)).toEqual(plan.map(() => false));
+    for (const { hold, amount, other } of plan) {
+      const key = slot(hold.user, hold.asset);
+      model.held.set(key, get(model.held, key) - hold.remaining);
+      add(model, hold.user, hold.asset, -amount);
+      add(model, hold.user, other, amount);
+      hold.remaining = 0n;
+      hold.spent = true;
+      hold.status = 'posted';
+    }
+    // The same batch again (a retried pass) replays every journal and moves nothing.
+    const again = await real.ledger.postHolds(real.database.db, inputs);
+    expect(again).toEqual(results.map((result) => ({ ...result, replayed: true })));
+  }
+  toString = () => `PostHolds([${this.picks.join(', ')}], ${this.percent}%)`;
+}
+
 class ReleaseHold implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly pick: number,
@@ -320,6 +382,9 @@ const commands = [
   fc
     .tuple(fc.nat(), fc.bigInt({ min: 1n, max: 100n }), fc.boolean())
     .map(([p, pct, r]) => new PostHold(p, pct, r)),
+  fc
+    .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), fc.bigInt({ min: 1n, max: 100n }))
+    .map(([picks, pct]) => new PostHolds(picks, pct)),
   fc
     .tuple(fc.nat(), fc.constantFrom('voided' as const, 'expired' as const))
     .map(([p, o]) => new ReleaseHold(p, o)),
@@ -409,6 +474,7 @@ it('matches a model of balances and holds through 200 random runs of up to 50 op
         'Trade',
         'PlaceHold',
         'PostHold',
+        'PostHolds',
         'ReleaseHold',
         'Replay',
         'refused INSUFFICIENT_FUNDS',

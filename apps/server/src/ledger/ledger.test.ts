@@ -332,6 +332,99 @@ describe('holds', () => {
   });
 });
 
+describe('holds posted in a batch', () => {
+  async function holdOf(user: string, amount: bigint): Promise<string> {
+    const { holdId } = await ledger.placeHold(database.db, {
+      idempotencyKey: uniqueKey('order'),
+      account: available(user, 'GBP'),
+      amount,
+      reason: 'limit_order',
+    });
+    return holdId;
+  }
+  /** A buy fill: the hold's GBP to the house, the coin from the house. */
+  const fill = (user: string, holdId: string, gbp: bigint, btc: bigint) => ({
+    holdId,
+    idempotencyKey: uniqueKey('fill'),
+    kind: 'limit_order_fill' as const,
+    amount: gbp,
+    releaseRest: true,
+    postings: [
+      { account: available(user, 'GBP'), amount: -gbp },
+      { account: { asset: 'GBP' as const, kind: 'inventory' as const }, amount: gbp },
+      { account: { asset: 'BTC' as const, kind: 'inventory' as const }, amount: -btc },
+      { account: available(user, 'BTC'), amount: btc },
+    ],
+  });
+
+  it('posts several customers’ holds at once, releasing what each did not use, with each balance after in order', async () => {
+    const [ann, bob] = [await newUser(), await newUser()];
+    await fund(ledger, database.db, ann, 'GBP', 10_000n);
+    await fund(ledger, database.db, bob, 'GBP', 3_000n);
+    const inputs = [
+      fill(ann, await holdOf(ann, 4_000n), 3_500n, 10n),
+      fill(bob, await holdOf(bob, 3_000n), 3_000n, 7n),
+      fill(ann, await holdOf(ann, 2_000n), 1_000n, 3n),
+    ];
+    const results = await ledger.postHolds(database.db, inputs);
+    expect(results.map((result) => result.replayed)).toEqual([false, false, false]);
+    expect(new Set(results.map((result) => result.journalId)).size).toBe(3);
+    expect(await ledger.getBalance(database.db, available(ann, 'GBP'))).toEqual({
+      posted: 5_500n,
+      held: 0n,
+      available: 5_500n,
+    });
+    expect((await ledger.getBalance(database.db, available(ann, 'BTC'))).posted).toBe(13n);
+    expect((await ledger.getBalance(database.db, available(bob, 'GBP'))).posted).toBe(0n);
+    const holds = await database.db
+      .selectFrom('holds')
+      .select(['status', 'remaining'])
+      .where(
+        'id',
+        'in',
+        inputs.map((input) => input.holdId),
+      )
+      .execute();
+    expect(holds).toEqual(inputs.map(() => ({ status: 'posted', remaining: '0' })));
+    const annGbp = await database.db
+      .selectFrom('entries')
+      .innerJoin('accounts', 'accounts.id', 'entries.account_id')
+      .select(['entries.amount', 'entries.balance_after'])
+      .where('accounts.owner_user_id', '=', ann)
+      .where('accounts.asset', '=', 'GBP')
+      .orderBy('entries.id')
+      .execute();
+    expect(annGbp).toEqual([
+      { amount: '10000', balance_after: '10000' },
+      { amount: '-3500', balance_after: '6500' },
+      { amount: '-1000', balance_after: '5500' },
+    ]);
+    // A retried pass replays each journal and moves nothing.
+    const again = await ledger.postHolds(database.db, inputs);
+    expect(again).toEqual(results.map((result) => ({ ...result, replayed: true })));
+    expect((await ledger.getBalance(database.db, available(ann, 'GBP'))).posted).toBe(5_500n);
+  });
+
+  it('posts none of the batch when one hold is already resolved', async () => {
+    const user = await newUser();
+    await fund(ledger, database.db, user, 'GBP', 5_000n);
+    const open = await holdOf(user, 2_000n);
+    const cancelled = await holdOf(user, 2_000n);
+    await ledger.releaseHold(database.db, { holdId: cancelled, outcome: 'voided' });
+    const journals = await countRows(database.db, 'journals');
+    const error = await rejection(
+      ledger.postHolds(database.db, [fill(user, open, 2_000n, 5n), fill(user, cancelled, 2_000n, 5n)]),
+    );
+    expect((error as AppError).code).toBe('CONFLICT');
+    expect(await countRows(database.db, 'journals')).toBe(journals);
+    expect(await ledger.getBalance(database.db, available(user, 'GBP'))).toEqual({
+      posted: 5_000n,
+      held: 2_000n,
+      available: 3_000n,
+    });
+  });
+});
+
 describe('house balances and the checker', () => {
   it('rolls house postings up into their balances without changing any total', async () => {
     await fund(ledger, database.db, await newUser(), 'ETH', 10n ** 19n);

@@ -193,7 +193,7 @@ describe('PriceStream user events', () => {
     vi.advanceTimersByTime(1_000);
     expect(onEvent).not.toHaveBeenCalled();
     sockets[1]!.open();
-    expect(onEvent).toHaveBeenCalledWith('balances');
+    expect(onEvent.mock.calls).toEqual([['balances'], ['orders']]);
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   WS_PATH,
+  UserEventSchema,
   WsServerMessageSchema,
   type PriceUpdate,
   type UserEvent,
@@ -133,7 +134,8 @@ export class PriceStream {
       for (const symbol of this.listenersBySymbol.keys()) {
         this.sendIfOpen({ type: 'subscribe', channel: 'prices', symbols: [symbol] });
       }
-      if (isReconnection) this.emitUserEvent('balances');
+      // Events sent while the socket was down are lost: every page refetches as if it had heard them.
+      if (isReconnection) for (const userEvent of UserEventSchema.options) this.emitUserEvent(userEvent);
     };
     socket.onmessage = (event) => this.handleMessage(event.data);
     socket.onclose = () => {

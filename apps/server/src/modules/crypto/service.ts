@@ -50,7 +50,7 @@ export type CryptoServiceDeps = {
   repository: CryptoRepository;
   ledger: Ledger;
   notifier: Notifier;
-  userEvents: UserEvents;
+  userEvents: Pick<UserEvents, 'moneyMoved'>;
   /** What one unit of an asset is worth in GBP now; null without a fresh price (market.gbpRate). */
   gbpRate: (asset: string) => string | null;
   addresses: AddressSources;

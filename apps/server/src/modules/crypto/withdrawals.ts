@@ -72,7 +72,7 @@ export type CryptoWithdrawalServiceDeps = {
   repository: CryptoWithdrawalRepository;
   ledger: Ledger;
   notifier: Notifier;
-  userEvents: UserEvents;
+  userEvents: Pick<UserEvents, 'moneyMoved'>;
   emailedCodes: EmailedCodes;
   secondFactor: SecondFactor;
   addresses: Pick<AddressSources, 'network'>;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { UserEvent } from '@florin/contracts';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../db/index.js';
 import type { SessionStore } from '../auth/sessions.js';
@@ -10,21 +11,28 @@ export type { PriceFeed } from './hub.js';
 export type { PriceRelay, UserNotice } from './relay.js';
 
 /**
- * How a module that moved a customer's money tells their open pages, after
- * its transaction committed: fire and forget (a lost notice only delays a
- * refresh; the money is already right).
+ * How a module tells a customer's open pages that something of theirs
+ * changed, after its transaction committed: fire and forget (a lost notice
+ * only delays a refresh; the money is already right). `moneyMoved`: balances
+ * and activity; `ordersChanged`: an order executed, or a limit or stop order
+ * placed, filled, cancelled or expired.
  */
-export type UserEvents = { moneyMoved(userIds: readonly (string | number)[]): void };
+export type UserEvents = {
+  moneyMoved(userIds: readonly (string | number)[]): void;
+  ordersChanged(userIds: readonly (string | number)[]): void;
+};
 
 export function createUserEvents(relay: PriceRelay, log: FastifyBaseLogger): UserEvents {
+  const tell = (userIds: readonly (string | number)[], event: UserEvent) => {
+    const notices = [...new Set(userIds.map(String))].map((userId) => ({ userId, event }));
+    if (notices.length === 0) return;
+    relay
+      .publishUserNotices(notices)
+      .catch((error: unknown) => log.warn({ err: error }, 'customer event not relayed'));
+  };
   return {
-    moneyMoved(userIds) {
-      for (const userId of new Set(userIds.map(String))) {
-        relay
-          .publishUserNotice({ userId, event: 'balances' })
-          .catch((error: unknown) => log.warn({ err: error }, 'customer event not relayed'));
-      }
-    },
+    moneyMoved: (userIds) => tell(userIds, 'balances'),
+    ordersChanged: (userIds) => tell(userIds, 'orders'),
   };
 }
 

@@ -11,7 +11,13 @@ import type { Database } from '../../db/index.js';
 import { createTestDatabase } from '../../test/database.js';
 import { startPostgres, type PostgresServer } from '../../test/postgres-server.js';
 import { writeFakeWebDist } from '../../test/app.js';
-import { batchPayloads, createPostgresRelay, MAX_NOTIFY_PAYLOAD_BYTES, type PriceRelay } from './relay.js';
+import {
+  batchNoticePayloads,
+  batchPayloads,
+  createPostgresRelay,
+  MAX_NOTIFY_PAYLOAD_BYTES,
+  type PriceRelay,
+} from './relay.js';
 import { CandleQuerySchema } from '@florin/contracts';
 import type { PriceSource, Tick } from '../../adapters/prices/source.js';
 import { createMarketRepository } from '../market/repository.js';
@@ -59,6 +65,20 @@ describe('batchPayloads', () => {
       expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_PAYLOAD_BYTES);
     const delivered = payloads.flatMap((payload) => (JSON.parse(payload) as { updates: unknown[] }).updates);
     expect(delivered).toEqual(updates);
+  });
+
+  it('packs the events of a tick that filled thousands of orders into few payloads, each event once', () => {
+    const notices = Array.from({ length: 10_000 }, (_, index) => ({
+      userId: String(index + 1),
+      event: index % 2 === 0 ? ('balances' as const) : ('orders' as const),
+    }));
+    const payloads = batchNoticePayloads('instance', notices);
+    expect(payloads.length).toBeLessThan(100);
+    for (const payload of payloads)
+      expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(MAX_NOTIFY_PAYLOAD_BYTES);
+    const parsed = payloads.map((payload) => JSON.parse(payload) as { from: string; notices: unknown[] });
+    expect(new Set(parsed.map((payload) => payload.from))).toEqual(new Set(['instance']));
+    expect(parsed.flatMap((payload) => payload.notices)).toEqual(notices);
   });
 });
 
@@ -218,12 +238,19 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
       second.relay.subscribeUserNotices((notice) => heardOnSecond.push(notice));
       first.relay.subscribeUserNotices((notice) => heardOnFirst.push(notice));
       // The follower publishes too: any instance may move a customer's money.
-      await second.relay.publishUserNotice({ userId: '42', event: 'balances' });
+      await second.relay.publishUserNotices([
+        { userId: '42', event: 'balances' },
+        { userId: '42', event: 'orders' },
+      ]);
       const deadline = Date.now() + 5_000;
       while (heardOnFirst.length === 0 && Date.now() < deadline) await sleep(20);
       await sleep(100);
-      expect(heardOnFirst).toEqual([{ userId: '42', event: 'balances' }]);
-      expect(heardOnSecond).toEqual([{ userId: '42', event: 'balances' }]);
+      const both = [
+        { userId: '42', event: 'balances' },
+        { userId: '42', event: 'orders' },
+      ];
+      expect(heardOnFirst).toEqual(both);
+      expect(heardOnSecond).toEqual(both);
     } finally {
       await first.close();
       await second.close();

@@ -14,8 +14,8 @@ export type UserNotice = { userId: string; event: UserEvent };
  * instance may publish a customer's event (the one that moved their money).
  */
 export type PriceRelay = {
-  /** Delivers a customer's event here at once and to the other instances. */
-  publishUserNotice(notice: UserNotice): Promise<void>;
+  /** Delivers customers' events here at once and to the other instances (many in one NOTIFY). */
+  publishUserNotices(notices: readonly UserNotice[]): Promise<void>;
   subscribeUserNotices(listener: (notice: UserNotice) => void): () => void;
   /** Delivers one tick's updates here at once and to the other instances. */
   publish(updates: PriceUpdate[]): Promise<void>;
@@ -46,8 +46,8 @@ export function createInProcessRelay(): PriceRelay {
   const ticks = listeners<PriceUpdate[]>();
   const notices = listeners<UserNotice>();
   return {
-    publishUserNotice(notice) {
-      notices.emit(notice);
+    publishUserNotices(items) {
+      for (const notice of items) notices.emit(notice);
       return Promise.resolve();
     },
     subscribeUserNotices: notices.add,
@@ -72,30 +72,51 @@ export const MAX_NOTIFY_PAYLOAD_BYTES = 7_500;
 const NotificationSchema = z.object({ from: z.string(), updates: z.array(PriceUpdateSchema) });
 const UserNotificationSchema = z.object({
   from: z.string(),
-  userId: z.string(),
-  event: UserEventSchema,
+  notices: z.array(z.object({ userId: z.string(), event: UserEventSchema })),
 });
 
-/** Splits updates into JSON payloads under the NOTIFY limit, each update whole in exactly one of them. */
+/**
+ * Splits items into JSON payloads `{from, [field]: items}` under the NOTIFY
+ * limit, each item whole in exactly one of them; each item is serialised
+ * once, so a tick that fills thousands of orders packs in linear time.
+ */
+function packPayloads(from: string, field: string, items: readonly unknown[], maxBytes: number): string[] {
+  const head = `${JSON.stringify({ from }).slice(0, -1)},${JSON.stringify(field)}:[`;
+  const tail = ']}';
+  const payloads: string[] = [];
+  let batch: string[] = [];
+  let bytes = Buffer.byteLength(head) + Buffer.byteLength(tail);
+  for (const item of items) {
+    const json = JSON.stringify(item);
+    const size = Buffer.byteLength(json) + (batch.length > 0 ? 1 : 0);
+    if (bytes + size > maxBytes && batch.length > 0) {
+      payloads.push(head + batch.join(',') + tail);
+      batch = [];
+      bytes = Buffer.byteLength(head) + Buffer.byteLength(tail);
+    }
+    bytes += Buffer.byteLength(json) + (batch.length > 0 ? 1 : 0);
+    batch.push(json);
+  }
+  if (batch.length > 0) payloads.push(head + batch.join(',') + tail);
+  return payloads;
+}
+
+/** Splits a tick's updates into JSON payloads under the NOTIFY limit, each update whole in exactly one of them. */
 export function batchPayloads(
   from: string,
   updates: PriceUpdate[],
   maxBytes = MAX_NOTIFY_PAYLOAD_BYTES,
 ): string[] {
-  const payloads: string[] = [];
-  let batch: PriceUpdate[] = [];
-  const envelope = (items: PriceUpdate[]) => JSON.stringify({ from, updates: items });
-  for (const update of updates) {
-    const candidate = envelope([...batch, update]);
-    if (Buffer.byteLength(candidate) > maxBytes && batch.length > 0) {
-      payloads.push(envelope(batch));
-      batch = [update];
-    } else {
-      batch.push(update);
-    }
-  }
-  if (batch.length > 0) payloads.push(envelope(batch));
-  return payloads;
+  return packPayloads(from, 'updates', updates, maxBytes);
+}
+
+/** The same for customers' events. */
+export function batchNoticePayloads(
+  from: string,
+  notices: readonly UserNotice[],
+  maxBytes = MAX_NOTIFY_PAYLOAD_BYTES,
+): string[] {
+  return packPayloads(from, 'notices', notices, maxBytes);
 }
 
 export type PostgresRelayOptions = {
@@ -162,7 +183,7 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
       } else if (message.channel === USER_CHANNEL) {
         const parsed = UserNotificationSchema.safeParse(payload);
         if (parsed.success && parsed.data.from !== instanceId)
-          notices.emit({ userId: parsed.data.userId, event: parsed.data.event });
+          for (const notice of parsed.data.notices) notices.emit(notice);
       }
     });
     await connection.connect();
@@ -201,16 +222,15 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
       }
     },
     subscribe: ticks.add,
-    async publishUserNotice(notice) {
-      notices.emit(notice);
-      // Lost connection: the customer's other instances miss this one event; their page still
-      // refetches on focus and on its own next change.
+    async publishUserNotices(items) {
+      for (const notice of items) notices.emit(notice);
+      // Lost connection: the customers' other instances miss these events; their pages still
+      // refetch on focus and on their own next change. pg's client queues queries on its connection.
       const connection = client;
       if (!connection) return;
-      await connection.query('SELECT pg_notify($1, $2)', [
-        USER_CHANNEL,
-        JSON.stringify({ from: instanceId, ...notice }),
-      ]);
+      for (const payload of batchNoticePayloads(instanceId, items)) {
+        await connection.query('SELECT pg_notify($1, $2)', [USER_CHANNEL, payload]);
+      }
     },
     subscribeUserNotices: notices.add,
     isLeader: () => leader,

@@ -55,6 +55,12 @@ export function createTradingRepository(db: Kysely<DB>) {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
     },
 
+    findTraders(executor: Kysely<DB>, userIds: readonly number[]): Promise<Trader[]> {
+      return traders(executor)
+        .where('id', '=', sql<number>`any(${[...userIds]}::integer[])`)
+        .execute();
+    },
+
     /** Locks the customer's row: one customer's orders are decided one at a time. */
     lockTrader(executor: Kysely<DB>, userId: number): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
@@ -114,6 +120,10 @@ export function createTradingRepository(db: Kysely<DB>) {
       return executor.insertInto('trades').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
+    insertTrades(executor: Kysely<DB>, values: Omit<TradeRow, 'id' | 'created_at'>[]): Promise<TradeRow[]> {
+      return executor.insertInto('trades').values(values).returningAll().execute();
+    },
+
     findTradeByKey(executor: Kysely<DB>, userId: number, key: string): Promise<TradeRow | undefined> {
       return executor
         .selectFrom('trades')
@@ -171,6 +181,26 @@ export function createTradingRepository(db: Kysely<DB>) {
       return executor.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
+    /** The open ones of these orders, locked in id order (the order every writer of orders locks them in). */
+    lockOpenOrders(executor: Kysely<DB>, ids: readonly string[]): Promise<OrderRow[]> {
+      return executor
+        .selectFrom('orders')
+        .selectAll()
+        .where('id', '=', sql<string>`any(${[...ids]}::bigint[])`)
+        .where('status', '=', 'open')
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+    },
+
+    async markOrdersFilled(executor: Kysely<DB>, ids: readonly string[]): Promise<void> {
+      await executor
+        .updateTable('orders')
+        .set({ status: 'filled', filled_at: new Date() })
+        .where('id', '=', sql<string>`any(${[...ids]}::bigint[])`)
+        .execute();
+    },
+
     async updateOrder(
       executor: Kysely<DB>,
       id: string,
@@ -217,7 +247,7 @@ export function createTradingRepository(db: Kysely<DB>) {
       return db
         .selectFrom('orders')
         .innerJoin('coins', 'coins.asset', 'orders.asset')
-        .select(['orders.id'])
+        .select(['orders.id', 'orders.user_id'])
         .where('orders.asset', '=', asset)
         .where('orders.fiat', '=', fiat)
         .where('orders.status', '=', 'open')

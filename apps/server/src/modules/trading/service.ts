@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
+import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import {
   AppError,
@@ -48,8 +49,14 @@ import type { OrderRow, TradeCoin, Trader, TradeRow, TradingRepository } from '.
 /** Prices and percentages: exact decimals, never a JS number. */
 const Exact = Decimal.clone({ precision: 60 });
 
-/** Orders one tick fills in one pass; the rest wait for the next pass, which starts at once. */
+/** Orders one transaction fills; a pass fills up to this many in each lane. */
 const FILL_BATCH = 500;
+/**
+ * Transactions a pass runs at once, over different customers' orders: while
+ * the database writes one batch the app prices the next (two cores are
+ * busy, not one). On PGlite they queue on its one connection.
+ */
+const FILL_LANES = 2;
 
 type Answer<T> = { data: T; message: string };
 
@@ -60,6 +67,7 @@ export type TradingServiceDeps = {
   market: Pick<MarketService, 'quote' | 'gbpRate'>;
   notifier: Notifier;
   userEvents: UserEvents;
+  log: Pick<FastifyBaseLogger, 'error'>;
 };
 
 export type TradingService = ReturnType<typeof createTradingService>;
@@ -158,7 +166,7 @@ function toTrade(row: TradeRow): Trade {
  * pages are told and they are mailed after the commit.
  */
 export function createTradingService(deps: TradingServiceDeps) {
-  const { db, repository, ledger, market, notifier, userEvents } = deps;
+  const { db, repository, ledger, market, notifier, userEvents, log } = deps;
 
   async function requireTrader(userId: number): Promise<Trader> {
     const trader = await repository.findTrader(userId);
@@ -219,29 +227,27 @@ export function createTradingService(deps: TradingServiceDeps) {
     return rate === null ? 0n : notional(quantity, asAsset(asset), rate, 'GBP', 'floor');
   }
 
-  /** One execution: the journal (or the posting of an order's hold) and its trades row. */
-  async function execute(
-    trx: Kysely<DB>,
-    input: {
-      trader: Trader;
-      kind: TradeRow['kind'];
-      side: TradeSide;
-      asset: string;
-      fiat: string;
-      price: string;
-      quantity: bigint;
-      notional: bigint;
-      fee: bigint;
-      total: bigint;
-      feePercent: string;
-      quoteId?: string;
-      order?: OrderRow;
-      idempotencyKey?: string;
-      requestHash?: string;
-    },
-  ): Promise<TradeRow> {
-    const postings = tradePostings({ userId: input.trader.id, ...input });
-    const common = {
+  type Execution = {
+    trader: Trader;
+    kind: TradeRow['kind'];
+    side: TradeSide;
+    asset: string;
+    fiat: string;
+    price: string;
+    quantity: bigint;
+    notional: bigint;
+    fee: bigint;
+    total: bigint;
+    feePercent: string;
+    quoteId?: string;
+    order?: OrderRow;
+    idempotencyKey?: string;
+    requestHash?: string;
+  };
+
+  /** What every execution's journal says about it. */
+  function journalOf(input: Execution) {
+    return {
       kind: input.order ? ('limit_order_fill' as const) : ('trade' as const),
       reference: input.order
         ? `order:${input.order.id}`
@@ -249,34 +255,12 @@ export function createTradingService(deps: TradingServiceDeps) {
           ? `quote:${input.quoteId}`
           : undefined,
       metadata: { side: input.side, price: input.price, symbol: symbolOf(input.asset, input.fiat) },
+      postings: tradePostings({ userId: input.trader.id, ...input }),
     };
-    let journalId: string;
-    try {
-      if (input.order) {
-        const used = input.side === 'buy' ? input.total : input.quantity;
-        ({ journalId } = await ledger.postHold(trx, {
-          ...common,
-          holdId: input.order.hold_id,
-          amount: used,
-          idempotencyKey: `order_fill:${input.order.id}`,
-          postings,
-          releaseRest: true,
-        }));
-      } else {
-        ({ journalId } = await ledger.postJournal(trx, {
-          ...common,
-          idempotencyKey: input.quoteId
-            ? `trade:quote:${input.quoteId}`
-            : `trade:${input.trader.id}:${input.idempotencyKey ?? ''}`,
-          postings,
-        }));
-      }
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-        throw orderRefused(TRADING_TEXTS.insufficientFunds);
-      throw error;
-    }
-    return repository.insertTrade(trx, {
+  }
+
+  function tradeRowOf(input: Execution, journalId: string): Omit<TradeRow, 'id' | 'created_at'> {
+    return {
       user_id: input.trader.id,
       kind: input.kind,
       side: input.side,
@@ -294,11 +278,34 @@ export function createTradingService(deps: TradingServiceDeps) {
       idempotency_key: input.idempotencyKey ?? null,
       request_hash: input.requestHash ?? null,
       journal_id: journalId,
-    });
+    };
+  }
+
+  /** One instant or market execution: its journal and its trades row. */
+  async function execute(trx: Kysely<DB>, input: Execution): Promise<TradeRow> {
+    let journalId: string;
+    try {
+      ({ journalId } = await ledger.postJournal(trx, {
+        ...journalOf(input),
+        idempotencyKey: input.quoteId
+          ? `trade:quote:${input.quoteId}`
+          : `trade:${input.trader.id}:${input.idempotencyKey ?? ''}`,
+      }));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+        throw orderRefused(TRADING_TEXTS.insufficientFunds);
+      throw error;
+    }
+    return repository.insertTrade(trx, tradeRowOf(input, journalId));
   }
 
   async function afterTrade(trader: Trader, trade: TradeRow): Promise<void> {
     userEvents.moneyMoved([trader.id]);
+    userEvents.ordersChanged([trader.id]);
+    await mailTrade(trader, trade);
+  }
+
+  async function mailTrade(trader: Trader, trade: TradeRow): Promise<void> {
     await notifier.notify(trader, 'trade_executed', {
       firstName: trader.first_name,
       side: trade.side,
@@ -347,57 +354,127 @@ export function createTradingService(deps: TradingServiceDeps) {
     };
   }
 
-  /** Fills one order if this customer's price has reached it; false when it has not (or it is closed). */
-  async function fillOrder(orderId: string): Promise<TradeRow | null> {
-    const outcome = await db.transaction().execute(async (trx) => {
-      const order = await repository.lockOrder(trx, orderId);
-      if (!order || order.status !== 'open') return null;
-      const trader = await repository.findTrader(order.user_id, trx);
-      // A customer put on hold keeps their orders, unfilled, until compliance decides.
-      if (!trader || trader.status !== 1 || trader.block_status === 2) return null;
-      let prices: PriceUpdate;
-      try {
-        prices = market.quote(symbolOf(order.asset, order.fiat), {
-          spreadMultiplier: order.spread_multiplier,
-        });
-      } catch {
-        return null;
-      }
-      const limit = new Exact(order.price);
-      const crossed =
-        order.type === 'stop'
-          ? limit.gte(prices.bid)
-          : order.side === 'buy'
-            ? limit.gte(prices.ask)
-            : limit.lte(prices.bid);
-      if (!crossed) return null;
-      // At the limit price or better: the customer's price now, which has crossed it.
-      const price = order.side === 'buy' ? prices.ask : prices.bid;
-      const quoted = instantQuote({
-        side: order.side,
-        coin: asAsset(order.asset),
-        fiat: asAsset(order.fiat),
-        price,
-        feePercent: order.fee_percent,
-        quantity: BigInt(order.quantity),
-      });
-      const trade = await execute(trx, {
-        trader,
-        kind: order.type,
-        side: order.side,
-        asset: order.asset,
-        fiat: order.fiat,
-        price,
-        ...quoted,
-        feePercent: order.fee_percent,
-        order,
-      });
-      await repository.updateOrder(trx, order.id, { status: 'filled', filled_at: new Date() });
-      return { trader, trade };
+  /** What an order would execute at now: null when this customer's price has not reached it (or none is fresh). */
+  function fillOf(order: OrderRow, trader: Trader): Execution | null {
+    let prices: PriceUpdate;
+    try {
+      prices = market.quote(symbolOf(order.asset, order.fiat), { spreadMultiplier: order.spread_multiplier });
+    } catch {
+      return null;
+    }
+    const limit = new Exact(order.price);
+    const crossed =
+      order.type === 'stop'
+        ? limit.gte(prices.bid)
+        : order.side === 'buy'
+          ? limit.gte(prices.ask)
+          : limit.lte(prices.bid);
+    if (!crossed) return null;
+    // At the limit price or better: the customer's price now, which has crossed it.
+    const price = order.side === 'buy' ? prices.ask : prices.bid;
+    const quoted = instantQuote({
+      side: order.side,
+      coin: asAsset(order.asset),
+      fiat: asAsset(order.fiat),
+      price,
+      feePercent: order.fee_percent,
+      quantity: BigInt(order.quantity),
     });
-    if (!outcome) return null;
-    await afterTrade(outcome.trader, outcome.trade);
-    return outcome.trade;
+    return {
+      trader,
+      kind: order.type,
+      side: order.side,
+      asset: order.asset,
+      fiat: order.fiat,
+      price,
+      ...quoted,
+      feePercent: order.fee_percent,
+      order,
+    };
+  }
+
+  type Fill = { trader: Trader; trade: TradeRow };
+
+  /**
+   * Fills those of these orders that their customer's price has reached, in
+   * one transaction and a fixed number of statements however many there are
+   * (a tick can cross thousands): the orders locked, their holds posted
+   * together (ledger.postHolds), the trades inserted and the orders marked
+   * filled in one statement each.
+   */
+  async function fillOrders(orderIds: readonly string[]): Promise<Fill[]> {
+    return db.transaction().execute(async (trx) => {
+      const orders = await repository.lockOpenOrders(trx, orderIds);
+      if (orders.length === 0) return [];
+      const traders = new Map(
+        (await repository.findTraders(trx, [...new Set(orders.map((order) => order.user_id))])).map(
+          (trader) => [trader.id, trader],
+        ),
+      );
+      const fills: (Execution & { order: OrderRow })[] = [];
+      for (const order of orders) {
+        const trader = traders.get(order.user_id);
+        // A customer put on hold keeps their orders, unfilled, until compliance decides.
+        if (!trader || trader.status !== 1 || trader.block_status === 2) continue;
+        const fill = fillOf(order, trader);
+        if (fill) fills.push({ ...fill, order });
+      }
+      if (fills.length === 0) return [];
+      const journals = await ledger.postHolds(
+        trx,
+        fills.map((fill) => ({
+          ...journalOf(fill),
+          holdId: fill.order.hold_id,
+          amount: fill.side === 'buy' ? fill.total : fill.quantity,
+          idempotencyKey: `order_fill:${fill.order.id}`,
+          releaseRest: true,
+        })),
+      );
+
+      const trades = await repository.insertTrades(
+        trx,
+        fills.map((fill, index) => tradeRowOf(fill, journals[index]?.journalId ?? '')),
+      );
+      await repository.markOrdersFilled(
+        trx,
+        fills.map((fill) => fill.order.id),
+      );
+
+      const traderOf = new Map(fills.map((fill) => [fill.order.id, fill.trader]));
+      return trades.flatMap((trade) => {
+        const trader = trade.order_id === null ? undefined : traderOf.get(trade.order_id);
+        return trader ? [{ trader, trade }] : [];
+      });
+    });
+  }
+
+  /**
+   * Fills crossed orders together; should that fail (one order's problem
+   * must not hold up the others), one at a time. An order that cannot be
+   * filled on its own stays open and is logged for staff, every pass until
+   * someone looks: the sweep itself never fails because of it.
+   */
+  async function fillCrossed(orderIds: readonly string[]): Promise<Fill[]> {
+    try {
+      return await fillOrders(orderIds);
+    } catch (error) {
+      if (orderIds.length === 1) {
+        log.error({ err: error, orderId: orderIds[0] }, 'order fill failed');
+        return [];
+      }
+      const fills: Fill[] = [];
+      for (const id of orderIds) fills.push(...(await fillCrossed([id])));
+      return fills;
+    }
+  }
+
+  /** After the fills committed: the customers' pages told at once, then each trade mailed. */
+  async function afterFills(fills: readonly Fill[]): Promise<void> {
+    if (fills.length === 0) return;
+    const customers = fills.map((fill) => fill.trader.id);
+    userEvents.moneyMoved(customers);
+    userEvents.ordersChanged(customers);
+    for (const { trader, trade } of fills) await mailTrade(trader, trade);
   }
 
   async function expireOrder(orderId: string): Promise<number | null> {
@@ -416,20 +493,25 @@ export function createTradingService(deps: TradingServiceDeps) {
 
   /** Fills every order the prices have crossed and expires those past their time, one pass at a time. */
   async function sweep(updates: readonly PriceUpdate[]): Promise<{ filled: number; expired: number }> {
-    let filled = 0;
+    const filled: Fill[] = [];
     let expired = 0;
     for (const update of updates) {
       if (update.stale) continue;
       const [asset = '', fiat = ''] = update.symbol.split('/');
       for (;;) {
-        const crossed = await repository.listCrossedOrders(asset, fiat, update.mid, FILL_BATCH);
-        let filledNow = 0;
-        for (const { id } of crossed) if (await fillOrder(id)) filledNow += 1;
-        filled += filledNow;
+        const crossed = await repository.listCrossedOrders(asset, fiat, update.mid, FILL_BATCH * FILL_LANES);
+        // Lanes by customer: no two lanes touch one customer's accounts, so they never wait on each other.
+        const lanes = Array.from({ length: FILL_LANES }, (_, lane) =>
+          crossed.filter((order) => order.user_id % FILL_LANES === lane).map((order) => order.id),
+        ).filter((ids) => ids.length > 0);
+        const fills = (await Promise.all(lanes.map((ids) => fillCrossed(ids)))).flat();
+        filled.push(...fills);
         // Orders that stayed open (price moved back, customer on hold) would be found again: stop.
-        if (crossed.length < FILL_BATCH || filledNow === 0) break;
+        if (crossed.length < FILL_BATCH * FILL_LANES || fills.length === 0) break;
       }
     }
+    // Mails wait until every crossed order is filled: they must not hold up the next batch's commit.
+    await afterFills(filled);
     const moved = new Set<number>();
     for (const { id } of await repository.listExpiredOrders(FILL_BATCH)) {
       const userId = await expireOrder(id);
@@ -438,8 +520,11 @@ export function createTradingService(deps: TradingServiceDeps) {
         moved.add(userId);
       }
     }
-    if (moved.size > 0) userEvents.moneyMoved([...moved]);
-    return { filled, expired };
+    if (moved.size > 0) {
+      userEvents.moneyMoved([...moved]);
+      userEvents.ordersChanged([...moved]);
+    }
+    return { filled: filled.length, expired };
   }
 
   const service = {
@@ -745,8 +830,9 @@ export function createTradingService(deps: TradingServiceDeps) {
       });
       if (outcome.replayed) return outcome.replayed;
       userEvents.moneyMoved([userId]);
+      userEvents.ordersChanged([userId]);
       // An order the price has already reached fills at once.
-      await fillOrder(outcome.order.id);
+      await afterFills(await fillCrossed([outcome.order.id]));
       const current = (await repository.findOrder(outcome.order.id)) ?? outcome.order;
       return { data: toOrder(current), message: TRADING_TEXTS.orderPlaced };
     },
@@ -763,6 +849,7 @@ export function createTradingService(deps: TradingServiceDeps) {
         return repository.updateOrder(trx, id, { status: 'cancelled', cancelled_at: new Date() });
       });
       userEvents.moneyMoved([userId]);
+      userEvents.ordersChanged([userId]);
       return { data: toOrder(row), message: TRADING_TEXTS.orderCancelled };
     },
 

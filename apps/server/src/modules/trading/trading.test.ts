@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,12 +15,15 @@ import {
 } from '@florin/contracts';
 import { feePercent, instantQuote, parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { SESSION_COOKIE } from '../../http/auth.js';
 import { checkLedger } from '../../ledger/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { fund } from '../../test/ledger.js';
 import { mailSubjects } from '../compliance/test-customers.js';
 import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/test-kit.js';
+import { createSessionStore } from '../auth/sessions.js';
 import { createNotifier } from '../notifications/service.js';
+import { connect } from '../realtime/test-support.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck } from './service.js';
 
@@ -94,6 +98,12 @@ async function placed(customer: Customer, body: Record<string, unknown>): Promis
   const response = await limit(customer, body);
   expect(response.statusCode, response.body).toBe(200);
   return OpenOrderSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+async function statusOf(orderId: string) {
+  return (
+    await db().selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()
+  ).status;
 }
 
 describe('instant trades at a quoted price', () => {
@@ -203,7 +213,8 @@ describe('instant trades at a quoted price', () => {
         gbpRate: () => null,
       },
       notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
-      userEvents: { moneyMoved: () => undefined },
+      userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
+      log: t.app.log,
     });
     await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
     expect((await balance(customer, 'GBP')).available).toBe(100_000n);
@@ -330,15 +341,133 @@ describe('limit and stop orders', () => {
     expect(stop.order_type).toBe('STOP');
     expect((await balance(customer, 'BTC')).held).toBe(2_000_000n);
     await drive('21500');
-    const status = async (id: string) =>
-      (await db().selectFrom('orders').select('status').where('id', '=', id).executeTakeFirstOrThrow())
-        .status;
-    expect(await status(sell.id)).toBe('filled');
-    expect(await status(stop.id)).toBe('open');
+    expect(await statusOf(sell.id)).toBe('filled');
+    expect(await statusOf(stop.id)).toBe('open');
     await drive('17000');
-    expect(await status(stop.id)).toBe('filled');
+    expect(await statusOf(stop.id)).toBe('filled');
     expect(await balance(customer, 'BTC')).toMatchObject({ available: 1_000_000n, held: 0n });
     await expectLedgerToHold();
+  });
+
+  it('one tick fills every crossed order of several customers together, each at its own price; a customer on hold keeps theirs', async () => {
+    await drive('20000');
+    const [ann, bob, held] = [
+      await trader({ platform: 2, gbp: 1_000_000n }),
+      await trader({ platform: 2, gbp: 1_000_000n, btc: 2_000_000n }),
+      await trader({ platform: 2, gbp: 1_000_000n }),
+    ];
+    const orders = [
+      await placed(ann, { side: 1, order_qty: '0.01', price: '19000' }),
+      await placed(ann, { side: 1, order_qty: '0.02', price: '18900' }),
+      await placed(bob, { side: 1, order_qty: '0.01', price: '18800' }),
+      await placed(bob, { side: 2, order_qty: '0.02', price: '21000' }),
+    ];
+    const waiting = await placed(held, { side: 1, order_qty: '0.01', price: '19000' });
+    await db().updateTable('users').set({ block_status: 2 }).where('id', '=', held.id).execute();
+
+    const { ask } = await drive('18000');
+    expect(await Promise.all(orders.slice(0, 3).map((order) => statusOf(order.id)))).toEqual([
+      'filled',
+      'filled',
+      'filled',
+    ]);
+    expect(await statusOf(orders[3]?.id ?? '')).toBe('open');
+    expect(await statusOf(waiting.id)).toBe('open');
+    const trades = await db()
+      .selectFrom('trades')
+      .select(['user_id', 'price', 'quantity', 'total'])
+      .where(
+        'order_id',
+        'in',
+        orders.map((order) => order.id),
+      )
+      .orderBy('order_id')
+      .execute();
+    expect(trades.map((trade) => [trade.user_id, trade.price, trade.quantity])).toEqual([
+      [ann.id, ask, '1000000'],
+      [ann.id, ask, '2000000'],
+      [bob.id, ask, '1000000'],
+    ]);
+    // Each paid exactly its trades' totals; nothing stays held but the open orders' holds.
+    const annPaid = trades
+      .filter((trade) => trade.user_id === ann.id)
+      .reduce((sum, trade) => sum + BigInt(trade.total), 0n);
+    expect(await balance(ann, 'GBP')).toEqual({
+      posted: 1_000_000n - annPaid,
+      held: 0n,
+      available: 1_000_000n - annPaid,
+    });
+    expect((await balance(ann, 'BTC')).available).toBe(3_000_000n);
+    expect((await balance(bob, 'BTC')).held).toBe(2_000_000n);
+    expect(
+      (await mailSubjects(db(), ann.email)).filter((subject) => subject.startsWith('You bought BTC')),
+    ).toHaveLength(2);
+    await expectLedgerToHold();
+  });
+
+  it('fills the rest of a tick’s orders when one of them cannot be filled', async () => {
+    await drive('20000');
+    const customer = await trader({ platform: 2, gbp: 1_000_000n });
+    const good = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    const broken = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    // A hold released behind the order's back: filling it is refused, and with it the whole batch.
+    const { hold_id: holdId } = await db()
+      .selectFrom('orders')
+      .select('hold_id')
+      .where('id', '=', broken.id)
+      .executeTakeFirstOrThrow();
+    await t.ledger.releaseHold(db(), { holdId, outcome: 'voided' });
+
+    await drive('18000');
+    expect(await statusOf(good.id)).toBe('filled');
+    expect(await statusOf(broken.id)).toBe('open');
+    // Put the broken order's row right again so the trading check has nothing to report.
+    await db().updateTable('orders').set({ status: 'cancelled' }).where('id', '=', broken.id).execute();
+    await expectLedgerToHold();
+  });
+
+  it('tells the customer’s open pages when their orders change: placed, filled, cancelled, executed', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const customer = await trader({ platform: 2, gbp: 1_000_000n });
+    const other = await trader({ platform: 2, gbp: 1_000_000n });
+    const session = async (userId: number) =>
+      `${SESSION_COOKIE}=${(await createSessionStore(db()).create(userId, { ip: '127.0.0.1' })).token}`;
+    const tab = await connect(`${address.replace('http', 'ws')}/ws`, { cookie: await session(customer.id) });
+    const otherTab = await connect(`${address.replace('http', 'ws')}/ws`, {
+      cookie: await session(other.id),
+    });
+    try {
+      await drive('20000');
+      const events = async (count: number) => {
+        const deadline = Date.now() + 5_000;
+        const heard = () => tab.received.filter((message) => message.type === 'user');
+        while (heard().length < count && Date.now() < deadline) await sleep(20);
+        return heard().map((message) => (message as { event: string }).event);
+      };
+      const resting = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+      expect(await events(2)).toEqual(['balances', 'orders']);
+      await placed(customer, { side: 1, order_qty: '0.01', price: '15000' });
+      await drive('18500');
+      expect((await events(6)).slice(4)).toEqual(['balances', 'orders']);
+      expect(await statusOf(resting.id)).toBe('filled');
+      const open = pageSchema(OpenOrderSchema).parse(
+        (await customer.browser.get('/api/v1/crypto/limit_orders')).json(),
+      );
+      const cancelled = await customer.browser.post(
+        `/api/v1/crypto/limit_order/${open.data[0]?.id ?? ''}/cancel`,
+        {},
+      );
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect((await events(8)).slice(6)).toEqual(['balances', 'orders']);
+      const bought = await market(customer, 'buy', { crypto_amount: '0.01' });
+      expect(bought.statusCode, bought.body).toBe(200);
+      expect((await events(10)).slice(8)).toEqual(['balances', 'orders']);
+      expect(otherTab.received.filter((message) => message.type === 'user')).toEqual([]);
+      await expectLedgerToHold();
+    } finally {
+      tab.close();
+      otherTab.close();
+    }
   });
 
   it('cancels with the hold released; another customer’s order is not found; expired orders give back', async () => {

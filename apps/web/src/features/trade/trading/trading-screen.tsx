@@ -21,7 +21,7 @@ import { useBalances, useLivePortfolio } from '../../../lib/portfolio';
 import { priceSymbol, STALE_PRICES_TEXT } from '../../../lib/price-feed';
 import { isPriceStale, useLivePrice, usePriceStreamStatus, useUserEvents } from '../../../lib/price-stream';
 import { useTradingTerms } from '../api/get-trading-terms';
-import { refreshTrading } from './api/trading-keys';
+import { refreshTrading, TRADING_KEYS } from './api/trading-keys';
 import { DayStatsPanel } from './components/day-stats-panel';
 import { OrderForm } from './components/order-form';
 import { OrdersPanel } from './components/orders-panel';
@@ -50,9 +50,10 @@ export function TradingScreen() {
   const terms = useTradingTerms();
   const balances = useBalances();
   useLivePortfolio();
-  // A fill happens on the server's tick: the balance event says so, and the lists follow.
+  // A fill happens on the server's tick: the events say so, and the lists follow.
   useUserEvents((event) => {
     if (event === 'balances') void refreshTrading(queryClient);
+    if (event === 'orders') void queryClient.invalidateQueries({ queryKey: TRADING_KEYS.openOrders });
   });
 
   // Coins with both buying and selling paused are left out (DECISIONS.md).
