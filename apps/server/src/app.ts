@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AppError, placeInstantOrder } from '@florin/contracts';
 import type { Config } from './config.js';
@@ -32,7 +32,17 @@ import { registerAuthRoutes } from './modules/auth/routes.js';
 import { createAuthService } from './modules/auth/service.js';
 import { createSessionStore } from './modules/auth/sessions.js';
 import { registerDevRoutes } from './modules/dev/routes.js';
+import {
+  API_TOKEN_GUIDE,
+  API_TOKEN_SECURITY_SCHEME,
+  documentTokenRule,
+} from './modules/api-tokens/openapi.js';
+import { createApiTokenRepository } from './modules/api-tokens/repository.js';
+import { registerApiTokenRoutes } from './modules/api-tokens/routes.js';
+import { createApiTokenService, createTokenRateLimiter } from './modules/api-tokens/service.js';
+import { registerApiTokenAuth, withoutTokenInUrl } from './modules/api-tokens/token-auth.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { createMetrics, registerMetrics } from './modules/metrics/metrics.js';
 import { createNotifier } from './modules/notifications/service.js';
 import { createCaptcha } from './security/captcha.js';
 import { createRateLimiter } from './security/rate-limits.js';
@@ -47,23 +57,41 @@ import { registerMarketRoutes } from './modules/market/routes.js';
 import { createFiatRepository } from './modules/fiat/repository.js';
 import { registerFiatRoutes } from './modules/fiat/routes.js';
 import { createFiatService } from './modules/fiat/service.js';
+import { createPromoRepository } from './modules/promo/repository.js';
+import { registerPromoRoutes } from './modules/promo/routes.js';
+import { createPromoService } from './modules/promo/service.js';
+import { createReferralRepository } from './modules/referrals/repository.js';
+import { registerReferralRoutes } from './modules/referrals/routes.js';
+import { COMMISSION_ACCRUAL_INTERVAL_MS, createReferralService } from './modules/referrals/service.js';
 import { createWhitelistRepository } from './modules/whitelists/repository.js';
 import { registerWhitelistRoutes } from './modules/whitelists/routes.js';
 import { createWhitelistService } from './modules/whitelists/service.js';
 import { createEmailedCodes } from './security/emailed-codes.js';
 import { createSecondFactor } from './security/second-factor.js';
 import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
-import { startDepositWatcher } from './modules/crypto/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
 import { createTradingRepository } from './modules/trading/repository.js';
 import { registerTradingDevRoutes, registerTradingRoutes } from './modules/trading/routes.js';
+import { createAutoTradeRepository } from './modules/auto-trade/repository.js';
+import { registerAutoTradeDevRoutes, registerAutoTradeRoutes } from './modules/auto-trade/routes.js';
+import { AUTO_TRADE_INTERVAL_MS, createAutoTradeService } from './modules/auto-trade/service.js';
 import { createTradingService } from './modules/trading/service.js';
 import { createTradingAdminRepository, createTradingAdminService } from './modules/trading/admin.js';
 import { registerTradingAdminRoutes } from './modules/trading/admin-routes.js';
 import { createMarketService, type MarketService } from './modules/market/service.js';
+import { startLeaderJobs, type LeaderJob } from './modules/realtime/leader-jobs.js';
 import { createIdleSource } from './adapters/prices/source.js';
 import { registerMotdRoutes } from './modules/motd/routes.js';
+import { createAlertsRepository } from './modules/alerts/repository.js';
+import { registerAlertsRoutes } from './modules/alerts/routes.js';
+import { createAlertsService, DAILY_SUMMARY_INTERVAL_MS } from './modules/alerts/service.js';
+import { createUpgradeRepository } from './modules/upgrades/repository.js';
+import { registerUpgradeRoutes } from './modules/upgrades/routes.js';
+import { createUpgradeService } from './modules/upgrades/service.js';
 import { createPortfolioRepository } from './modules/portfolio/repository.js';
+import { createTermDepositRepository } from './modules/term-deposits/repository.js';
+import { registerTermDepositDevRoutes, registerTermDepositRoutes } from './modules/term-deposits/routes.js';
+import { createTermDepositService, MATURITY_SCAN_INTERVAL_MS } from './modules/term-deposits/service.js';
 import { registerPortfolioRoutes } from './modules/portfolio/routes.js';
 import { createPortfolioService } from './modules/portfolio/service.js';
 import {
@@ -105,7 +133,20 @@ const BODY_LIMIT = 1024 * 1024;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
-    logger: { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // GET /api/v1/balance?token=… carries an API token in its URL (spec 002 §7): never logged.
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: withoutTokenInUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
+    },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -165,17 +206,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Florin API', version: VERSION },
+      info: { title: 'Florin API', version: VERSION, description: API_TOKEN_GUIDE },
       components: {
         securitySchemes: {
           cookie: { type: 'apiKey', in: 'cookie', name: 'access_token' },
           bearer: { type: 'http', scheme: 'bearer' },
+          apiToken: API_TOKEN_SECURITY_SCHEME,
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: (input) => documentTokenRule(jsonSchemaTransform(input), input.route),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  // Prometheus scrapes /metrics with METRICS_TOKEN; without one there is no /metrics at all.
+  const metrics = config.METRICS_TOKEN ? createMetrics() : null;
+  if (metrics && config.METRICS_TOKEN) registerMetrics(app, metrics, config.METRICS_TOKEN);
 
   const health = createHealthService({
     db: deps.database.db,
@@ -192,6 +238,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const cookies = { secure: config.isProduction };
   const sessions = createSessionStore(db);
   registerAuth(app, sessions, cookies);
+  // Before any customer route: it gives each its API token rule as it is added.
+  const apiTokens = createApiTokenService({ db, repository: createApiTokenRepository(db) });
+  registerApiTokenAuth(app, {
+    tokens: apiTokens,
+    limiter: createTokenRateLimiter(config.API_TOKEN_RATE_LIMIT_PER_MINUTE),
+  });
+  registerApiTokenRoutes(app, { tokens: apiTokens });
   // Before any route: the back office's door also lists every /api/admin route as it is added.
   const staffSessions = createStaffSessionStore(db);
   registerStaffAuth(app, staffSessions);
@@ -201,11 +254,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const notifier = createNotifier({ db, mailer: deps.mailer, log: app.log });
   const storage = deps.storage ?? createStorageFromConfig(config);
+  const upgrades = createUpgradeService({
+    db,
+    repository: createUpgradeRepository(db),
+    isProduction: config.isProduction,
+    log: app.log,
+  });
   const kyc = createKycService({
     db,
     repository: createKycRepository(db),
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
+    upgrades,
   });
   const auth = createAuthService({
     repository: createAuthRepository(db),
@@ -269,17 +329,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     emailedCodes,
     verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
   });
-  registerFiatRoutes(app, {
-    fiat: createFiatService({
-      db,
-      repository: createFiatRepository(db),
-      ledger: deps.ledger,
-      notifier,
-      userEvents,
-      emailedCodes,
-      secondFactor,
-    }),
+  const fiat = createFiatService({
+    db,
+    repository: createFiatRepository(db),
+    ledger: deps.ledger,
+    notifier,
+    userEvents,
+    emailedCodes,
+    secondFactor,
   });
+  registerFiatRoutes(app, { fiat });
+  const referrals = createReferralService({
+    db,
+    repository: createReferralRepository(db),
+    ledger: deps.ledger,
+    secondFactor,
+    notifier,
+    bankAccountOf: async (userId) => (await fiat.getBankAccounts(userId, 'GBP')).data,
+  });
+  registerReferralRoutes(app, { referrals });
+  const promo = createPromoService({
+    db,
+    repository: createPromoRepository(db),
+    isEligible: (userId) => referrals.isEligible(userId),
+  });
+  registerPromoRoutes(app, { promo });
   const whitelists = createWhitelistService({
     db,
     repository: createWhitelistRepository(db),
@@ -313,8 +387,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifier,
     userEvents,
     log: app.log,
+    feeDiscountFor: (userId) => promo.feeDiscountFor(userId),
   });
   registerTradingRoutes(app, { trading });
+  const autoTrades = createAutoTradeService({
+    db,
+    repository: createAutoTradeRepository(db),
+    trading,
+    secondFactor,
+    log: app.log,
+  });
+  registerAutoTradeRoutes(app, { autoTrades });
   registerTradingAdminRoutes(app, {
     admin: createTradingAdminService({
       db,
@@ -324,19 +407,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
   registerMotdRoutes(app, { db });
+  registerUpgradeRoutes(app, { upgrades });
+  const alerts = createAlertsService({
+    repository: createAlertsRepository(db),
+    notifier,
+    publicUrl: config.publicUrl,
+  });
+  registerAlertsRoutes(app, { alerts });
+  const termDeposits = createTermDepositService({
+    db,
+    repository: createTermDepositRepository(db),
+    ledger: deps.ledger,
+    notifier,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+  registerTermDepositRoutes(app, { termDeposits });
   app.addHook('onClose', () => market.stop());
   if (!config.isProduction) {
     registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });
     registerCryptoDevRoutes(app, { crypto });
     registerTradingDevRoutes(app, { db, market, trading });
+    registerTermDepositDevRoutes(app, { termDeposits });
+    registerAutoTradeDevRoutes(app, { autoTrades });
   }
 
-  await registerRealtime(app, {
+  const realtime = await registerRealtime(app, {
     config,
     engine: deps.database.engine,
     sessions,
     feed: deps.priceFeed ?? market,
     relay,
+  });
+  metrics?.watch({
+    db,
+    websocketClients: realtime.connectionCount,
+    prices: () => market.latest(),
+    isLeader: () => relay.isLeader(),
   });
   // One instance produces ticks and writes candles; the others quote the prices it relays.
   market.setLeading(relay.isLeader());
@@ -351,24 +458,44 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       market.follow(updates).catch((error) => app.log.error({ err: error }, 'relayed prices failed'));
   });
 
-  // Tests scan by hand; elsewhere the leading instance scans the chains for deposits.
-  if (config.NODE_ENV !== 'test' && config.CHAIN_WATCH_INTERVAL_MS > 0) {
-    let stopWatcher: (() => void) | undefined;
-    app.addHook('onReady', (done) => {
-      stopWatcher = startDepositWatcher({
+  // Tests run these jobs by hand; elsewhere the leading instance runs them (modules/realtime/leader-jobs.ts).
+  if (config.NODE_ENV !== 'test') {
+    const jobs: LeaderJob[] = [
+      {
+        // Yesterday's summaries shortly after each UTC midnight; customers already sent theirs are skipped.
+        name: 'daily trading summaries',
+        intervalMs: DAILY_SUMMARY_INTERVAL_MS,
+        run: () => alerts.sendDailyTradingSummaries(new Date(Date.now() - 86_400_000)),
+      },
+      { name: 'auto trades', intervalMs: AUTO_TRADE_INTERVAL_MS, run: () => autoTrades.runOnce() },
+      {
+        name: 'term deposit maturity',
+        intervalMs: MATURITY_SCAN_INTERVAL_MS,
+        run: () => termDeposits.payMatured(),
+      },
+      {
+        name: 'referral commissions',
+        intervalMs: COMMISSION_ACCRUAL_INTERVAL_MS,
+        run: () => referrals.accrueCommissions(),
+      },
+    ];
+    if (config.CHAIN_WATCH_INTERVAL_MS > 0)
+      jobs.push({
+        name: 'deposit watcher',
         intervalMs: config.CHAIN_WATCH_INTERVAL_MS,
-        isLeader: () => relay.isLeader(),
-        watch: async () => {
+        run: async () => {
           await crypto.watchOnce();
           await cryptoWithdrawals.expireOverdue();
         },
-        log: app.log,
       });
+    let stopJobs: (() => Promise<void>) | undefined;
+    app.addHook('onReady', (done) => {
+      stopJobs = startLeaderJobs(jobs, { isLeader: () => relay.isLeader(), log: app.log });
       done();
     });
-    app.addHook('onClose', (_instance, done) => {
-      stopWatcher?.();
-      done();
+    // A shutdown lets the runs in flight finish before the database closes.
+    app.addHook('onClose', async () => {
+      await stopJobs?.();
     });
   }
 

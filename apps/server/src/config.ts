@@ -76,9 +76,21 @@ export const CONFIG_VARIABLES = {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     help: 'pino log level.',
   },
+  METRICS_TOKEN: {
+    schema: optionalText.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+    help: 'Bearer token Prometheus sends to scrape /metrics (`Authorization: Bearer …`). Unset: /metrics answers 404.',
+  },
+  SLOW_QUERY_MS: {
+    schema: z.coerce.number().int().min(1).default(500),
+    help: 'A database query slower than this many milliseconds is logged (warn) with its SQL, never its values.',
+  },
   RATE_LIMIT_PER_MINUTE: {
     schema: z.coerce.number().int().min(1).default(600),
     help: 'Requests per minute one IP address may make to the API before 429s.',
+  },
+  API_TOKEN_RATE_LIMIT_PER_MINUTE: {
+    schema: z.coerce.number().int().min(1).default(60),
+    help: 'Requests per minute one API token may make (per instance), besides the per-IP limit.',
   },
   WEB_DIST: {
     schema: z.string().default(path.join(repoRoot, 'apps/web/dist')),

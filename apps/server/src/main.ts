@@ -1,15 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { createDevMailbox, createSmtpMailer } from './adapters/mail/mailer.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
-import { cryptoDomainCheck } from './modules/crypto/service.js';
-import { cryptoWithdrawalDomainCheck } from './modules/crypto/withdrawals.js';
-import { tradingDomainCheck } from './modules/trading/service.js';
-import { fiatDomainCheck } from './modules/fiat/service.js';
 import { ensureFirstStaff } from './modules/staff/service.js';
 import { openMarket } from './modules/market/setup.js';
+import { DOMAIN_CHECKS } from './ops/domain-checks.js';
 import { createSecretBox, loadMasterKey } from './security/secret-box.js';
 
 /** How often house postings are folded into their balances. */
@@ -29,14 +27,20 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Until the app (and its logger) exists, a slow migration or start-up check goes to stderr.
+  let log: Pick<FastifyBaseLogger, 'warn'> = console;
+  const slowQueries = {
+    thresholdMs: config.SLOW_QUERY_MS,
+    report: (query: { sql: string; durationMs: number }) => log.warn(query, 'slow query'),
+  };
   const database = await openDatabase(
     config.DATABASE_URL
-      ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE }
-      : { engine: 'pglite', dataDir: config.dataDir },
+      ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, slowQueries }
+      : { engine: 'pglite', dataDir: config.dataDir, slowQueries },
   );
   await migrateToLatest(database.db);
 
-  const domainChecks = [fiatDomainCheck, cryptoDomainCheck, cryptoWithdrawalDomainCheck, tradingDomainCheck];
+  const domainChecks = DOMAIN_CHECKS;
   const initialLedgerCheck = await checkLedger(database.db, domainChecks);
   if (!initialLedgerCheck.ok) {
     console.error(
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
     market,
     priceFeed: market,
   });
+  log = app.log;
   const rollup = setInterval(() => {
     rollUpHouseBalances(database.db).catch((error: unknown) =>
       app.log.error({ err: error }, 'house roll-up failed'),

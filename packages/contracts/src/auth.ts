@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotificationFlagsSchema } from './alerts.js';
 import { defineEndpoint } from './endpoint.js';
 import { VerificationStateSchema } from './kyc.js';
 
@@ -90,6 +91,8 @@ const AccountSchema = z.object({
   recovery_codes_left: z.number().int(),
   referral_code: z.string(),
   is_referral_used: z.number().int(),
+  /** The Alerts tab's switches (alerts.ts). */
+  ...NotificationFlagsSchema.shape,
 });
 
 /** The account plus where it is in identity verification (the wizard, Getting Started and the shell read it). */

@@ -83,7 +83,17 @@ export type FiatCurrency = z.infer<typeof FiatCurrencySchema>;
 /** The spec's currency_code: null or absent means GBP. */
 const CurrencyCodeSchema = FiatCurrencySchema.nullish();
 
-export const FIAT_2FA_PURPOSES = ['Crypto Withdraw(2fa)', 'Fiat Withdraw(2fa)'] as const;
+/**
+ * What POST /api/v1/mobile/request-2fa may mail a code for (customers whose second factor is
+ * e-mailed codes): the withdrawals, a referral earnings claim and setting up an auto trade.
+ */
+export const FIAT_2FA_PURPOSES = [
+  'Crypto Withdraw(2fa)',
+  'Fiat Withdraw(2fa)',
+  'Referral Earning(2fa)',
+  'Auto Trade(2fa)',
+] as const;
+export type Fiat2faPurpose = (typeof FIAT_2FA_PURPOSES)[number];
 
 const isoDateTime = z.string();
 const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);

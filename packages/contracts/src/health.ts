@@ -15,3 +15,17 @@ export const getHealth = defineEndpoint({
   summary: 'Whether the database answers and the ledger balances',
   responses: { 200: HealthSchema, 503: HealthSchema },
 });
+
+/** Whether this instance should get traffic: its database answers. */
+export const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.object({ reachable: z.boolean() }),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;
+
+export const getReadiness = defineEndpoint({
+  method: 'GET',
+  path: '/api/v1/ready',
+  summary: 'Whether a load balancer should send this instance traffic (cheap: no ledger check)',
+  responses: { 200: ReadinessSchema, 503: ReadinessSchema },
+});

@@ -122,6 +122,22 @@ describe('feePercent', () => {
     expect(feePercent({ platform: 2, tier: 1, customPercent: '0.05', coinPlatformFee: '0.1' })).toBe('0.05');
   });
 
+  it("takes a promo code's discount off the fee, after the cap, exactly", () => {
+    expect(feePercent({ platform: 1, tier: 1, discountPercent: '50' })).toBe('0.695');
+    expect(feePercent({ platform: 1, tier: 1, discountPercent: '12.5' })).toBe('1.21625');
+    expect(feePercent({ platform: 2, tier: 4, discountPercent: '100' })).toBe('0');
+    expect(feePercent({ platform: 2, tier: 4, discountPercent: '0' })).toBe('0.35');
+    expect(feePercent({ platform: 2, tier: 4, discountPercent: null })).toBe('0.35');
+    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: '0.5', discountPercent: '20' })).toBe('0.4');
+    expect(feePercent({ platform: 2, tier: 1, customPercent: '0.3', discountPercent: '10' })).toBe('0.27');
+  });
+
+  it('refuses a discount outside 0 to 100 percent', () => {
+    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: '100.01' })).toThrow(RangeError);
+    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: '-5' })).toThrow();
+    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: 'half' })).toThrow();
+  });
+
   it('refuses percentages that are not plain decimals in [0, 100)', () => {
     for (const bad of ['-0.1', '100', '150', 'abc', '', '1e2']) {
       expect(() => feePercent({ platform: 1, tier: 1, customPercent: bad }), bad).toThrow();

@@ -111,13 +111,35 @@ export function feePercent(input: {
   tier: FeeTier;
   customPercent?: string | null;
   coinPlatformFee?: string | null;
+  /**
+   * A promo code's fee discount in percent of the fee (issue 10: '25' takes a
+   * quarter off, '100' makes the trade free), applied last, after the cap.
+   */
+  discountPercent?: string | null;
 }): string {
   let chosen = readPercent(input.customPercent ?? FEE_SCHEDULE[input.platform][input.tier]);
   if (input.coinPlatformFee != null) {
     const cap = readPercent(input.coinPlatformFee);
     if (isLess(cap, chosen)) chosen = cap;
   }
+  if (input.discountPercent != null) {
+    const discount = readDiscount(input.discountPercent);
+    // Both denominators are powers of ten, so the product still ends: an exact decimal.
+    chosen = {
+      numerator: chosen.numerator * (100n * discount.denominator - discount.numerator),
+      denominator: chosen.denominator * discount.denominator * 100n,
+    };
+  }
   return trimZeros(fromMinorUnits(chosen.numerator, decimalsOf(chosen)));
+}
+
+/** A discount in percent, 0 to 100 inclusive (100: free). */
+function readDiscount(percent: string): Ratio {
+  const ratio = parseRatio(percent);
+  if (ratio.numerator < 0n || ratio.numerator > 100n * ratio.denominator) {
+    throw new RangeError(`discount percent "${percent}" is not between 0 and 100`);
+  }
+  return ratio;
 }
 
 function decimalsOf(ratio: Ratio): number {

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, types as liteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Logger } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from './schema.js';
@@ -15,10 +15,25 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export type DatabaseOptions =
+/** Queries slower than `thresholdMs` are reported with their SQL (never their values, which may be personal data). */
+export type SlowQueryWatch = {
+  thresholdMs: number;
+  report: (query: { sql: string; durationMs: number }) => void;
+};
+
+export type DatabaseOptions = (
   | { engine: 'postgres'; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
   /** `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder. */
-  | { engine: 'pglite'; dataDir?: string; template?: Blob };
+  | { engine: 'pglite'; dataDir?: string; template?: Blob }
+) & { slowQueries?: SlowQueryWatch };
+
+function slowQueryLog(watch: SlowQueryWatch | undefined): Logger | undefined {
+  if (!watch) return undefined;
+  return (event) => {
+    if (event.level === 'query' && event.queryDurationMillis >= watch.thresholdMs)
+      watch.report({ sql: event.query.sql, durationMs: Math.round(event.queryDurationMillis) });
+  };
+}
 
 /**
  * int8 comes back as a string on both engines (pg does this by default; PGlite
@@ -32,7 +47,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle connection the server closed (restart, failover): pg drops it from
     // the pool and the next query opens a new one. Unhandled, it would crash the process.
     pool.on('error', (error) => options.onIdleError?.(error));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool }),
+      log: slowQueryLog(options.slowQueries),
+    });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
   if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
@@ -41,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     loadDataDir: options.template,
     parsers: pgliteParsers,
   });
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(lite) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(lite), log: slowQueryLog(options.slowQueries) });
   return {
     db,
     engine: 'pglite',

@@ -15,6 +15,11 @@ import * as fiat from './migrations/0011-fiat.js';
 import * as crypto from './migrations/0012-crypto.js';
 import * as cryptoOut from './migrations/0013-crypto-out.js';
 import * as trading from './migrations/0014-trading.js';
+import * as upgrades from './migrations/0015-upgrades.js';
+import * as apiTokens from './migrations/0016-api-tokens.js';
+import * as termDeposits from './migrations/0018-term-deposits.js';
+import * as referralsPromo from './migrations/0019-referrals-promo.js';
+import * as autoTrade from './migrations/0020-auto-trade.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +37,11 @@ const migrations: Record<string, Migration> = {
   '0012-crypto': crypto,
   '0013-crypto-out': cryptoOut,
   '0014-trading': trading,
+  '0015-upgrades': upgrades,
+  '0016-api-tokens': apiTokens,
+  '0018-term-deposits': termDeposits,
+  '0019-referrals-promo': referralsPromo,
+  '0020-auto-trade': autoTrade,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

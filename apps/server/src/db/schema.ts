@@ -659,6 +659,171 @@ export type TradesTable = {
   created_at: CreatedAt;
 };
 
+/** Upgrades to the trading platform and the staff webhook's delivery (0015). */
+export type PlatformUpgradeWebhookStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+export type PlatformUpgradesTable = {
+  id: Int8Id;
+  user_id: number;
+  from_platform: number;
+  to_platform: number;
+  webhook_status: ColumnType<PlatformUpgradeWebhookStatus, PlatformUpgradeWebhookStatus | undefined>;
+  webhook_attempts: Generated<number>;
+  webhook_error: string | null;
+  webhook_at: Date | null;
+  created_at: CreatedAt;
+};
+
+/** Settings staff change at run time, one value per key (0015). */
+export type AppSettingsTable = {
+  key: string;
+  value: string;
+  updated_at: Generated<Date>;
+};
+
+/** API tokens: only the hash is kept (0016). */
+export type ApiTokensTable = {
+  id: string;
+  user_id: number;
+  token_hash: string;
+  prefix: string;
+  permission_id: number;
+  ip_allowlist: string[] | null;
+  created_at: CreatedAt;
+  deleted_at: Date | null;
+  last_used_at: Date | null;
+};
+
+/** Term deposits (issue 11, migration 0018). */
+export type TermDepositOptionsTable = {
+  id: Generated<number>;
+  asset: string;
+  no_days: number;
+  /** Percent for the whole term, as numeric(8, 4) reads back: '1.2500'. */
+  interest_rate: string;
+  active: Generated<boolean>;
+  amount_min: Numeric;
+  amount_max: Numeric | null;
+  total_cap: Numeric | null;
+  created_at: CreatedAt;
+  updated_at: Generated<Date>;
+};
+
+export type TermDepositStatus = 'live' | 'expired';
+
+export type TermDepositsTable = {
+  id: Int8Id;
+  user_id: number;
+  option_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  asset: string;
+  amount: Numeric;
+  no_days: number;
+  interest_rate: string;
+  interest: Numeric;
+  status: TermDepositStatus;
+  starts_at: Date;
+  matures_at: Date;
+  paid_at: Date | null;
+  created_at: CreatedAt;
+};
+
+export type AutoTradesTable = {
+  id: Generated<number>;
+  user_id: number;
+  type: 'buy' | 'sell';
+  asset: string;
+  created_at: CreatedAt;
+  cancelled_at: Date | null;
+};
+
+export type AutoTradeConversionStatus = 'pending' | 'converted' | 'skipped';
+
+export type AutoTradeConversionsTable = {
+  id: Int8Id;
+  auto_trade_id: number;
+  user_id: number;
+  source: 'fiat' | 'crypto';
+  deposit_id: string;
+  status: AutoTradeConversionStatus;
+  quote_id: string | null;
+  trade_id: string | null;
+  reason: string | null;
+  created_at: CreatedAt;
+  claimed_at: Generated<Date>;
+  finished_at: Date | null;
+};
+
+/** Referrals and promo codes (migration 0019). */
+export type IncentivesPolicyTable = {
+  id: Generated<number>;
+  policy: Generated<'corporate_or_outside_uk' | 'everyone' | 'nobody'>;
+  commission_percent: Generated<string>;
+  updated_at: Date | null;
+};
+
+export type ReferralPartnersTable = {
+  user_id: number;
+  has_custom_referral: Generated<boolean>;
+  slug: string | null;
+  logo_url: string | null;
+  updated_at: Generated<Date>;
+};
+
+export type ReferralCommissionsTable = {
+  id: Int8Id;
+  trade_id: string;
+  referrer_user_id: number;
+  referred_user_id: number;
+  fee_gbp: string;
+  commission_percent: string;
+  amount: string;
+  skipped: 'policy' | 'zero' | null;
+  journal_id: string | null;
+  created_at: CreatedAt;
+};
+
+export type AffiliateClaimsTable = {
+  id: Int8Id;
+  user_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  amount: string;
+  status: Generated<'waiting' | 'paid' | 'rejected'>;
+  hold_id: string;
+  bank_account_id: number | null;
+  name_of_account: string | null;
+  sort_code: string | null;
+  account_number: string | null;
+  journal_id: string | null;
+  rejected_reason: string | null;
+  created_at: CreatedAt;
+  paid_at: Date | null;
+  rejected_at: Date | null;
+};
+
+export type PromoCodesTable = {
+  id: Int8Id;
+  code: string;
+  discount_percent: string;
+  duration_days: number;
+  /** DATE: read with to_char (PGlite and pg differ). */
+  valid_until: string | null;
+  is_active: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+};
+
+export type PromoRedemptionsTable = {
+  id: Int8Id;
+  user_id: number;
+  promo_code_id: string;
+  discount_percent: string;
+  applied_at: Generated<Date>;
+  ends_at: Date;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -705,4 +870,17 @@ export type DB = {
   trade_quotes: TradeQuotesTable;
   orders: OrdersTable;
   trades: TradesTable;
+  platform_upgrades: PlatformUpgradesTable;
+  app_settings: AppSettingsTable;
+  api_tokens: ApiTokensTable;
+  term_deposit_options: TermDepositOptionsTable;
+  term_deposits: TermDepositsTable;
+  auto_trades: AutoTradesTable;
+  auto_trade_conversions: AutoTradeConversionsTable;
+  incentives_policy: IncentivesPolicyTable;
+  referral_partners: ReferralPartnersTable;
+  referral_commissions: ReferralCommissionsTable;
+  affiliate_claims: AffiliateClaimsTable;
+  promo_codes: PromoCodesTable;
+  promo_redemptions: PromoRedemptionsTable;
 };

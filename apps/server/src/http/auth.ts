@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type StaffRole } from '@florin/contracts';
+import { API_TOKEN_PREFIX, AppError, type StaffRole } from '@florin/contracts';
 import type { StaffSession, StaffSessionStore } from '../modules/admin/sessions.js';
 import type { ActiveSession, SessionStore } from '../modules/auth/sessions.js';
 import { randomToken, safeEqual } from '../security/secret-box.js';
@@ -11,7 +11,20 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const STAFF_SESSION_COOKIE = 'staff_token';
 export const ADMIN_API_PREFIX = '/api/admin';
 
-export type Auth = ActiveSession & { via: 'cookie' | 'bearer' };
+/** What an API token lets its holder do (modules/api-tokens). */
+export type ApiTokenGrant = { id: string; permissionId: number };
+
+/**
+ * A signed-in customer: by session (cookie or bearer session token) or by API
+ * token (`Authorization: Bearer flr_…`, modules/api-tokens), then with the token's grant.
+ */
+export type Auth = ActiveSession & { via: 'cookie' | 'bearer' | 'api-token'; apiToken?: ApiTokenGrant };
+
+/**
+ * What an API token may do on a customer route: read (every permission), trade (TRADE),
+ * withdraw (either WITHDRAW permission). A customer route without one refuses API tokens.
+ */
+export type TokenUse = 'read' | 'trade' | 'withdraw';
 
 /** Staff whose role is listed (a superadmin always may). Only for routes under /api/admin/. */
 export type StaffAccess = { staff: readonly StaffRole[] };
@@ -36,6 +49,8 @@ declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyContextConfig {
     access?: Access;
+    /** On customer routes: what an API token may do here (none: tokens are refused). */
+    token?: TokenUse;
   }
 }
 
@@ -145,6 +160,8 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
     // The back office has its own sessions (registerStaffAuth); a customer's means nothing there.
     if (!request.url.startsWith('/api/') || isAdminRequest(request)) return;
     const bearer = bearerToken(request);
+    // An API token is no session: modules/api-tokens signs it in, and it carries no cookie to need CSRF.
+    if (bearer?.startsWith(API_TOKEN_PREFIX)) return;
     const cookie = request.cookies[SESSION_COOKIE];
     const token = bearer ?? cookie;
     const session = token ? await sessions.find(token) : null;

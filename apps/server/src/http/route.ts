@@ -2,7 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, type Endpoint } from '@florin/contracts';
-import { isAdminApiPath, isStaffAccess, requireCustomer, staffMayCall, type Access } from './auth.js';
+import {
+  isAdminApiPath,
+  isStaffAccess,
+  requireCustomer,
+  staffMayCall,
+  type Access,
+  type TokenUse,
+} from './auth.js';
 
 type Input<T> = T extends z.ZodType ? z.output<T> : undefined;
 type Output<E extends Endpoint> = z.input<E['responses'][keyof E['responses']]>;
@@ -17,6 +24,11 @@ export type RouteOptions<E extends Endpoint> = {
   access: Access;
   /** Tighter than the global limit, for routes worth guessing at (login, codes). */
   rateLimit?: { max: number; timeWindow: string };
+  /**
+   * Customer routes: what an API token may do here. Unset: the rule in
+   * modules/api-tokens/token-rules.ts, and without one there, tokens are refused.
+   */
+  token?: TokenUse;
   handler: (request: RouteRequest<E>, reply: FastifyReply) => Promise<Output<E>>;
 };
 
@@ -57,7 +69,11 @@ export function registerRoute<E extends Endpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       response: endpoint.responses,
     },
-    config: { access: options.access, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) },
+    config: {
+      access: options.access,
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.token ? { token: options.token } : {}),
+    },
     ...(access === 'customer'
       ? {
           preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {

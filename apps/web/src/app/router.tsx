@@ -57,6 +57,11 @@ export const routes: RouteObject[] = [
             path: 'risk-summary',
             ...page(async () => (await import('../features/public/risk-summary-page')).RiskSummaryPage),
           },
+          // Spec 002 §2.9: a referral link by custom slug or code; anything else it cannot find is a 404.
+          {
+            path: ':id',
+            ...page(async () => (await import('../features/referral-landing/referral-page')).ReferralPage),
+          },
           { path: '*', ...notFoundPage },
         ],
       },
@@ -74,6 +79,11 @@ export const routes: RouteObject[] = [
           { path: 'trade', ...page(async () => (await import('../features/trade/trade-page')).TradePage) },
           { path: 'withdraw-deposit', ...walletsPage },
           { path: 'wallets', ...walletsPage },
+          { path: 'accounts', ...page(async () => (await import('./accounts-route')).AccountsRoute) },
+          {
+            path: 'term-deposit',
+            ...page(async () => (await import('../features/term-deposit/term-deposit-page')).TermDepositPage),
+          },
           {
             path: 'settings',
             handle: openBeforeLive,

@@ -73,6 +73,10 @@ export function toUserView(user: UserRow, recoveryCodesLeft: number): AccountVie
     recovery_codes_left: recoveryCodesLeft,
     referral_code: user.referral_code,
     is_referral_used: user.referred_by_user_id === null ? 0 : 1,
+    login_notifications: user.login_notifications,
+    loginout_notifications: user.loginout_notifications,
+    marketing_notifications: user.marketing_notifications,
+    trade_notifications: user.trade_notifications,
   };
 }
 

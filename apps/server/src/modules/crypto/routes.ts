@@ -27,6 +27,7 @@ import {
   mineSimulatedBlocks,
   returnCryptoDeposit,
   SimulatedDepositBodySchema,
+  WITHDRAW_SAVED_ADDRESS_PERMISSION,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
 import { idempotencyKeyOf } from '../../http/idempotency.js';
@@ -74,7 +75,10 @@ export function registerCryptoRoutes(
   registerRoute(app, sendVerifyWithdraw, {
     access: 'customer',
     handler: async (request) =>
-      withdrawals.request(customerId(request), idempotencyKeyOf(request), request.body),
+      withdrawals.request(customerId(request), idempotencyKeyOf(request), request.body, {
+        savedAddressOnly:
+          requireCustomer(request).apiToken?.permissionId === WITHDRAW_SAVED_ADDRESS_PERMISSION,
+      }),
   });
 
   registerRoute(app, resendWithdrawCode, {

@@ -636,28 +636,6 @@ export function createCryptoService(deps: CryptoServiceDeps) {
 
 class AddressAlreadyAssigned extends Error {}
 
-/** Runs `watch` every `intervalMs` on the leading instance, one scan at a time. Returns the stop. */
-export function startDepositWatcher(options: {
-  intervalMs: number;
-  isLeader: () => boolean;
-  watch: () => Promise<unknown>;
-  log: Log;
-}): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running || !options.isLeader()) return;
-    running = true;
-    options
-      .watch()
-      .catch((error: unknown) => options.log.error({ err: error }, 'deposit watcher failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 /**
  * Invariant 8 for crypto deposits (shared/LEDGER.md): each deposit's status
  * matches its journals (pending and dropped: none; credited straight from

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
+  API_TOKEN_TEXTS,
   AppError,
   assetOfCoinId,
   coinIdOfAsset,
@@ -267,6 +268,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       firstName: customer.first_name,
       code,
       purpose: `your withdrawal of ${coins(row.amount, row.asset)} ${row.asset} to ${maskAddress(row.address)}`,
+      isWithdrawal: true,
       minutes: EMAILED_CODE_MINUTES,
     });
   }
@@ -360,6 +362,8 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       userId: number,
       idempotencyKey: string,
       body: WithdrawRequestBody,
+      /** Set for an API token with WITHDRAW SAVED ADDRESS: only a saved (whitelisted) address, by its id. */
+      options: { savedAddressOnly?: boolean } = {},
     ): Promise<Answer<CryptoWithdrawal>> {
       const asset = assetOfCoinId(body.coin);
       const amount = parseAmount(body.amount, asset);
@@ -390,6 +394,9 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       const customer = await requireCustomer(userId);
       const coin = await requireCoin(asset);
       checkMayWithdraw(customer, coin);
+      // Issue 10: such a token names a saved address, which destinationOf then holds to its 24-hour wait.
+      if (options.savedAddressOnly && !body.whitelisted_wallet_id)
+        throw new AppError('FORBIDDEN', API_TOKEN_TEXTS.savedAddressOnly);
       // Issue 8: a mistyped address is refused before anything else about the request.
       const destination = await destinationOf(userId, asset, body);
       const minimum = BigInt(coin.amount_min);

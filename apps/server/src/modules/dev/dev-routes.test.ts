@@ -22,6 +22,8 @@ describe('the dev routes in production', () => {
       ['POST', '/dev/users/platform'],
       ['POST', '/dev/crypto/simulated-chain/deposit'],
       ['POST', '/dev/crypto/simulated-chain/mine'],
+      ['POST', '/dev/term-deposits/mature'],
+      ['POST', '/dev/auto-trade/run'],
     ] as const) {
       const response = await t.app.inject({
         method,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
+  type Fiat2faPurpose,
   AppError,
   FIAT_TEXTS,
   FIAT_WITHDRAWAL_STATUS_LABELS,
@@ -45,6 +46,14 @@ import type {
 /** DECISIONS.md: after bank details change (or are first given), fiat withdrawals wait this long. */
 export const BANK_CHANGE_WAIT_HOURS = 24;
 export const FIAT_WITHDRAW_PURPOSE = 'Fiat Withdraw(2fa)';
+
+/** How the mailed code names what it confirms. */
+const CODE_PURPOSE_PHRASES: Record<Fiat2faPurpose, string> = {
+  'Fiat Withdraw(2fa)': 'a fiat withdrawal',
+  'Crypto Withdraw(2fa)': 'a crypto withdrawal',
+  'Referral Earning(2fa)': 'a claim of your referral earnings',
+  'Auto Trade(2fa)': 'setting up an auto trade',
+};
 /** Lines one statement import takes. */
 export const MAX_STATEMENT_LINES = 2_000;
 
@@ -564,7 +573,8 @@ export function createFiatService(deps: FiatServiceDeps) {
       await notifier.notify(customer, 'withdrawal_code', {
         firstName: customer.first_name,
         code,
-        purpose: purpose === FIAT_WITHDRAW_PURPOSE ? 'a fiat withdrawal' : 'a crypto withdrawal',
+        purpose: CODE_PURPOSE_PHRASES[purpose as Fiat2faPurpose],
+        isWithdrawal: purpose === FIAT_WITHDRAW_PURPOSE || purpose === 'Crypto Withdraw(2fa)',
         minutes: EMAILED_CODE_MINUTES,
       });
       return { message: FIAT_TEXTS.codeSent };

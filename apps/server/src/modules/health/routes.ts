@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { getHealth } from '@florin/contracts';
+import { getHealth, getReadiness } from '@florin/contracts';
 import { registerRoute } from '../../http/route.js';
 import type { createHealthService } from './service.js';
 
@@ -12,6 +12,14 @@ export function registerHealthRoutes(
     handler: async (_request, reply) => {
       const result = await health.getHealth();
       reply.status(result.status === 'ok' ? 200 : 503);
+      return result;
+    },
+  });
+  registerRoute(app, getReadiness, {
+    access: 'public',
+    handler: async (_request, reply) => {
+      const result = await health.getReadiness();
+      reply.status(result.status === 'ready' ? 200 : 503);
       return result;
     },
   });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Health } from '@florin/contracts';
+import type { Health, Readiness } from '@florin/contracts';
 import type { Engine } from '../../db/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger, type CheckResult, type DomainCheck } from '../../ledger/index.js';
@@ -24,12 +24,22 @@ export function createHealthService(deps: {
     return lastCheck;
   }
 
+  function isReachable(): Promise<boolean> {
+    return sql`SELECT 1`
+      .execute(deps.db)
+      .then(() => true)
+      .catch(() => false);
+  }
+
   return {
+    /** Cheap, for a load balancer's frequent checks; once close() has begun Fastify answers 503 itself. */
+    async getReadiness(): Promise<Readiness> {
+      const reachable = await isReachable();
+      return { status: reachable ? 'ready' : 'not_ready', database: { reachable } };
+    },
+
     async getHealth(): Promise<Health> {
-      const reachable = await sql`SELECT 1`
-        .execute(deps.db)
-        .then(() => true)
-        .catch(() => false);
+      const reachable = await isReachable();
       const ledger = reachable ? await ledgerStatus() : undefined;
       const ok = reachable && ledger?.ok === true;
       return {

@@ -81,6 +81,7 @@ export function createKycRepository(db: Kysely<DB>) {
           'last_name',
           'email',
           'status',
+          'block_status',
           'account_type',
           'platform',
           'country',

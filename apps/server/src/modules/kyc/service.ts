@@ -21,6 +21,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkUpload, type CheckedUpload } from '../../security/uploads.js';
+import type { UpgradeRecorder } from '../upgrades/service.js';
 import {
   COMPANY_KEYS,
   DIRECTOR_KEYS,
@@ -53,9 +54,13 @@ export type KycServiceDeps = {
   storage: FileStorage;
   /** The mailbox the upload-failure dialog names (COMPLIANCE_EMAIL). */
   complianceEmail: string;
+  /** Records each move to the trading platform and tells staff; unset, nothing is recorded (unit tests). */
+  upgrades?: UpgradeRecorder;
 };
 
 const LIVE_STATUS = 1;
+/** block_status of a customer compliance put on hold. */
+const ON_HOLD = 2;
 
 const ID_PROOF_KEYS: Record<IdProofFields['doc_type'], readonly DocumentKey[]> = {
   passport: ['passport'],
@@ -504,39 +509,48 @@ export function createKycService(deps: KycServiceDeps) {
 
     /**
      * Individual or Corporate while nothing is submitted (step 2); Instant or
-     * Trade once every step is (step 10), which finishes the wizard.
+     * Trade once every step is (step 10), which finishes the wizard. Afterwards
+     * Trade upgrades a live instant customer to the trading platform (issue 9);
+     * going back to Instant goes through support.
      */
     async setAccountType(userId: number, body: AccountTypeBody): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const upgradeId = await db.transaction().execute(async (trx): Promise<string | null> => {
         const user = await lockUser(trx, userId);
         if (body.account_type === 'Individual' || body.account_type === 'Corporate') {
-          if (user.account_type === body.account_type) return;
+          if (user.account_type === body.account_type) return null;
           if (user.account_type !== null && (await repository.hasSubmittedAnything(userId, trx))) {
             throw new AppError('CONFLICT', KYC_TEXTS.accountTypeLocked);
           }
           await repository.updateUser(userId, { account_type: body.account_type }, trx);
-          return;
+          return null;
         }
         const isTrade = body.account_type === 'Trade';
         const platform = isTrade ? 2 : 1;
+        const trading = { platform: 2, account_tiers_class: 4, ico_confirmed: 1 } as const;
+        const recordUpgrade = () =>
+          deps.upgrades?.recordUpgrade(trx, { userId, fromPlatform: user.platform, toPlatform: 2 }) ?? null;
         if (user.verification_completed_at) {
-          // A repeated choice (a retry) is fine; changing it afterwards goes through support.
-          if (user.platform === platform) return;
-          throw new AppError('CONFLICT', KYC_TEXTS.accountTypeLocked);
+          // A repeated choice (a retry, a second tab) is fine and records nothing.
+          if (user.platform === platform) return null;
+          if (!isTrade) throw new AppError('CONFLICT', KYC_TEXTS.accountTypeLocked);
+          // As trading itself: a customer not live, or on hold, cannot start trading.
+          if (user.status !== LIVE_STATUS || user.block_status === ON_HOLD)
+            throw new AppError('ACCOUNT_NOT_LIVE');
+          await repository.updateUser(userId, trading, trx);
+          return recordUpgrade();
         }
         if (!user.account_type) throw new AppError('CONFLICT', KYC_TEXTS.stepsIncomplete);
         const state = await getVerificationState(userId, trx);
         if (!isEveryStepSubmitted(state)) throw new AppError('CONFLICT', KYC_TEXTS.stepsIncomplete);
         await repository.updateUser(
           userId,
-          {
-            platform,
-            verification_completed_at: new Date(),
-            ...(isTrade ? { account_tiers_class: 4, ico_confirmed: 1 } : {}),
-          },
+          { ...(isTrade ? trading : { platform }), verification_completed_at: new Date() },
           trx,
         );
+        // Staff see every new trading account, whether chosen in the wizard or later.
+        return isTrade && user.platform !== 2 ? recordUpgrade() : null;
       });
+      if (upgradeId !== null) void deps.upgrades?.notifyStaff(upgradeId);
     },
 
     async confirmIco(userId: number, confirmed: boolean): Promise<void> {

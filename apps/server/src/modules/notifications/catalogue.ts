@@ -6,7 +6,8 @@
 export type Rendered = { subject: string; paragraphs: string[]; action?: { label: string; url: string } };
 
 type Entry<D> = {
-  optional?: 'login_notifications' | 'loginout_notifications';
+  optional?:
+    'login_notifications' | 'loginout_notifications' | 'marketing_notifications' | 'trade_notifications';
   render: (data: D) => Rendered;
 };
 
@@ -235,9 +236,15 @@ export const NOTIFICATIONS = {
       ],
     }),
   }),
-  withdrawal_code: entry<{ firstName: string; code: string; purpose: string; minutes: number }>({
-    render: ({ firstName, code, purpose, minutes }) => ({
-      subject: 'Your withdrawal code',
+  withdrawal_code: entry<{
+    firstName: string;
+    code: string;
+    purpose: string;
+    isWithdrawal: boolean;
+    minutes: number;
+  }>({
+    render: ({ firstName, code, purpose, isWithdrawal, minutes }) => ({
+      subject: isWithdrawal ? 'Your withdrawal code' : 'Your confirmation code',
       paragraphs: [
         `Hello ${firstName},`,
         `Your code for ${purpose} is ${code}. It works once, for ${minutes} minutes.`,
@@ -439,6 +446,88 @@ export const NOTIFICATIONS = {
           ? `You bought ${quantity} ${asset} at ${price} ${fiat} each and paid ${total} ${fiat}, fee included.`
           : `You sold ${quantity} ${asset} at ${price} ${fiat} each and received ${total} ${fiat} after the fee.`,
         'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  // ---- the Alerts switches' own mails (issue 10) ----
+  /** Product news and offers; issue 12's newsletter sends it. */
+  marketing_news: entry<{ firstName: string; title: string; paragraphs: string[]; url?: string }>({
+    optional: 'marketing_notifications',
+    render: ({ firstName, title, paragraphs, url }) => ({
+      subject: title,
+      paragraphs: [
+        `Hello ${firstName},`,
+        ...paragraphs,
+        'You receive this because marketing notifications are on. Switch them off under Account, Alerts.',
+      ],
+      ...(url ? { action: { label: 'Read more', url } } : {}),
+    }),
+  }),
+  /** The day's trades in one mail; each trade's own confirmation (trade_executed) always goes. */
+  trading_daily_summary: entry<{
+    firstName: string;
+    day: string;
+    trades: number;
+    lines: string[];
+    url: string;
+  }>({
+    optional: 'trade_notifications',
+    render: ({ firstName, day, trades, lines, url }) => ({
+      subject: `Your trading summary for ${day}`,
+      paragraphs: [
+        `Hello ${firstName},`,
+        `On ${day} you made ${trades} ${trades === 1 ? 'trade' : 'trades'}:`,
+        ...lines,
+        'You receive this because trading notifications are on. Switch them off under Account, Alerts.',
+      ],
+      action: { label: 'See your history', url },
+    }),
+  }),
+  /** A term deposit paid back with its interest (issue 11; DECISIONS.md: always sent). */
+  term_deposit_matured: entry<{
+    firstName: string;
+    coin: string;
+    amount: string;
+    interest: string;
+    total: string;
+    url: string;
+  }>({
+    render: ({ firstName, coin, amount, interest, total, url }) => ({
+      subject: 'Your term deposit has matured',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your term deposit of ${amount} ${coin} has matured. We have paid back ${amount} ${coin} with ${interest} ${coin} interest: ${total} ${coin} is now in your available balance.`,
+      ],
+      action: { label: 'See your term deposits', url },
+    }),
+  }),
+  // Referral earnings claims (issue 10): money leaving for the bank account, so always sent.
+  affiliate_claim_requested: entry<{ firstName: string; amount: string; ending: string }>({
+    render: ({ firstName, amount, ending }) => ({
+      subject: 'Your referral earnings claim',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We received your claim of £${amount} of referral earnings. We will pay it to your bank account ending ${ending}, usually within 3 business days.`,
+        'If this was not you, contact support at once.',
+      ],
+    }),
+  }),
+  affiliate_claim_paid: entry<{ firstName: string; amount: string; ending: string }>({
+    render: ({ firstName, amount, ending }) => ({
+      subject: 'Your referral earnings were paid',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We paid £${amount} of referral earnings to your bank account ending ${ending}.`,
+      ],
+    }),
+  }),
+  affiliate_claim_rejected: entry<{ firstName: string; amount: string; reason: string }>({
+    render: ({ firstName, amount, reason }) => ({
+      subject: 'Your referral earnings claim could not be paid',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We could not pay your claim of £${amount}: ${reason}`,
+        'The amount is back in your unpaid earnings; you can claim it again from the Referrals tab.',
       ],
     }),
   }),

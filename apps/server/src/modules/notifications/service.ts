@@ -10,6 +10,9 @@ export type Recipient = {
   email: string;
   login_notifications: boolean;
   loginout_notifications: boolean;
+  /** Unset: read from the user's row when a mail depends on it. */
+  marketing_notifications?: boolean;
+  trade_notifications?: boolean;
 };
 
 export type Notifier = ReturnType<typeof createNotifier>;
@@ -27,7 +30,15 @@ export function createNotifier(deps: { db: Kysely<DB>; mailer: Mailer; log: Fast
       options: { to?: string } = {},
     ): Promise<void> {
       const entry = NOTIFICATIONS[event];
-      if ('optional' in entry && entry.optional && !user[entry.optional]) return;
+      if ('optional' in entry && entry.optional) {
+        const flag = entry.optional;
+        const isOn =
+          user[flag] ??
+          (await deps.db.selectFrom('users').select(flag).where('id', '=', user.id).executeTakeFirst())?.[
+            flag
+          ];
+        if (!isOn) return;
+      }
       const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
         data,
       );

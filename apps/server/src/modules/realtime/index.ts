@@ -70,7 +70,7 @@ export async function registerRealtime(
     feed?: PriceFeed;
     relay: PriceRelay;
   },
-): Promise<void> {
+): Promise<{ connectionCount: () => number }> {
   const { config, relay } = options;
   const feed = createClusterFeed(options.feed ?? NO_PRICES, relay);
   const hub = createPriceHub(feed);
@@ -86,4 +86,5 @@ export async function registerRealtime(
     feed.close();
     await relay.close();
   });
+  return { connectionCount: () => hub.connectionCount };
 }

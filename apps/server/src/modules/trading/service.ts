@@ -68,6 +68,8 @@ export type TradingServiceDeps = {
   notifier: Notifier;
   userEvents: UserEvents;
   log: Pick<FastifyBaseLogger, 'error'>;
+  /** The customer's running promo fee discount in percent of the fee (issue 10), or null. */
+  feeDiscountFor: (userId: number) => Promise<string | null>;
 };
 
 export type TradingService = ReturnType<typeof createTradingService>;
@@ -203,7 +205,12 @@ export function createTradingService(deps: TradingServiceDeps) {
       platform,
       tier,
       volume,
-      feePercent: feePercent({ ...base, coinPlatformFee: coin?.platform_fee ?? null }),
+      feePercent: feePercent({
+        ...base,
+        coinPlatformFee: coin?.platform_fee ?? null,
+        discountPercent: await deps.feeDiscountFor(trader.id),
+      }),
+      // The spread follows the schedule and the tier, not a promo: a discount lowers the fee only.
       multiplier: spreadMultiplier(platform, feePercent(base)),
     };
   }

@@ -215,6 +215,7 @@ describe('instant trades at a quoted price', () => {
       notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
       userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
       log: t.app.log,
+      feeDiscountFor: () => Promise.resolve(null),
     });
     await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
     expect((await balance(customer, 'GBP')).available).toBe(100_000n);

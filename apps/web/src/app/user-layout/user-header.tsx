@@ -106,6 +106,9 @@ function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'l
             </Text>
           </Menu.Label>
           <Menu.Divider />
+          <Menu.Item component={Link} to={PATHS.accounts}>
+            Account
+          </Menu.Item>
           <Menu.Item component={Link} to={PATHS.settings}>
             Settings
           </Menu.Item>

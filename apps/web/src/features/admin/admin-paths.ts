@@ -15,6 +15,10 @@ export const ADMIN_PATHS = {
   cryptoDeposits: '/admin/crypto-deposits',
   cryptoWithdrawalSettings: '/admin/crypto-withdrawal-settings',
   tradingSettings: '/admin/trading-settings',
+  upgrades: '/admin/upgrades',
+  termDeposits: '/admin/term-deposits',
+  incentives: '/admin/referrals',
+  referralClaims: '/admin/referral-claims',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

@@ -27,6 +27,18 @@ export const CRYPTO_SCREEN_ROLES: ScreenRoles = ['finance'];
 /** Coins, fiat withdrawal settings, fee plans and the house's position: finance (issue 9). */
 export const TRADING_SCREEN_ROLES: ScreenRoles = ['finance'];
 
+/** Upgrades to the trading platform: support answers the customers, finance watches the accounts (issue 9). */
+export const UPGRADES_SCREEN_ROLES: ScreenRoles = ['support', 'finance'];
+
+/** The terms offered for term deposits: finance (issue 11). */
+export const TERM_DEPOSITS_SCREEN_ROLES: ScreenRoles = ['finance'];
+
+/** The incentives policy, partner links and promo codes: a superadmin's (issue 10). */
+export const INCENTIVES_SCREEN_ROLES: ScreenRoles = [];
+
+/** Referral earnings claims: finance pays them (issue 10). */
+export const REFERRAL_CLAIMS_SCREEN_ROLES: ScreenRoles = ['finance'];
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
@@ -45,6 +57,10 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
     roles: CRYPTO_SCREEN_ROLES,
   },
   { label: 'Trading settings', to: ADMIN_PATHS.tradingSettings, roles: TRADING_SCREEN_ROLES },
+  { label: 'Upgrades', to: ADMIN_PATHS.upgrades, roles: UPGRADES_SCREEN_ROLES },
+  { label: 'Term deposits', to: ADMIN_PATHS.termDeposits, roles: TERM_DEPOSITS_SCREEN_ROLES },
+  { label: 'Referrals and promo', to: ADMIN_PATHS.incentives, roles: INCENTIVES_SCREEN_ROLES },
+  { label: 'Referral claims', to: ADMIN_PATHS.referralClaims, roles: REFERRAL_CLAIMS_SCREEN_ROLES },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -1,22 +1,16 @@
 import type { User } from '@florin/contracts';
-import { Accordion, Container, Paper, Tabs, Title, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Container, Title } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
+import { ResponsiveTabs } from '../../components/responsive-tabs';
 import { useCurrentUser } from '../../lib/current-user';
 import { SETTINGS_TABS, type SettingsTab } from '../../lib/paths';
 import { UpgradeNoticeModal } from './components/upgrade-notice-modal';
 import { IpWhitelistTab } from './ip-whitelist-tab';
 import { PasswordTab } from './password-tab';
-import classes from './settings-page.module.css';
-import { SETTINGS_TAB_ENTRIES, settingsTabEntry, tabFromQuery } from './settings-tabs';
+import { SETTINGS_TAB_ENTRIES, tabFromQuery } from './settings-tabs';
 import { TwoFactorTab, useTwoFactorSetup, type TwoFactorSetup } from './two-factor-tab';
 import { WalletWhitelistTab } from './wallet-whitelist-tab';
-
-const UNAVAILABLE_HINT = 'Available soon';
-/** Spec 001 section 2: the tabs become an accordion at 768 px and below. */
-const ACCORDION_QUERY = '(max-width: 48em)';
-const TOOLTIP_EVENTS = { hover: true, focus: true, touch: true };
 
 function upgradeNoticeKey(user: User): string {
   return `florin:upgrade-2fa-notice-shown:${user.id}`;
@@ -59,21 +53,14 @@ function SettingsScreen({ user }: { user: User }) {
   const [isUpgradeNoticeOpen, setIsUpgradeNoticeOpen] = useState(
     () => user.upgraded === 1 && !wasUpgradeNoticeShown(user),
   );
-  const isAccordion = useMediaQuery(ACCORDION_QUERY, undefined, { getInitialValueInEffect: false });
   const tab = isUpgradeNoticeOpen ? SETTINGS_TABS.twoFactor : tabFromQuery(searchParams.get('tab'));
-  const [isAccordionCollapsed, setIsAccordionCollapsed] = useState(false);
   const twoFactorSetup = useTwoFactorSetup();
 
   useEffect(() => {
     if (isUpgradeNoticeOpen) rememberUpgradeNotice(user);
   }, [isUpgradeNoticeOpen, user]);
 
-  const selectTab = (value: string | null) => {
-    const entry = settingsTabEntry(value);
-    if (!entry?.isAvailable) return;
-    setIsAccordionCollapsed(false);
-    setSearchParams({ tab: entry.value }, { replace: true });
-  };
+  const selectTab = (value: SettingsTab) => setSearchParams({ tab: value }, { replace: true });
 
   const handleUpgradeNoticeClose = () => {
     setIsUpgradeNoticeOpen(false);
@@ -86,56 +73,12 @@ function SettingsScreen({ user }: { user: User }) {
       <Title order={1} mb="lg" fz={{ base: 26, sm: 32 }}>
         Settings
       </Title>
-      {isAccordion ? (
-        <Accordion
-          variant="separated"
-          classNames={{ item: classes.accordionItem }}
-          value={isAccordionCollapsed ? null : tab}
-          onChange={(value) => (value === null ? setIsAccordionCollapsed(true) : selectTab(value))}
-        >
-          {SETTINGS_TAB_ENTRIES.map((entry) => (
-            <Accordion.Item key={entry.value} value={entry.value}>
-              {entry.isAvailable ? (
-                <Accordion.Control>{entry.label}</Accordion.Control>
-              ) : (
-                <Tooltip label={UNAVAILABLE_HINT} events={TOOLTIP_EVENTS}>
-                  <Accordion.Control aria-disabled mod={{ disabled: true }}>
-                    {entry.label}
-                  </Accordion.Control>
-                </Tooltip>
-              )}
-              <Accordion.Panel>
-                {!isAccordionCollapsed && tab === entry.value && panelFor(entry.value, user, twoFactorSetup)}
-              </Accordion.Panel>
-            </Accordion.Item>
-          ))}
-        </Accordion>
-      ) : (
-        <Tabs value={tab} onChange={selectTab} keepMounted={false}>
-          <Tabs.List mb="lg">
-            {SETTINGS_TAB_ENTRIES.map((entry) =>
-              entry.isAvailable ? (
-                <Tabs.Tab key={entry.value} value={entry.value}>
-                  {entry.label}
-                </Tabs.Tab>
-              ) : (
-                <Tooltip key={entry.value} label={UNAVAILABLE_HINT} events={TOOLTIP_EVENTS}>
-                  <Tabs.Tab value={entry.value} aria-disabled mod={{ disabled: true }}>
-                    {entry.label}
-                  </Tabs.Tab>
-                </Tooltip>
-              ),
-            )}
-          </Tabs.List>
-          {SETTINGS_TAB_ENTRIES.filter((entry) => entry.isAvailable).map((entry) => (
-            <Tabs.Panel key={entry.value} value={entry.value}>
-              <Paper withBorder radius="md" p={{ base: 'md', sm: 'xl' }}>
-                {panelFor(entry.value, user, twoFactorSetup)}
-              </Paper>
-            </Tabs.Panel>
-          ))}
-        </Tabs>
-      )}
+      <ResponsiveTabs
+        entries={SETTINGS_TAB_ENTRIES}
+        value={tab}
+        onChange={selectTab}
+        renderPanel={(value) => panelFor(value, user, twoFactorSetup)}
+      />
       <UpgradeNoticeModal opened={isUpgradeNoticeOpen} onClose={handleUpgradeNoticeClose} />
     </Container>
   );

@@ -2,9 +2,9 @@ import { CRYPTO_WITHDRAW_TEXTS, type CryptoWithdrawal } from '@florin/contracts'
 import { Button, Group, Modal, PinInput, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
+import { useRequestTwoFactorCode } from '../../../lib/request-two-factor-code';
 import { showSuccessToast } from '../../../lib/toasts';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
-import { useRequestCryptoWithdrawCode } from '../api/request-crypto-withdraw-code';
 import { useResendWithdrawCode } from '../api/resend-withdraw-code';
 import { useVerifyWithdraw } from '../api/verify-withdraw';
 
@@ -229,7 +229,7 @@ function TwoFactorBody({
 }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const requestCode = useRequestCryptoWithdrawCode();
+  const requestCode = useRequestTwoFactorCode();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const clearTimer = () => {
@@ -270,8 +270,9 @@ function TwoFactorBody({
   };
 
   const handleSendCode = () =>
-    requestCode.mutate(undefined, {
+    requestCode.mutate('Crypto Withdraw(2fa)', {
       onSuccess: ({ message }) => showSuccessToast({ title: 'Code sent', message }),
+      onError: (failure) => reportError(failure, { title: 'Failed' }),
     });
 
   return (

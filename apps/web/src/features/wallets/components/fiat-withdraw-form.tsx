@@ -13,12 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
+import { SendCodeButton } from '../../../components/send-code-button';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
 import { formatDateTime, formatDecimal, FIAT_DECIMALS } from '../../../lib/format';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
 import { useBankAccount } from '../api/get-bank-account';
 import { useWithdrawInfo, type FiatWithdrawInfo } from '../api/get-withdraw-info';
-import { useRequestWithdrawCode } from '../api/request-withdraw-code';
 import { newIdempotencyKey, useWithdrawFiat } from '../api/withdraw-fiat';
 import { checkWithdrawAmount, cleanAmountInput, feeFor, receiveAmount } from '../fiat-amounts';
 
@@ -72,7 +72,6 @@ function WithdrawForm({
   // One key per submitted form: a retry of the same submission (a lost answer) cannot pay twice.
   const idempotencyKey = useRef<string | null>(null);
   const withdraw = useWithdrawFiat();
-  const requestCode = useRequestWithdrawCode();
   const symbol = info.currency_symbol;
   const rules = { ...info, currency };
   const blocker = account ? accountBlocker(account) : undefined;
@@ -83,19 +82,6 @@ function WithdrawForm({
     idempotencyKey.current = null;
     setErrors((current) => ({ ...current, amount: undefined }));
   };
-
-  const handleSendCode = () =>
-    requestCode.mutate(undefined, {
-      onSuccess: ({ message }) => showSuccessToast({ title: 'Code sent', message }),
-      onError: (error) => {
-        const appError = toAppError(error);
-        showErrorToast({
-          id: 'withdraw-code',
-          title: 'Something went wrong',
-          message: appError.status >= 500 ? 'Please try again in a moment.' : describeError(appError),
-        });
-      },
-    });
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -228,18 +214,7 @@ function WithdrawForm({
             }}
             error={errors.passcode}
             rightSectionWidth={info.email_codes ? 96 : undefined}
-            rightSection={
-              info.email_codes ? (
-                <Button
-                  size="compact-xs"
-                  variant="light"
-                  onClick={handleSendCode}
-                  loading={requestCode.isPending}
-                >
-                  Send 2FA
-                </Button>
-              ) : undefined
-            }
+            rightSection={info.email_codes ? <SendCodeButton purpose="Fiat Withdraw(2fa)" /> : undefined}
           />
         )}
         <Divider />

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  API_TOKEN_PREFIX,
+  API_TOKEN_TEXTS,
+  AppError,
+  createFirstApiToken,
+  deleteApiToken,
+  generateApiToken,
+  getBalances,
+  listApiTokens,
+} from '@florin/contracts';
+import type { TokenUse } from '../../http/auth.js';
+import type { ApiTokenService, TokenRateLimiter } from './service.js';
+import { isPermitted, routeKey, TOKEN_RULES } from './token-rules.js';
+
+export type CustomerRoute = { method: string; url: string; token: TokenUse | undefined };
+
+const customerRoutesByApp = new WeakMap<FastifyInstance, CustomerRoute[]>();
+
+/** Every customer route registered so far with its token rule, for the permission matrix test and the docs. */
+export function listCustomerRoutes(app: FastifyInstance): readonly CustomerRoute[] {
+  return customerRoutesByApp.get(app) ?? [];
+}
+
+const TOKEN_ROUTES = new Set(
+  [createFirstApiToken, generateApiToken, listApiTokens, deleteApiToken].map((endpoint) =>
+    routeKey(endpoint.method, endpoint.path),
+  ),
+);
+
+/** A URL fit for the log: the value of any `token=` in its query blanked (GET /api/v1/balance?token=…). */
+export function withoutTokenInUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** The token a request presents: `Authorization: Bearer flr_…`, or `?token=` on GET /api/v1/balance only (spec 002 §7). */
+function presentedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith(`Bearer ${API_TOKEN_PREFIX}`)) return header.slice(7).trim();
+  if (request.method === 'GET' && request.routeOptions.url === getBalances.path) {
+    const { token } = request.query as { token?: unknown };
+    if (typeof token === 'string' && token.startsWith(API_TOKEN_PREFIX)) return token;
+  }
+  return undefined;
+}
+
+/**
+ * API tokens on the customer API. Registered before any route: it gives each
+ * customer route its token rule (RouteOptions.token, else TOKEN_RULES), and
+ * on each request presenting a token it signs the token's customer in, or
+ * refuses: unknown or deleted 401; outside the token's IP allowlist 403; a
+ * route the permission does not reach 403; over the token's own rate 429.
+ * The log names the token's id, never the token.
+ */
+export function registerApiTokenAuth(
+  app: FastifyInstance,
+  deps: { tokens: ApiTokenService; limiter: TokenRateLimiter },
+): void {
+  const routes: CustomerRoute[] = [];
+  customerRoutesByApp.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.access !== 'customer') return;
+    const url = route.url ?? route.path;
+    const methods = [route.method].flat();
+    route.config.token ??= TOKEN_RULES.get(routeKey(String(methods[0]), url));
+    for (const method of methods)
+      if (method !== 'HEAD') routes.push({ method, url, token: route.config.token });
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = presentedToken(request);
+    if (!token) return;
+    const { access, token: use } = request.routeOptions.config;
+    // Tokens sign in only where a customer session would; elsewhere they mean nothing.
+    if (access !== 'customer') return;
+    const holder = await deps.tokens.authenticate(token, request.ip);
+    // The request's later lines and its completion line name the token by its id.
+    request.log = request.log.child({ apiTokenId: holder.id });
+    reply.log = request.log;
+    if (!use) {
+      const url = request.routeOptions.url ?? '';
+      throw new AppError(
+        'FORBIDDEN',
+        TOKEN_ROUTES.has(routeKey(request.method, url))
+          ? API_TOKEN_TEXTS.tokensCannotManageTokens
+          : API_TOKEN_TEXTS.notPermitted,
+      );
+    }
+    if (!isPermitted(holder.permissionId, use)) throw new AppError('FORBIDDEN', API_TOKEN_TEXTS.notPermitted);
+    if (!deps.limiter.take(holder.id)) {
+      void reply.header('retry-after', '60');
+      throw new AppError('RATE_LIMITED', API_TOKEN_TEXTS.rateLimited);
+    }
+    request.auth = {
+      id: `api-token:${holder.id}`,
+      userId: holder.userId,
+      csrfToken: '',
+      via: 'api-token',
+      apiToken: { id: holder.id, permissionId: holder.permissionId },
+    };
+  });
+}

@@ -1,0 +1,441 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AffiliateEarningsSchema,
+  FIAT_TEXTS,
+  PromoCodeSchema,
+  QuoteSchema,
+  REFERRALS_ADMIN_TEXTS,
+  REFERRALS_TEXTS,
+  ReferralOverviewSchema,
+} from '@florin/contracts';
+import { formatAmount, parseAmount } from '@florin/domain';
+import { checkLedger } from '../../ledger/index.js';
+import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from '../../test/browser.js';
+import { fund } from '../../test/ledger.js';
+import { mailSubjects } from '../compliance/test-customers.js';
+import { fiatDomainCheck } from '../fiat/service.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  readyBankAccount,
+  type FiatCustomer,
+} from '../fiat/test-kit.js';
+import { tradingDomainCheck } from '../trading/service.js';
+import { createPromoRepository } from '../promo/repository.js';
+import { createPromoService } from '../promo/service.js';
+import { createReferralRepository } from './repository.js';
+import { createReferralService, referralsDomainCheck, type ReferralService } from './service.js';
+
+let t: TestApp;
+let superadmin: SignedInStaff;
+let finance: SignedInStaff;
+/** The same services the app runs, on its database and ledger: tests run the accrual job by hand. */
+let referrals: ReferralService;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  superadmin = await signedInStaff(t.app, t.database.db, 'superadmin');
+  finance = await signedInStaff(t.app, t.database.db, 'finance');
+  const db = t.database.db;
+  referrals = createReferralService({
+    db,
+    repository: createReferralRepository(db),
+    ledger: t.ledger,
+    // The job never asks for a second factor or a bank account.
+    secondFactor: { isRequired: () => false, check: () => Promise.resolve('ok' as const) },
+    notifier: { notify: () => Promise.resolve() },
+    bankAccountOf: () => Promise.resolve(null),
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.db;
+
+async function expectLedgerToHold(): Promise<void> {
+  const result = await checkLedger(db(), [referralsDomainCheck, tradingDomainCheck, fiatDomainCheck]);
+  expect(result.violations).toEqual([]);
+}
+
+type Kind = 'uk-individual' | 'corporate' | 'abroad';
+
+async function customer(kind: Kind, options: { referredBy?: FiatCustomer } = {}): Promise<FiatCustomer> {
+  const made = await liveCustomer(t);
+  await db()
+    .updateTable('users')
+    .set({
+      account_type: kind === 'corporate' ? 'Corporate' : 'Individual',
+      country: kind === 'abroad' ? 'FR' : 'GB',
+      referred_by_user_id: options.referredBy?.id ?? null,
+    })
+    .where('id', '=', made.id)
+    .execute();
+  return made;
+}
+
+async function overview(who: FiatCustomer) {
+  const response = await who.browser.get('/api/v1/user/referrals');
+  expect(response.statusCode, response.body).toBe(200);
+  return ReferralOverviewSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+async function earnings(who: FiatCustomer, flag: 0 | 1 = 0) {
+  const response = await who.browser.get(`/api/v1/user/affiliate-earnings/${flag}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return AffiliateEarningsSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+/** 20 % of the fees in pounds, each rounded down to the penny. */
+function commissionOn(...fees: string[]): string {
+  return formatAmount(
+    fees.reduce((sum, fee) => sum + (parseAmount(fee, 'GBP') * 20n) / 100n, 0n),
+    'GBP',
+  );
+}
+
+/** An instant buy of 0.01 BTC near £20,000 by `who`: about £200 at Tier 1 (1.39 %), so a fee near £2.80. */
+async function buyBitcoin(who: FiatCustomer): Promise<string> {
+  await fund(t.ledger, db(), who.id, 'GBP', 100_000n);
+  const driven = await t.app.inject({
+    method: 'POST',
+    url: '/dev/market/drive',
+    payload: { symbol: 'BTC/GBP', mid: '20000' },
+  });
+  expect(driven.statusCode, driven.body).toBe(200);
+  const quoted = await who.browser.post('/api/v1/quotes', { side: 'buy', coin_id: 'btc', quantity: '0.01' });
+  expect(quoted.statusCode, quoted.body).toBe(200);
+  const quote = QuoteSchema.parse(quoted.json<{ data: unknown }>().data);
+  const executed = await who.browser.post('/api/v1/order', { quote_id: quote.id });
+  expect(executed.statusCode, executed.body).toBe(200);
+  return quote.fee;
+}
+
+async function enableTwoFactor(browser: Browser): Promise<string> {
+  const generated = await browser.get('/api/v1/two-factor-authentication/generate');
+  const { secret } = generated.json<{ data: { secret: string } }>().data;
+  await awayFromTotpStepEdge();
+  const enabled = await browser.post('/api/v1/two-factor-authentication/toggle', {
+    passcode: oathtoolCode(secret, new Date(Date.now() - 30_000)),
+    disable_2fa: 0,
+    google2fa_secret: 'IGNORED',
+  });
+  expect(enabled.statusCode, enabled.body).toBe(200);
+  return secret;
+}
+
+function claim(who: FiatCustomer, body: Record<string, unknown>, key = newIdempotencyKey()) {
+  return who.browser.post('/api/v1/user/affiliate-withdraw', body, { headers: { 'idempotency-key': key } });
+}
+
+describe('the incentives policy', () => {
+  it('keeps commissions and promo benefits from UK individuals by default, and a superadmin can change it', async () => {
+    expect((await overview(await customer('uk-individual'))).is_eligible).toBe(false);
+    expect((await overview(await customer('corporate'))).is_eligible).toBe(true);
+    const abroad = await overview(await customer('abroad'));
+    expect(abroad).toMatchObject({ is_eligible: true, commission_percent: '20', has_custom_referral: false });
+    expect(abroad.referral_path).toBe(`/register?ref=${encodeURIComponent(abroad.referral_code)}`);
+
+    const policy = await superadmin.browser.get('/api/admin/referrals/policy');
+    expect(policy.json()).toMatchObject({
+      data: { policy: 'corporate_or_outside_uk', commission_percent: '20' },
+    });
+    // Finance pays claims but does not set the policy.
+    const refused = await finance.browser.put('/api/admin/referrals/policy', {
+      policy: 'everyone',
+      commission_percent: '20',
+    });
+    expect(refused.statusCode).toBe(404);
+
+    const saved = await superadmin.browser.put('/api/admin/referrals/policy', {
+      policy: 'everyone',
+      commission_percent: '25',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ message: REFERRALS_ADMIN_TEXTS.policySaved });
+    expect((await overview(await customer('uk-individual'))).is_eligible).toBe(true);
+    const restored = await superadmin.browser.put('/api/admin/referrals/policy', {
+      policy: 'corporate_or_outside_uk',
+      commission_percent: '20',
+    });
+    expect(restored.statusCode).toBe(200);
+  });
+});
+
+describe('referral commission', () => {
+  it("credits 20 % of a referred customer's trading fee to an eligible referrer, once", async () => {
+    const referrer = await customer('corporate');
+    const referred = await customer('uk-individual', { referredBy: referrer });
+    const fee = await buyBitcoin(referred);
+    expect(Number(fee)).toBeGreaterThan(2.7);
+    expect((await earnings(referrer)).amount_total).toBe('0.00');
+
+    await referrals.accrueCommissions();
+    await referrals.accrueCommissions();
+    const earned = await earnings(referrer);
+    expect(earned).toMatchObject({
+      amount_total: commissionOn(fee),
+      amount_available: commissionOn(fee),
+      amount_pending: '0.00',
+      amount_withdrawn: '0.00',
+    });
+    expect(earned.list.data).toHaveLength(1);
+    await expectLedgerToHold();
+  });
+
+  it('credits nothing to a UK individual referrer the policy excludes', async () => {
+    const referrer = await customer('uk-individual');
+    const referred = await customer('abroad', { referredBy: referrer });
+    await buyBitcoin(referred);
+    await referrals.accrueCommissions();
+    expect(await earnings(referrer)).toMatchObject({ amount_total: '0.00', amount_available: '0.00' });
+    await expectLedgerToHold();
+  });
+});
+
+describe('claiming earnings', () => {
+  /** A referrer with £1.10 or more unpaid (two trades' commission). */
+  async function earner(): Promise<FiatCustomer> {
+    const referrer = await customer('abroad');
+    const referred = await customer('uk-individual', { referredBy: referrer });
+    const fees = [await buyBitcoin(referred), await buyBitcoin(referred)];
+    await referrals.accrueCommissions();
+    expect((await earnings(referrer)).amount_available).toBe(commissionOn(...fees));
+    expect(Number(commissionOn(...fees))).toBeGreaterThanOrEqual(1.1);
+    return referrer;
+  }
+
+  it('asks for bank details, then the 2FA code, then queues the claim for finance, who pay it', async () => {
+    const referrer = await earner();
+    const noBank = await claim(referrer, { withdraw_amount: '1.10' });
+    expect(noBank.statusCode).toBe(422);
+    expect(errorOf(noBank)).toMatchObject({
+      code: 'BANK_ACCOUNT_NOT_SET',
+      message: REFERRALS_TEXTS.bankRequired,
+    });
+
+    await readyBankAccount(t, referrer);
+    const secret = await enableTwoFactor(referrer.browser);
+    expect(await overview(referrer)).toMatchObject({ passcode_required: true, has_bank_account: true });
+    const missing = await claim(referrer, { withdraw_amount: '1.10' });
+    expect(missing.statusCode).toBe(400);
+    expect(errorOf(missing).message).toBe(REFERRALS_TEXTS.passcodeRequired);
+    const wrong = await claim(referrer, { withdraw_amount: '1.10', passcode: '000000' });
+    expect(errorOf(wrong).message).toBe(REFERRALS_TEXTS.wrongPasscode);
+    const tooMuch = await claim(referrer, { withdraw_amount: '99.00', passcode: '000000' });
+    expect(errorOf(tooMuch).message).toBe(REFERRALS_TEXTS.claimTooLarge);
+
+    await awayFromTotpStepEdge();
+    const key = newIdempotencyKey();
+    const body = { withdraw_amount: '1.10', passcode: oathtoolCode(secret) };
+    const claimed = await claim(referrer, body, key);
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    expect(claimed.json()).toMatchObject({
+      message: REFERRALS_TEXTS.claimSent,
+      data: { user_balance: '0.00', claim: { amount: '1.10', status: 'waiting' } },
+    });
+    // A retry with the same key is the same claim.
+    const again = await claim(referrer, body, key);
+    expect(again.json<{ data: { claim: { id: string } } }>().data.claim.id).toBe(
+      claimed.json<{ data: { claim: { id: string } } }>().data.claim.id,
+    );
+    const unpaid = Number((await earnings(referrer)).amount_total);
+    expect(await earnings(referrer)).toMatchObject({
+      amount_available: (unpaid - 1.1).toFixed(2),
+      amount_pending: '1.10',
+      amount_withdrawn: '0.00',
+    });
+    await expectLedgerToHold();
+
+    const queue = await finance.browser.get('/api/admin/affiliate-claims');
+    const queued = queue
+      .json<{ data: { id: string; user_id: number; sort_code: string | null }[] }>()
+      .data.find((row) => row.user_id === referrer.id);
+    expect(queued).toMatchObject({ sort_code: '123456' });
+    const paid = await finance.browser.post(`/api/admin/affiliate-claims/${queued?.id}/paid`);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json()).toMatchObject({ message: REFERRALS_ADMIN_TEXTS.claimPaid, data: { status: 'paid' } });
+    expect(await mailSubjects(db(), referrer.email)).toEqual(
+      expect.arrayContaining([
+        'Your referral earnings claim — Florin',
+        'Your referral earnings were paid — Florin',
+      ]),
+    );
+    const twice = await finance.browser.post(`/api/admin/affiliate-claims/${queued?.id}/paid`);
+    expect(errorOf(twice)).toMatchObject({
+      code: 'CONFLICT',
+      message: REFERRALS_ADMIN_TEXTS.claimNotWaiting,
+    });
+    expect(await earnings(referrer)).toMatchObject({
+      amount_available: (unpaid - 1.1).toFixed(2),
+      amount_pending: '0.00',
+      amount_withdrawn: '1.10',
+    });
+    expect((await earnings(referrer, 1)).list.data).toMatchObject([{ amount: '1.10', status: 'paid' }]);
+    await expectLedgerToHold();
+  });
+
+  it('puts a rejected claim back to Unpaid', async () => {
+    const referrer = await earner();
+    await readyBankAccount(t, referrer);
+    const claimed = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const id = claimed.json<{ data: { claim: { id: string } } }>().data.claim.id;
+    const rejected = await finance.browser.post(`/api/admin/affiliate-claims/${id}/reject`, {
+      reason: 'Bank returned the payment',
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(await mailSubjects(db(), referrer.email)).toContain(
+      'Your referral earnings claim could not be paid — Florin',
+    );
+    const after = await earnings(referrer);
+    expect(after).toMatchObject({ amount_available: after.amount_total, amount_pending: '0.00' });
+    await expectLedgerToHold();
+  });
+
+  it('refuses a claim with nothing unpaid', async () => {
+    const nobody = await customer('corporate');
+    await readyBankAccount(t, nobody);
+    const response = await claim(nobody, { withdraw_amount: '1.00' });
+    expect(response.statusCode).toBe(400);
+    expect(errorOf(response).message).toBe(REFERRALS_TEXTS.nothingToClaim);
+  });
+
+  it('refuses an unverified bank account with the fiat text', async () => {
+    const referrer = await earner();
+    const created = await referrer.browser.post('/api/v1/bank-account/create', {
+      name_of_account: 'Grace Hopper',
+      currency_code: 'GBP',
+      bank_sort_code: '12-34-56',
+      bank_account_number: '12345678',
+    });
+    expect(created.statusCode).toBe(200);
+    const response = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(errorOf(response).message).toBe(FIAT_TEXTS.bankAccountUnverified);
+  });
+});
+
+describe('custom referral links', () => {
+  it('are for partners staff switch on; slugs are unique and not reserved; the public lookup finds the code', async () => {
+    const partner = await customer('corporate');
+    const notYet = await partner.browser.post('/api/v1/user/referral_custom', { slug: 'grace-partners' });
+    expect(notYet.statusCode).toBe(403);
+    expect(errorOf(notYet).message).toBe(REFERRALS_TEXTS.notPartner);
+
+    const switched = await superadmin.browser.put(`/api/admin/referrals/partners/${partner.id}`, {
+      has_custom_referral: true,
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    expect((await overview(partner)).has_custom_referral).toBe(true);
+
+    const slug = `gp-${partner.id}`;
+    const saved = await partner.browser.post('/api/v1/user/referral_custom', { slug });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ message: REFERRALS_TEXTS.slugSaved, data: { slug } });
+    expect((await partner.browser.get('/api/v1/user/referral_custom')).json()).toEqual({
+      slug,
+      logo_url: null,
+    });
+
+    const reserved = await partner.browser.post('/api/v1/user/referral_custom', { slug: 'admin' });
+    expect(reserved.statusCode).toBe(422);
+    expect(errorOf(reserved).errors?.slug).toEqual([REFERRALS_TEXTS.slugReserved]);
+    const badShape = await partner.browser.post('/api/v1/user/referral_custom', { slug: 'No Spaces!' });
+    expect(errorOf(badShape).errors?.slug).toEqual([REFERRALS_TEXTS.slugFormat]);
+
+    const other = await customer('corporate');
+    await superadmin.browser.put(`/api/admin/referrals/partners/${other.id}`, { has_custom_referral: true });
+    const taken = await other.browser.post('/api/v1/user/referral_custom', { slug });
+    expect(taken.statusCode).toBe(422);
+    expect(errorOf(taken).errors?.slug).toEqual([REFERRALS_TEXTS.slugTaken]);
+
+    const browser = createBrowser(t.app);
+    const visitor = await browser.post(`/api/v1/referral_custom/${slug}`);
+    expect(visitor.statusCode, visitor.body).toBe(200);
+    expect(visitor.json()).toMatchObject({ data: { code: (await overview(partner)).referral_code, slug } });
+    const unknown = await browser.post('/api/v1/referral_custom/no-such-slug-here');
+    expect(unknown.statusCode).toBe(404);
+  });
+});
+
+describe('promo codes', () => {
+  async function createCode(body: Record<string, unknown>) {
+    const response = await superadmin.browser.post('/api/admin/promo-codes', body);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ data: { id: string; code: string } }>().data;
+  }
+
+  const promo = () =>
+    createPromoService({
+      db: db(),
+      repository: createPromoRepository(db()),
+      isEligible: (userId) => referrals.isEligible(userId),
+    });
+
+  it('applies once with the spec texts, lists it, and gives a running fee discount', async () => {
+    const code = `SPRING${Date.now().toString(36).toUpperCase()}`;
+    await createCode({ code, discount_percent: '25', duration_days: 30 });
+    const duplicate = await superadmin.browser.post('/api/admin/promo-codes', {
+      code: code.toLowerCase(),
+      discount_percent: '10',
+      duration_days: 5,
+    });
+    expect(errorOf(duplicate).message).toBe(REFERRALS_ADMIN_TEXTS.promoCodeTaken);
+
+    const who = await customer('corporate');
+    const applied = await who.browser.post('/api/v1/affiliate-codes/assign', {
+      user_id: who.id,
+      affiliate_code: code.toLowerCase(),
+    });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json()).toMatchObject({
+      message: REFERRALS_TEXTS.promoAdded,
+      data: { affiliate_code: code },
+    });
+    const data = PromoCodeSchema.parse(applied.json<{ data: unknown }>().data);
+    const days = (Date.parse(data.expires_at) - Date.parse(data.created_at)) / 86_400_000;
+    expect(Math.round(days)).toBe(30);
+
+    const twice = await who.browser.post('/api/v1/affiliate-codes/assign', { affiliate_code: code });
+    expect(twice.statusCode).toBe(422);
+    expect(errorOf(twice).message).toBe(REFERRALS_TEXTS.promoInvalid);
+
+    const listed = await who.browser.get('/api/v1/user/affiliate-codes');
+    expect(listed.json()).toMatchObject({
+      data: { data: [{ affiliate_code: code, discount_percent: '25' }] },
+    });
+    expect(await promo().feeDiscountFor(who.id)).toBe('25');
+    expect(await promo().feeDiscountFor((await customer('corporate')).id)).toBeNull();
+  });
+
+  it('refuses unknown and stopped codes with Invalid Promo Code', async () => {
+    const who = await customer('abroad');
+    const unknown = await who.browser.post('/api/v1/affiliate-codes/assign', {
+      affiliate_code: 'NOPE-NOT-A-CODE',
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(errorOf(unknown).message).toBe(REFERRALS_TEXTS.promoInvalid);
+
+    const code = `STOP${Date.now().toString(36).toUpperCase()}`;
+    const created = await createCode({ code, discount_percent: '10', duration_days: 7 });
+    const stopped = await superadmin.browser.put(`/api/admin/promo-codes/${created.id}/active`, {
+      is_active: false,
+    });
+    expect(stopped.statusCode, stopped.body).toBe(200);
+    const refused = await who.browser.post('/api/v1/affiliate-codes/assign', { affiliate_code: code });
+    expect(errorOf(refused).message).toBe(REFERRALS_TEXTS.promoInvalid);
+  });
+
+  it('gives no promo benefit to a UK individual', async () => {
+    const code = `UK${Date.now().toString(36).toUpperCase()}`;
+    await createCode({ code, discount_percent: '50', duration_days: 10 });
+    const who = await customer('uk-individual');
+    const refused = await who.browser.post('/api/v1/affiliate-codes/assign', { affiliate_code: code });
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused).message).toBe(REFERRALS_TEXTS.promoNotEligible);
+    expect(await promo().feeDiscountFor(who.id)).toBeNull();
+  });
+});

@@ -1,0 +1,305 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { AffiliateClaimsTable, DB, ReferralPartnersTable } from '../../db/schema.js';
+
+export type ReferralCustomer = {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  status: number;
+  block_status: number;
+  account_type: 'Individual' | 'Corporate' | null;
+  country: string | null;
+  referral_code: string;
+  has_totp: boolean;
+  platform_2fa_mobile: boolean;
+  login_notifications: boolean;
+  loginout_notifications: boolean;
+};
+
+export type ClaimRow = Selectable<AffiliateClaimsTable>;
+export type PartnerRow = Selectable<ReferralPartnersTable>;
+
+export type UnaccruedTrade = {
+  id: string;
+  user_id: number;
+  referrer_user_id: number;
+  fiat: string;
+  fee: string;
+  notional: string;
+  gbp_value: string;
+};
+
+const CLAIM_COLUMNS = [
+  'id',
+  'user_id',
+  'idempotency_key',
+  'request_hash',
+  'amount',
+  'status',
+  'hold_id',
+  'bank_account_id',
+  'name_of_account',
+  'sort_code',
+  'account_number',
+  'journal_id',
+  'rejected_reason',
+  'created_at',
+  'paid_at',
+  'rejected_at',
+] as const;
+
+/** The only place the referrals module builds queries. */
+export function createReferralRepository(db: Kysely<DB>) {
+  const customers = (executor: Kysely<DB>) =>
+    executor
+      .selectFrom('users')
+      .select([
+        'users.id',
+        'users.email',
+        'users.first_name',
+        'users.last_name',
+        'users.status',
+        'users.block_status',
+        'users.account_type',
+        'users.country',
+        'users.referral_code',
+        'users.platform_2fa_mobile',
+        'users.login_notifications',
+        'users.loginout_notifications',
+        sql<boolean>`users.totp_secret_encrypted IS NOT NULL`.as('has_totp'),
+      ]);
+
+  return {
+    findCustomer(userId: number, executor: Kysely<DB> = db): Promise<ReferralCustomer | undefined> {
+      return customers(executor).where('users.id', '=', userId).executeTakeFirst();
+    },
+
+    /** Serialises one customer's claims: the balance check and the hold are decided under this lock. */
+    async lockCustomer(executor: Kysely<DB>, userId: number): Promise<ReferralCustomer | undefined> {
+      await executor.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      return customers(executor).where('users.id', '=', userId).executeTakeFirst();
+    },
+
+    async getPolicy(executor: Kysely<DB> = db) {
+      return executor
+        .selectFrom('incentives_policy')
+        .select(['policy', 'commission_percent', 'updated_at'])
+        .where('id', '=', 1)
+        .executeTakeFirstOrThrow();
+    },
+
+    async updatePolicy(executor: Kysely<DB>, values: { policy: string; commission_percent: string }) {
+      return executor
+        .updateTable('incentives_policy')
+        .set({
+          policy: values.policy as 'corporate_or_outside_uk',
+          commission_percent: values.commission_percent,
+          updated_at: new Date(),
+        })
+        .where('id', '=', 1)
+        .returning(['policy', 'commission_percent', 'updated_at'])
+        .executeTakeFirstOrThrow();
+    },
+
+    findPartner(userId: number, executor: Kysely<DB> = db): Promise<PartnerRow | undefined> {
+      return executor
+        .selectFrom('referral_partners')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    findPartnerBySlug(slug: string): Promise<PartnerRow | undefined> {
+      return db.selectFrom('referral_partners').selectAll().where('slug', '=', slug).executeTakeFirst();
+    },
+
+    findReferralCodeOf(userId: number) {
+      return db
+        .selectFrom('users')
+        .select(['id', 'email', 'referral_code'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    findUserByReferralCode(code: string) {
+      return db
+        .selectFrom('users')
+        .select(['id', 'referral_code'])
+        .where('referral_code', '=', code.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async upsertPartner(
+      executor: Kysely<DB>,
+      userId: number,
+      values: { has_custom_referral?: boolean; slug?: string | null; logo_url?: string | null },
+    ): Promise<PartnerRow> {
+      return executor
+        .insertInto('referral_partners')
+        .values({ user_id: userId, ...values })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...values, updated_at: new Date() }))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    /**
+     * The referred customers' trades with a fee that have no commission row
+     * yet, oldest first. A trade commits once with its fee, so a trade found
+     * here never changes afterwards.
+     */
+    findUnaccruedTrades(limit: number): Promise<UnaccruedTrade[]> {
+      return db
+        .selectFrom('trades as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .leftJoin('referral_commissions as rc', 'rc.trade_id', 't.id')
+        .select([
+          't.id',
+          't.user_id',
+          sql<number>`u.referred_by_user_id`.as('referrer_user_id'),
+          't.fiat',
+          't.fee',
+          't.notional',
+          't.gbp_value',
+        ])
+        .where('u.referred_by_user_id', 'is not', null)
+        .where('rc.id', 'is', null)
+        .where('t.fee', '>', '0')
+        .orderBy('t.id')
+        .limit(limit)
+        .execute();
+    },
+
+    /** undefined when another instance accrued the trade first. */
+    insertCommission(
+      executor: Kysely<DB>,
+      values: {
+        trade_id: string;
+        referrer_user_id: number;
+        referred_user_id: number;
+        fee_gbp: string;
+        commission_percent: string;
+        amount: string;
+        skipped: 'policy' | 'zero' | null;
+        journal_id: string | null;
+      },
+    ) {
+      return executor
+        .insertInto('referral_commissions')
+        .values(values)
+        .onConflict((oc) => oc.column('trade_id').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+    },
+
+    listCommissions(referrerId: number) {
+      return db
+        .selectFrom('referral_commissions')
+        .select(['id', 'trade_id', 'amount', 'created_at'])
+        .where('referrer_user_id', '=', referrerId)
+        .where('journal_id', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(100)
+        .execute();
+    },
+
+    async totals(userId: number) {
+      const earned = await db
+        .selectFrom('referral_commissions')
+        .select(sql<string>`coalesce(sum(amount), 0)`.as('sum'))
+        .where('referrer_user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      const claims = await db
+        .selectFrom('affiliate_claims')
+        .select(['status', sql<string>`coalesce(sum(amount), 0)`.as('sum')])
+        .where('user_id', '=', userId)
+        .groupBy('status')
+        .execute();
+      const of = (status: string) => BigInt(claims.find((row) => row.status === status)?.sum ?? '0');
+      return { earned: BigInt(earned.sum), paid: of('paid'), waiting: of('waiting') };
+    },
+
+    findClaimByKey(executor: Kysely<DB>, userId: number, key: string) {
+      return executor
+        .selectFrom('affiliate_claims')
+        .select(CLAIM_COLUMNS)
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
+
+    insertClaim(
+      executor: Kysely<DB>,
+      values: {
+        user_id: number;
+        idempotency_key: string;
+        request_hash: string;
+        amount: string;
+        hold_id: string;
+        bank_account_id: number;
+        name_of_account: string;
+        sort_code: string;
+        account_number: string;
+      },
+    ): Promise<ClaimRow> {
+      return executor
+        .insertInto('affiliate_claims')
+        .values(values)
+        .returning(CLAIM_COLUMNS)
+        .executeTakeFirstOrThrow();
+    },
+
+    listClaimsOf(userId: number) {
+      return db
+        .selectFrom('affiliate_claims')
+        .select(CLAIM_COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .limit(100)
+        .execute();
+    },
+
+    listClaims(status: 'waiting' | 'paid' | 'rejected') {
+      return db
+        .selectFrom('affiliate_claims as c')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .select(CLAIM_COLUMNS.map((column) => `c.${column}` as const))
+        .select(['u.email', 'u.first_name', 'u.last_name'])
+        .where('c.status', '=', status)
+        .orderBy('c.id', status === 'waiting' ? 'asc' : 'desc')
+        .limit(500)
+        .execute();
+    },
+
+    async lockClaim(executor: Kysely<DB>, id: string): Promise<ClaimRow | undefined> {
+      return executor
+        .selectFrom('affiliate_claims')
+        .select(CLAIM_COLUMNS)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+    },
+
+    findClaimWithUser(id: string, executor: Kysely<DB> = db) {
+      return executor
+        .selectFrom('affiliate_claims as c')
+        .innerJoin('users as u', 'u.id', 'c.user_id')
+        .select(CLAIM_COLUMNS.map((column) => `c.${column}` as const))
+        .select(['u.email', 'u.first_name', 'u.last_name'])
+        .where('c.id', '=', id)
+        .executeTakeFirst();
+    },
+
+    async updateClaim(
+      executor: Kysely<DB>,
+      id: string,
+      values: Partial<
+        Pick<ClaimRow, 'status' | 'journal_id' | 'paid_at' | 'rejected_at' | 'rejected_reason'>
+      >,
+    ): Promise<void> {
+      await executor.updateTable('affiliate_claims').set(values).where('id', '=', id).execute();
+    },
+  };
+}
+
+export type ReferralRepository = ReturnType<typeof createReferralRepository>;

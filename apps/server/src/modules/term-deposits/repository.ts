@@ -1,0 +1,280 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export type TermDepositCustomer = {
+  id: number;
+  email: string;
+  first_name: string;
+  status: number;
+  block_status: number;
+  login_notifications: boolean;
+  loginout_notifications: boolean;
+};
+
+export type OptionRow = {
+  id: number;
+  asset: string;
+  coin_id: string;
+  no_days: number;
+  interest_rate: string;
+  active: boolean;
+  amount_min: string;
+  amount_max: string | null;
+  total_cap: string | null;
+};
+
+export type CoinRow = { coin_id: string; asset: string; name: string; scale: number };
+
+export type DepositRow = {
+  id: string;
+  user_id: number;
+  option_id: number;
+  request_hash: string;
+  asset: string;
+  amount: string;
+  no_days: number;
+  interest_rate: string;
+  interest: string;
+  status: 'live' | 'expired';
+  starts_at: Date;
+  matures_at: Date;
+  paid_at: Date | null;
+};
+
+const DEPOSIT_COLUMNS = [
+  'term_deposits.id',
+  'term_deposits.user_id',
+  'term_deposits.option_id',
+  'term_deposits.request_hash',
+  'term_deposits.asset',
+  'term_deposits.amount',
+  'term_deposits.no_days',
+  'term_deposits.interest_rate',
+  'term_deposits.interest',
+  'term_deposits.status',
+  'term_deposits.starts_at',
+  'term_deposits.matures_at',
+  'term_deposits.paid_at',
+] as const;
+
+export type TermDepositRepository = ReturnType<typeof createTermDepositRepository>;
+
+export function createTermDepositRepository(db: Kysely<DB>) {
+  const options = (executor: Executor) =>
+    executor
+      .selectFrom('term_deposit_options as o')
+      .innerJoin('coins as c', 'c.asset', 'o.asset')
+      .select([
+        'o.id',
+        'o.asset',
+        'c.coin_id',
+        'o.no_days',
+        'o.interest_rate',
+        'o.active',
+        'o.amount_min',
+        'o.amount_max',
+        'o.total_cap',
+      ]);
+
+  return {
+    findCustomer(userId: number): Promise<TermDepositCustomer | undefined> {
+      return db
+        .selectFrom('users')
+        .select([
+          'id',
+          'email',
+          'first_name',
+          'status',
+          'block_status',
+          'login_notifications',
+          'loginout_notifications',
+        ])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+    },
+
+    /** The coins customers see, in the product's order, with their scale. */
+    listCoins(): Promise<CoinRow[]> {
+      return db
+        .selectFrom('coins as c')
+        .innerJoin('assets as a', 'a.code', 'c.asset')
+        .select(['c.coin_id', 'c.asset', 'c.name', 'a.scale'])
+        .where('c.active', '=', true)
+        .orderBy('c.sort_order')
+        .execute();
+    },
+
+    listOptions(onlyActive: boolean): Promise<OptionRow[]> {
+      let query = options(db);
+      if (onlyActive) query = query.where('o.active', '=', true);
+      return query.orderBy('c.sort_order').orderBy('o.no_days').execute();
+    },
+
+    findOption(id: number, executor: Executor = db): Promise<OptionRow | undefined> {
+      return options(executor).where('o.id', '=', id).executeTakeFirst();
+    },
+
+    /** Serialises the deposits made under one option, so its cap holds. */
+    async lockOption(trx: Transaction<DB>, id: number): Promise<boolean> {
+      const row = await trx
+        .selectFrom('term_deposit_options')
+        .select('id')
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** What live deposits hold under each option (all when ids is unset). */
+    async liveTotals(executor: Executor, ids?: readonly number[]): Promise<Map<number, bigint>> {
+      let query = executor
+        .selectFrom('term_deposits')
+        .select(['option_id', sql<string>`sum(amount)`.as('total')])
+        .where('status', '=', 'live')
+        .groupBy('option_id');
+      if (ids) query = query.where('option_id', 'in', ids.length > 0 ? ids : [-1]);
+      const rows = await query.execute();
+      return new Map(rows.map((row) => [row.option_id, BigInt(row.total)]));
+    },
+
+    async insertDeposit(
+      trx: Transaction<DB>,
+      values: {
+        user_id: number;
+        option_id: number;
+        idempotency_key: string;
+        request_hash: string;
+        asset: string;
+        amount: string;
+        no_days: number;
+        interest_rate: string;
+        interest: string;
+        starts_at: Date;
+        matures_at: Date;
+      },
+    ): Promise<DepositRow | undefined> {
+      return trx
+        .insertInto('term_deposits')
+        .values({ ...values, status: 'live' })
+        .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+        .returning(DEPOSIT_COLUMNS)
+        .executeTakeFirst();
+    },
+
+    findByKey(executor: Executor, userId: number, key: string): Promise<DepositRow | undefined> {
+      return executor
+        .selectFrom('term_deposits')
+        .select(DEPOSIT_COLUMNS)
+        .where('user_id', '=', userId)
+        .where('idempotency_key', '=', key)
+        .executeTakeFirst();
+    },
+
+    listDeposits(userId: number, skip: number, take: number): Promise<DepositRow[]> {
+      return db
+        .selectFrom('term_deposits')
+        .select(DEPOSIT_COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .offset(skip)
+        .limit(take)
+        .execute();
+    },
+
+    async countDeposits(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('term_deposits')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async dueIds(now: Date, limit: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('term_deposits')
+        .select('id')
+        .where('status', '=', 'live')
+        .where('matures_at', '<=', now)
+        .orderBy('matures_at')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+
+    /** The deposit if it is still live and due; another instance paying it right now makes this skip it. */
+    lockDueDeposit(trx: Transaction<DB>, id: string, now: Date): Promise<DepositRow | undefined> {
+      return trx
+        .selectFrom('term_deposits')
+        .select(DEPOSIT_COLUMNS)
+        .where('id', '=', id)
+        .where('status', '=', 'live')
+        .where('matures_at', '<=', now)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
+    },
+
+    async markExpired(trx: Transaction<DB>, id: string, paidAt: Date): Promise<void> {
+      await trx
+        .updateTable('term_deposits')
+        .set({ status: 'expired', paid_at: paidAt })
+        .where('id', '=', id)
+        .where('status', '=', 'live')
+        .execute();
+    },
+
+    async insertOption(
+      trx: Transaction<DB>,
+      values: {
+        asset: string;
+        no_days: number;
+        interest_rate: string;
+        active: boolean;
+        amount_min: string;
+        amount_max: string | null;
+        total_cap: string | null;
+      },
+    ): Promise<number | undefined> {
+      const row = await trx
+        .insertInto('term_deposit_options')
+        .values(values)
+        .onConflict((oc) => oc.columns(['asset', 'no_days']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return row?.id;
+    },
+
+    async updateOption(
+      trx: Transaction<DB>,
+      id: number,
+      values: {
+        no_days: number;
+        interest_rate: string;
+        active: boolean;
+        amount_min: string;
+        amount_max: string | null;
+        total_cap: string | null;
+      },
+    ): Promise<void> {
+      await trx
+        .updateTable('term_deposit_options')
+        .set({ ...values, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async isDaysTaken(executor: Executor, asset: string, noDays: number, exceptId: number): Promise<boolean> {
+      const row = await executor
+        .selectFrom('term_deposit_options')
+        .select('id')
+        .where('asset', '=', asset)
+        .where('no_days', '=', noDays)
+        .where('id', '<>', exceptId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

@@ -1,0 +1,459 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AdminTermDepositOptionSchema,
+  TERM_DEPOSIT_TEXTS,
+  TermDepositCoinSchema,
+  TermDepositTransactionSchema,
+  type TermDepositCoin,
+} from '@florin/contracts';
+import { parseAmount } from '@florin/domain';
+import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { checkLedger } from '../../ledger/index.js';
+import { signedInStaff } from '../../test/admin.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { fund } from '../../test/ledger.js';
+import { mailSubjects } from '../compliance/test-customers.js';
+import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/test-kit.js';
+import { createNotifier } from '../notifications/service.js';
+import { createTermDepositRepository } from './repository.js';
+import { createTermDepositService, maturityKey, termDepositDomainCheck } from './service.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const db = () => t.database.db;
+
+async function expectLedgerToHold(): Promise<void> {
+  const result = await checkLedger(db(), [termDepositDomainCheck]);
+  expect(result.violations).toEqual([]);
+}
+
+// The issue's Done-when: the checker passes after every test, not only those that say so.
+afterEach(async () => {
+  await expectLedgerToHold();
+});
+
+/** A second instance of the service on the same database, as another server would run it. */
+function instance() {
+  return createTermDepositService({
+    db: db(),
+    repository: createTermDepositRepository(db()),
+    ledger: t.ledger,
+    notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
+    publicUrl: 'http://localhost',
+    log: t.app.log,
+  });
+}
+
+async function customerWith(eth = '0', btc = '0'): Promise<Customer> {
+  const customer = await liveCustomer(t);
+  if (eth !== '0') await fund(t.ledger, db(), customer.id, 'ETH', parseAmount(eth, 'ETH'));
+  if (btc !== '0') await fund(t.ledger, db(), customer.id, 'BTC', parseAmount(btc, 'BTC'));
+  return customer;
+}
+
+async function coins(customer: Customer): Promise<TermDepositCoin[]> {
+  const response = await customer.browser.get('/api/v1/term-deposit-coins');
+  expect(response.statusCode, response.body).toBe(200);
+  return TermDepositCoinSchema.array().parse(response.json<{ data: unknown }>().data);
+}
+
+async function shortestOption(customer: Customer, coin = 'eth') {
+  const row = (await coins(customer)).find((entry) => entry.coin_id === coin);
+  const option = row?.options.reduce((a, b) => (a.no_days <= b.no_days ? a : b));
+  if (!option) throw new Error(`no option for ${coin}`);
+  return option;
+}
+
+function lock(customer: Customer, body: Record<string, unknown>, key = newIdempotencyKey()) {
+  return customer.browser.post('/api/v1/crypto/term-deposit', body, { headers: { 'idempotency-key': key } });
+}
+
+async function available(customer: Customer, asset: 'ETH' | 'BTC' = 'ETH') {
+  return (await t.ledger.getBalance(db(), { asset, kind: 'available', ownerUserId: String(customer.id) }))
+    .available;
+}
+
+async function history(customer: Customer, skip = 0, take = 3) {
+  const response = await customer.browser.get(`/api/v1/term-deposit-transactions?skip=${skip}&take=${take}`);
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json<{ data: unknown; total: number }>();
+  return { data: TermDepositTransactionSchema.array().parse(body.data), total: body.total };
+}
+
+async function journalsWithKey(key: string) {
+  return db().selectFrom('journals').select('id').where('idempotency_key', '=', key).execute();
+}
+
+describe('locking coins in a term deposit', () => {
+  it('offers each coin with its balance and the default terms, shortest first', async () => {
+    const customer = await customerWith('1');
+    const eth = (await coins(customer)).find((coin) => coin.coin_id === 'eth');
+    expect(eth).toMatchObject({ name: 'Ethereum', balance: '1.000000000000000000', scale: 18 });
+    expect(eth?.options.map((option) => [option.no_days, option.interest_rate])).toEqual([
+      [30, '0.25'],
+      [90, '1'],
+      [180, '2.25'],
+    ]);
+    expect(eth?.options[0]?.days_id).toBe(eth?.options[0]?.id);
+  });
+
+  it('moves the amount from available into the deposit at the rate and term it fixes, once per key', async () => {
+    const customer = await customerWith('1');
+    const option = await shortestOption(customer);
+    const key = newIdempotencyKey();
+    const before = Date.now();
+    const response = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate: '0.25' }, key);
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<{ data: unknown; message: string }>();
+    expect(body.message).toBe(TERM_DEPOSIT_TEXTS.success);
+    const deposit = TermDepositTransactionSchema.parse(body.data);
+    expect(deposit).toMatchObject({
+      coin_id: 'eth',
+      amount: '0.500000000000000000',
+      rate: '0.25',
+      deposit_return: '0.001250000000000000',
+      total_balance_amount: '0.501250000000000000',
+      term_days: 30,
+      is_active: true,
+      status: 'live',
+    });
+    const days = (Date.parse(deposit.end_day) - Date.parse(deposit.start_day)) / 86_400_000;
+    expect(days).toBe(30);
+    expect(Date.parse(deposit.start_day)).toBeGreaterThanOrEqual(before - 1000);
+    expect(await available(customer)).toBe(parseAmount('0.5', 'ETH'));
+
+    // The dashboard's balance shows it as a term deposit, not as spendable.
+    const balance = await customer.browser.get('/api/v1/balance?percentage=true');
+    expect(balance.statusCode, balance.body).toBe(200);
+    const first = balance.json<{
+      data: {
+        balances: Record<string, { available: string; term_deposit: string }>;
+        term_deposit_balances: unknown;
+      }[];
+    }>().data[0];
+    expect(first?.balances.eth).toMatchObject({
+      available: '0.500000000000000000',
+      term_deposit: '0.500000000000000000',
+    });
+    expect(first?.term_deposit_balances).toEqual({ eth: { balance: '0.500000000000000000' } });
+
+    // The same request again is the same deposit; other details under the key are refused.
+    const again = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate: '0.25' }, key);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(TermDepositTransactionSchema.parse(again.json<{ data: unknown }>().data).id).toBe(deposit.id);
+    const other = await lock(customer, { coin: 'eth', amount: '0.4', day: option.id }, key);
+    expect(other.statusCode).toBe(409);
+    expect(errorOf(other).code).toBe('IDEMPOTENCY_CONFLICT');
+    expect(await available(customer)).toBe(parseAmount('0.5', 'ETH'));
+    expect((await history(customer)).total).toBe(1);
+    await expectLedgerToHold();
+  });
+
+  it('makes one deposit when the same request arrives twice at once', async () => {
+    const customer = await customerWith('1');
+    const option = await shortestOption(customer);
+    const key = newIdempotencyKey();
+    const body = { coin: 'eth', amount: '0.3', day: option.id };
+    const answers = await Promise.all([lock(customer, body, key), lock(customer, body, key)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    const ids = answers.map(
+      (answer) => TermDepositTransactionSchema.parse(answer.json<{ data: unknown }>().data).id,
+    );
+    expect(ids[0]).toBe(ids[1]);
+    expect(await available(customer)).toBe(parseAmount('0.7', 'ETH'));
+    expect((await history(customer)).total).toBe(1);
+    await expectLedgerToHold();
+  });
+
+  it('refuses each Transfer mistake with the spec’s text and moves nothing', async () => {
+    const customer = await customerWith('1', '1');
+    const option = await shortestOption(customer);
+    const btcOption = await shortestOption(customer, 'btc');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ coin: 'eth', amount: '', day: option.id }, TERM_DEPOSIT_TEXTS.inputAmount],
+      [{ coin: 'eth', day: option.id }, TERM_DEPOSIT_TEXTS.inputAmount],
+      [{ coin: 'eth', amount: '0', day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
+      [{ coin: 'eth', amount: '0.000', day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
+      [{ coin: 'eth', amount: '-1', day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
+      [{ coin: 'eth', amount: -0.5, day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
+      [{ coin: 'eth', amount: 'abc', day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
+      [{ coin: 'eth', amount: '1.5', day: option.id }, TERM_DEPOSIT_TEXTS.amountExceeded],
+      [{ coin: 'eth', amount: '1.000000000000000001', day: option.id }, TERM_DEPOSIT_TEXTS.amountExceeded],
+      [{ coin: 'btc', amount: '0.123456789', day: btcOption.id }, 'Enter at most 8 decimal places.'],
+      [{ coin: 'eth', amount: '0.0000000000000000001', day: option.id }, 'Enter at most 18 decimal places.'],
+      [
+        { coin: 'btc', amount: '0.0001', day: btcOption.id },
+        'The smallest deposit for this term is 0.001 BTC.',
+      ],
+    ];
+    for (const [body, text] of cases) {
+      const response = await lock(customer, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(422);
+      expect(errorOf(response).errors?.amount, JSON.stringify(body)).toEqual([text]);
+    }
+    // A term of another coin, or one that does not exist, is not accepted.
+    for (const day of [btcOption.id, 999_999]) {
+      const response = await lock(customer, { coin: 'eth', amount: '0.5', day });
+      expect(response.statusCode).toBe(422);
+      expect(errorOf(response).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.termUnavailable]);
+    }
+    // The rate the customer saw must still be the rate.
+    const moved = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate: '5' });
+    expect(moved.statusCode).toBe(409);
+    expect(errorOf(moved).message).toBe(TERM_DEPOSIT_TEXTS.rateChanged);
+
+    expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
+    expect((await history(customer)).total).toBe(0);
+    await expectLedgerToHold();
+  });
+
+  it('is refused for a customer who is not live, and without an idempotency key', async () => {
+    const pending = await liveCustomer(t, { live: false });
+    await fund(t.ledger, db(), pending.id, 'ETH', parseAmount('1', 'ETH'));
+    const option = await shortestOption(pending);
+    const refused = await lock(pending, { coin: 'eth', amount: '0.5', day: option.id });
+    expect(refused.statusCode).toBe(403);
+    expect(errorOf(refused).code).toBe('ACCOUNT_NOT_LIVE');
+
+    const customer = await customerWith('1');
+    const noKey = await customer.browser.post('/api/v1/crypto/term-deposit', {
+      coin: 'eth',
+      amount: '0.5',
+      day: option.id,
+    });
+    expect(noKey.statusCode).toBe(422);
+    expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
+  });
+
+  it('floors the interest to the coin’s smallest unit', async () => {
+    const customer = await customerWith('0', '1');
+    const option = await shortestOption(customer, 'btc');
+    const response = await lock(customer, { coin: 'btc', amount: '0.00100001', day: option.id });
+    expect(response.statusCode, response.body).toBe(200);
+    // 0.00100001 × 0.25 % = 0.0000025000250 BTC: the customer gets 250 satoshi.
+    expect(TermDepositTransactionSchema.parse(response.json<{ data: unknown }>().data)).toMatchObject({
+      deposit_return: '0.00000250',
+      total_balance_amount: '0.00100251',
+    });
+    await expectLedgerToHold();
+  });
+
+  it('lists the history newest first, three at a time', async () => {
+    const customer = await customerWith('1');
+    const option = await shortestOption(customer);
+    for (const amount of ['0.01', '0.02', '0.03', '0.04']) {
+      const response = await lock(customer, { coin: 'eth', amount, day: option.id });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    const first = await history(customer);
+    expect(first.total).toBe(4);
+    expect(first.data.map((row) => row.amount)).toEqual([
+      '0.040000000000000000',
+      '0.030000000000000000',
+      '0.020000000000000000',
+    ]);
+    const next = await history(customer, 3);
+    expect(next.data.map((row) => row.amount)).toEqual(['0.010000000000000000']);
+    const other = await customerWith();
+    expect((await history(other)).total).toBe(0);
+  });
+});
+
+describe('paying back at maturity', () => {
+  async function lockedDeposit(amount = '0.5') {
+    const customer = await customerWith('1');
+    const option = await shortestOption(customer);
+    const response = await lock(customer, { coin: 'eth', amount, day: option.id });
+    expect(response.statusCode, response.body).toBe(200);
+    const deposit = TermDepositTransactionSchema.parse(response.json<{ data: unknown }>().data);
+    return { customer, deposit, due: new Date(Date.parse(deposit.end_day) + 1000) };
+  }
+
+  it('pays nothing before maturity, then principal and interest once, and tells the customer', async () => {
+    const { customer, deposit, due } = await lockedDeposit();
+    const job = instance();
+    // A day before its end (and before any other deposit's end: they were all made just now).
+    expect(await job.payMatured(new Date(Date.parse(deposit.end_day) - 86_400_000))).toBe(0);
+    expect(await available(customer)).toBe(parseAmount('0.5', 'ETH'));
+
+    expect(await job.payMatured(due)).toBeGreaterThanOrEqual(1);
+    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
+    const [row] = (await history(customer)).data;
+    expect(row).toMatchObject({ id: deposit.id, is_active: false, status: 'expired' });
+    expect(await mailSubjects(db(), customer.email)).toEqual(['Your term deposit has matured — Florin']);
+
+    // Later runs find nothing more to pay.
+    await job.payMatured(due);
+    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
+    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
+    await expectLedgerToHold();
+  });
+
+  it('pays once when two instances run the job at the same time', async () => {
+    const { customer, deposit, due } = await lockedDeposit();
+    await Promise.all([
+      instance().payMatured(due),
+      instance().payMatured(due),
+      t.app.inject({ method: 'GET', url: '/api/health' }),
+    ]);
+    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
+    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
+    await expectLedgerToHold();
+  });
+
+  it('pays once when a run dies after posting the journal', async () => {
+    const { customer, deposit, due } = await lockedDeposit();
+    // A run killed after the journal and before commit: the whole transaction goes, journal included.
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await t.ledger.postJournal(trx, {
+            idempotencyKey: maturityKey(String(deposit.id)),
+            kind: 'term_deposit_maturity',
+            reference: `term_deposit:${deposit.id}`,
+            postings: [
+              {
+                account: {
+                  asset: 'ETH',
+                  kind: 'term',
+                  ownerUserId: String(customer.id),
+                  reference: String(deposit.id),
+                },
+                amount: -parseAmount('0.5', 'ETH'),
+              },
+              {
+                account: { asset: 'ETH', kind: 'available', ownerUserId: String(customer.id) },
+                amount: parseAmount('0.5', 'ETH'),
+              },
+            ],
+          });
+          throw new Error('killed');
+        }),
+    ).rejects.toThrow('killed');
+    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(0);
+    expect((await history(customer)).data[0]?.status).toBe('live');
+
+    // The restarted job pays it, once, however often it runs.
+    await instance().payMatured(due);
+    await instance().payMatured(due);
+    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
+    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
+    await expectLedgerToHold();
+  });
+
+  it('does not pay again when an earlier run committed the payment but not the status', async () => {
+    const { customer, deposit, due } = await lockedDeposit();
+    const id = String(deposit.id);
+    const principal = parseAmount('0.5', 'ETH');
+    const interest = parseAmount('0.00125', 'ETH');
+    // Exactly the journal the job posts, committed on its own, as a run that died after it would leave it.
+    await t.ledger.postJournal(db(), {
+      idempotencyKey: maturityKey(id),
+      kind: 'term_deposit_maturity',
+      reference: `term_deposit:${id}`,
+      metadata: { term_deposit_id: id, interest: interest.toString() },
+      postings: [
+        {
+          account: { asset: 'ETH', kind: 'term', ownerUserId: String(customer.id), reference: id },
+          amount: -principal,
+        },
+        {
+          account: { asset: 'ETH', kind: 'available', ownerUserId: String(customer.id) },
+          amount: principal + interest,
+        },
+        { account: { asset: 'ETH', kind: 'interest_expense' }, amount: -interest },
+      ],
+    });
+    await instance().payMatured(due);
+    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
+    expect((await history(customer)).data[0]).toMatchObject({ id: deposit.id, status: 'expired' });
+    expect(await journalsWithKey(maturityKey(id))).toHaveLength(1);
+    await expectLedgerToHold();
+  });
+
+  it('is paid through the dev route that moves the clock (for the e2e tests)', async () => {
+    const { customer } = await lockedDeposit('0.2');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/dev/term-deposits/mature',
+      payload: { email: customer.email },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ data: { paid: number } }>().data.paid).toBe(1);
+    expect(await available(customer)).toBe(parseAmount('1.0005', 'ETH'));
+    await expectLedgerToHold();
+  });
+});
+
+describe('the terms in the back office', () => {
+  it('lets finance add and change a term with a cap, audited, and the cap holds', async () => {
+    const finance = await signedInStaff(t.app, db(), 'finance');
+    const support = await signedInStaff(t.app, db(), 'support');
+    const body = {
+      coin_id: 'ltc',
+      no_days: 7,
+      interest_rate: '0.05',
+      active: true,
+      min_amount: '0.1',
+      max_amount: '',
+      total_cap: '1',
+    };
+    expect((await support.browser.post('/api/admin/term-deposits/options', body)).statusCode).toBe(404);
+    const created = await finance.browser.post('/api/admin/term-deposits/options', body);
+    expect(created.statusCode, created.body).toBe(200);
+    const option = AdminTermDepositOptionSchema.parse(created.json<{ data: unknown }>().data);
+    expect(option).toMatchObject({
+      coin_id: 'ltc',
+      no_days: 7,
+      interest_rate: '0.05',
+      total_cap: '1.00000000',
+    });
+    const duplicate = await finance.browser.post('/api/admin/term-deposits/options', body);
+    expect(duplicate.statusCode).toBe(422);
+
+    const customer = await liveCustomer(t);
+    await fund(t.ledger, db(), customer.id, 'LTC', parseAmount('5', 'LTC'));
+    expect((await lock(customer, { coin: 'ltc', amount: '0.6', day: option.id })).statusCode).toBe(200);
+    const full = await lock(customer, { coin: 'ltc', amount: '0.6', day: option.id });
+    expect(full.statusCode).toBe(409);
+    expect(errorOf(full).message).toBe(TERM_DEPOSIT_TEXTS.termFull);
+
+    // Switched off, it is no longer offered; deposits already made keep their rate.
+    const { coin_id: _coin, ...rest } = body;
+    const updated = await finance.browser.put(`/api/admin/term-deposits/options/${option.id}`, {
+      ...rest,
+      interest_rate: '0.1',
+      active: false,
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(AdminTermDepositOptionSchema.parse(updated.json<{ data: unknown }>().data)).toMatchObject({
+      active: false,
+      interest_rate: '0.1',
+      total_live: '0.60000000',
+    });
+    const ltc = (await coins(customer)).find((coin) => coin.coin_id === 'ltc');
+    expect(ltc?.options.map((entry) => entry.id)).not.toContain(option.id);
+    expect((await history(customer)).data[0]?.rate).toBe('0.05');
+
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_type', '=', 'term_deposit_option')
+      .where('target_id', '=', String(option.id))
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual([
+      'term_deposit_option.created',
+      'term_deposit_option.updated',
+    ]);
+    await expectLedgerToHold();
+  });
+});

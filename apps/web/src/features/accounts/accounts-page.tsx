@@ -1,0 +1,75 @@
+import { ACCOUNT_TEXTS, type User } from '@florin/contracts';
+import { Container, Title } from '@mantine/core';
+import { useState } from 'react';
+import { ResponsiveTabs } from '../../components/responsive-tabs';
+import { useCurrentUser } from '../../lib/current-user';
+import { AccountDetailsTab } from './account-details-tab';
+import { AlertsTab } from './alerts-tab';
+import { ApiTab } from './api-tab';
+import { AutoTradeTab } from './auto-trade-tab';
+import { ACCOUNT_TAB_ENTRIES, ACCOUNT_TABS, type AccountTab } from './account-tabs';
+import { PromoTab } from './promo-tab';
+import { ReferralsTab } from './referrals-tab';
+import { TierTab } from './tier-tab';
+import { UpgradeModal } from './upgrade-modal';
+
+type AccountsPageProps = {
+  /** Signing out belongs to the app; the upgrade's last step asks for it. */
+  onLogOut: () => void;
+  isLoggingOut: boolean;
+};
+
+/** `/user/accounts` (spec 002 §2.2): tabs on wide screens, an accordion at 768 px and below. */
+export function AccountsPage(props: AccountsPageProps) {
+  const { data: user } = useCurrentUser();
+  if (!user) return null;
+  return <AccountsScreen user={user} {...props} />;
+}
+
+function AccountsScreen({ user, onLogOut, isLoggingOut }: AccountsPageProps & { user: User }) {
+  const [tab, setTab] = useState<AccountTab>(ACCOUNT_TABS.details);
+  const [isUpgradeOpen, setIsUpgradeOpen] = useState(false);
+
+  const panelFor = (value: AccountTab) =>
+    value === ACCOUNT_TABS.details ? (
+      <AccountDetailsTab user={user} onUpgrade={() => setIsUpgradeOpen(true)} />
+    ) : value === ACCOUNT_TABS.referrals ? (
+      <ReferralsTab />
+    ) : value === ACCOUNT_TABS.promo ? (
+      <PromoTab userId={user.id} />
+    ) : value === ACCOUNT_TABS.alerts ? (
+      <AlertsTab user={user} />
+    ) : value === ACCOUNT_TABS.api ? (
+      <ApiTab userId={user.id} />
+    ) : value === ACCOUNT_TABS.tier ? (
+      <TierTab />
+    ) : value === ACCOUNT_TABS.autoTrade ? (
+      <AutoTradeTab user={user} />
+    ) : null;
+
+  return (
+    <Container size="lg" py={{ base: 'md', sm: 'xl' }}>
+      <title>Account · Florin</title>
+      <Title order={1} mb="lg" fz={{ base: 26, sm: 32 }}>
+        {ACCOUNT_TEXTS.pageTitle}
+      </Title>
+      <ResponsiveTabs
+        entries={ACCOUNT_TAB_ENTRIES}
+        value={tab}
+        onChange={setTab}
+        renderPanel={panelFor}
+        unavailableHint={ACCOUNT_TEXTS.unavailable}
+      />
+      {/*
+        Outside the tabs: turning a phone (tabs to accordion) or a refetched user (now platform 2)
+        must not take Upgrade Complete! away.
+      */}
+      <UpgradeModal
+        opened={isUpgradeOpen}
+        onClose={() => setIsUpgradeOpen(false)}
+        onLogOut={onLogOut}
+        isLoggingOut={isLoggingOut}
+      />
+    </Container>
+  );
+}

@@ -1,0 +1,69 @@
+import { TERM_DEPOSIT_TEXTS } from '@florin/contracts';
+import { decimalPlaces, fromMinorUnits, mulRatioFloor, parseRatio, toMinorUnits } from '@florin/domain';
+
+/** Spec 002 section 5: digits and one decimal point; for xrp no decimal point at all. */
+export function cleanAmountInput(text: string, coinId: string): string {
+  const digits = text.replace(coinId === 'xrp' ? /[^\d]/g : /[^\d.]/g, '');
+  const point = digits.indexOf('.');
+  return point === -1 ? digits : `${digits.slice(0, point + 1)}${digits.slice(point + 1).replace(/\./g, '')}`;
+}
+
+function isDecimal(text: string): boolean {
+  return /^\d+(\.\d+)?$/.test(text) || /^\d+\.$/.test(text) || /^\.\d+$/.test(text);
+}
+
+/** "5." and ".5" read as 5 and 0.5, as a person typed them. */
+function normalise(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('.')) return `0${trimmed}`;
+  if (trimmed.endsWith('.')) return trimmed.slice(0, -1);
+  return trimmed;
+}
+
+/** -1, 0 or 1 as a compares with b: exact, on the strings, never through a JS number. */
+export function compareDecimals(a: string, b: string): number {
+  const places = Math.max(decimalPlaces(a) ?? 0, decimalPlaces(b) ?? 0);
+  const left = toMinorUnits(a, places);
+  const right = toMinorUnits(b, places);
+  return left === right ? 0 : left < right ? -1 : 1;
+}
+
+function isPositive(text: string): boolean {
+  return /[1-9]/.test(text);
+}
+
+/** Spec 002 section 5: what Transfer says, all together under Failed!; empty when it may go on. */
+export function transferErrors(amount: string, balance: string): string[] {
+  const text = amount.trim();
+  if (text === '') return [TERM_DEPOSIT_TEXTS.inputAmount];
+  if (!isDecimal(text) || !isPositive(text)) return [TERM_DEPOSIT_TEXTS.invalidAmount];
+  if (compareDecimals(normalise(text), balance) > 0) return [TERM_DEPOSIT_TEXTS.amountExceeded];
+  return [];
+}
+
+export type DepositPreview = { earn: string; total: string };
+
+/**
+ * Spec 002 section 9: earn is rate % × amount and the deposit balance is
+ * amount + earn, computed only when the amount does not exceed the balance.
+ * Floored to the coin's scale as the server pays it; the screen shows 5 decimals.
+ */
+export function previewDeposit(
+  amount: string,
+  balance: string,
+  ratePercent: string,
+  scale: number,
+): DepositPreview | null {
+  if (transferErrors(amount, balance).length > 0) return null;
+  const text = normalise(amount);
+  if ((decimalPlaces(text) ?? 0) > scale) return null;
+  const units = toMinorUnits(text, scale);
+  const rate = parseRatio(ratePercent);
+  const earn = mulRatioFloor(units, { numerator: rate.numerator, denominator: rate.denominator * 100n });
+  return { earn: fromMinorUnits(earn, scale), total: fromMinorUnits(units + earn, scale) };
+}
+
+/** The amount as the server takes it ("5." → "5"). */
+export function amountForRequest(amount: string): string {
+  return normalise(amount);
+}
