@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tests need Debian's PostgreSQL server (the API suite runs on it too),
-# oathtool (an independent TOTP implementation) and Chromium (Playwright drives it; no browser is ever downloaded). Installs them
-# when missing and running as root; otherwise says exactly what to install.
+# oathtool (an independent TOTP implementation), Chromium (Playwright drives it; no browser is ever downloaded) and nginx (the
+# load balancer of the two-instance test and bench:scale). Installs them when missing and running as root; otherwise says
+# exactly what to install.
 set -euo pipefail
 
 missing=()
@@ -9,6 +10,8 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || missing+=(postgresq
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # An independent TOTP implementation: the 2FA tests check our codes against it.
 command -v oathtool > /dev/null || missing+=(oathtool)
+# The load balancer in front of two instances (apps/server/src/scale/two-instances.test.ts, bench/scale).
+command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then

@@ -42,9 +42,11 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
   chown -R nobody "$data"
   run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
 fi
-# Production refuses to start without an encryption key when it is not on PGlite; on PGlite it makes one.
+# Production refuses to start without its key, a mail server and an https address (config.ts). Nothing is
+# mailed here, so the mail server need not exist.
 env -i PATH="$PATH" HOME="$data" NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" \
-  ADMIN_PASSWORD='image-build-check-password' LOG_LEVEL=warn \
+  ADMIN_PASSWORD='image-build-check-password' LOG_LEVEL=warn ENCRYPTION_KEY="$(openssl rand -base64 32)" \
+  SMTP_URL=smtp://127.0.0.1:2525 PUBLIC_URL=https://florin.example \
   "${run_as[@]}" node --import tsx apps/server/src/main.ts > "$data.log" 2>&1 &
 server_pid=$!
 

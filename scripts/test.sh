@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step 'System packages (PostgreSQL, Chromium)'
+step 'System packages (PostgreSQL, Chromium, oathtool, nginx)'
 bash scripts/ensure-system-deps.sh
 
 step 'Typecheck'
@@ -19,6 +19,9 @@ npx vitest run
 
 step 'API tests on a PostgreSQL server'
 FLORIN_TEST_DB=postgres npx vitest run --project server
+
+step 'Two instances behind nginx on a PostgreSQL server'
+npm run --silent test:scale
 
 step 'Browser tests (Playwright, Chromium)'
 npm run --silent test:e2e

@@ -92,6 +92,9 @@ fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Florin
 
 const config = loadConfig({
   NODE_ENV: 'production',
+  // Production requires both; the bench mails into the dev mailbox below and serves loopback only.
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+  PUBLIC_URL: 'https://florin.example',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   ...(engine === 'postgres' ? { DATABASE_URL: target } : {}),

@@ -35,6 +35,22 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses to start in production without the secrets and addresses customers depend on', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /ENCRYPTION_KEY: required in production.*\n.*SMTP_URL: required in production.*\n.*PUBLIC_URL: required in production/,
+    );
+    const complete = {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      SMTP_URL: 'smtp://mail.florin.example:587',
+      PUBLIC_URL: 'https://app.florin.example',
+    };
+    expect(loadConfig(complete).isProduction).toBe(true);
+    expect(() => loadConfig({ ...complete, PUBLIC_URL: 'http://app.florin.example' })).toThrow(
+      /PUBLIC_URL: required in production, an https:\/\/ address/,
+    );
+  });
+
   it('documents every variable in the README configuration table', () => {
     const readme = fs.readFileSync(
       path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../README.md'),

@@ -50,7 +50,7 @@ export const CONFIG_VARIABLES = {
         .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
         .optional(),
     ),
-    help: 'Key (32 bytes, base64) that encrypts 2FA secrets at rest and signs captchas. Unset: generated once into DATA_DIR/secrets; required with DATABASE_URL.',
+    help: 'Key (32 bytes, base64) that encrypts 2FA secrets at rest and signs captchas. Unset: generated once into DATA_DIR/secrets; required with DATABASE_URL and in production.',
   },
   COMPLIANCE_EMAIL: {
     schema: z.string().email().default('compliance@florin.local'),
@@ -58,7 +58,7 @@ export const CONFIG_VARIABLES = {
   },
   SMTP_URL: {
     schema: optionalText.pipe(z.string().url().optional()),
-    help: 'Mail server (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: mail goes to the dev mailbox at /dev/mailbox.',
+    help: 'Mail server (`smtp://user:pass@host:587`, `smtps://…:465`). Unset: mail goes to the dev mailbox at /dev/mailbox. Required in production.',
   },
   MAIL_FROM: {
     schema: z.string().default('Florin <no-reply@florin.local>'),
@@ -66,7 +66,7 @@ export const CONFIG_VARIABLES = {
   },
   PUBLIC_URL: {
     schema: optionalText.pipe(z.string().url().optional()),
-    help: 'The address customers reach Florin at, used in e-mailed links. Unset: http://localhost:PORT.',
+    help: 'The address customers reach Florin at, used in e-mailed links. Unset: http://localhost:PORT. Required (https) in production.',
   },
   TRUST_PROXY: {
     schema: optionalText.transform((value) => value?.split(',').map((entry) => entry.trim())),
@@ -199,6 +199,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.DATABASE_URL && !values.ENCRYPTION_KEY) {
     // Instances sharing a database must share the key, so it cannot be made up locally.
     throw new ConfigError('Invalid configuration:\n  ENCRYPTION_KEY: required when DATABASE_URL is set');
+  }
+  if (values.NODE_ENV === 'production') {
+    // Defaults that serve a developer would quietly hurt customers: a key generated beside the data (and so
+    // inside every backup of it), mail kept in a dev mailbox nobody reads, links and cookies on plain http.
+    const missing = [
+      values.ENCRYPTION_KEY ? null : 'ENCRYPTION_KEY: required in production (openssl rand -base64 32)',
+      values.SMTP_URL ? null : 'SMTP_URL: required in production, or customers never receive their codes',
+      values.PUBLIC_URL?.startsWith('https://')
+        ? null
+        : 'PUBLIC_URL: required in production, an https:// address',
+    ].filter((problem) => problem !== null);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }
   if (values.STORAGE_S3_URL && !(values.STORAGE_S3_ACCESS_KEY_ID && values.STORAGE_S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError(

@@ -3,10 +3,14 @@ import { expect } from 'vitest';
 import type { AssetCode } from '@florin/domain';
 import type { DB } from '../db/schema.js';
 import { checkLedger, createLedger, type Ledger, type UserAccountRef } from '../ledger/index.js';
+import { DOMAIN_CHECKS } from '../ops/domain-checks.js';
 
-/** Every test that moves money ends with this: the invariant checker must find nothing. */
+/**
+ * Every test that moves money ends with this: the invariant checker, with every module's domain
+ * check as main.ts runs them before serving, must find nothing.
+ */
 export async function expectLedgerToHold(db: Kysely<DB>): Promise<void> {
-  const result = await checkLedger(db);
+  const result = await checkLedger(db, DOMAIN_CHECKS);
   expect(result.violations).toEqual([]);
 }
 

@@ -5,7 +5,14 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 describe('the dev routes in production', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL: 'https://florin.example' } });
+    t = await createTestApp({
+      env: {
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://florin.example',
+        SMTP_URL: 'smtp://mail.florin.example:587',
+        ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      },
+    });
   });
   afterAll(async () => {
     await t.close();

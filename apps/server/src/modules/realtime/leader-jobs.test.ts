@@ -49,7 +49,14 @@ describe('startLeaderJobs', () => {
           },
         },
       ],
-      { isLeader: () => true, log: { error: (_context: unknown, message: string) => logged.push(message) } },
+      {
+        isLeader: () => true,
+        log: {
+          error: (_context: unknown, message?: string) => {
+            logged.push(message ?? '');
+          },
+        },
+      },
     );
     await sleep(60);
     await stop();

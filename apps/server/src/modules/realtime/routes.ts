@@ -25,6 +25,12 @@ export async function registerRealtimeRoutes(
   app: FastifyInstance,
   options: RealtimeRouteOptions,
 ): Promise<void> {
+  // Before the plugin's own preClose (which closes every socket without a code): on SIGTERM each client is told
+  // 1001 "Server shutting down", and the web app reconnects through the load balancer to another instance.
+  app.addHook('preClose', (done) => {
+    options.hub.close();
+    done();
+  });
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
   const connectionsByIp = new Map<string, number>();
 
@@ -58,8 +64,4 @@ export async function registerRealtimeRoutes(
       if (session) connection.identify(String(session.userId));
     },
   );
-  app.addHook('onClose', () => {
-    options.hub.close();
-    return Promise.resolve();
-  });
 }
