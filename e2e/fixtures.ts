@@ -64,6 +64,13 @@ export type NewDevice = () => Promise<{ context: BrowserContext; page: Page }>;
 
 type Fixtures = {
   /**
+   * The visitor's earlier answer to the cookie bar, as the `cookie-consent`
+   * cookie of the test's browser context; null: a first visit, with the bar
+   * showing. Stories about other screens start with an answer, as a returning
+   * visitor would, so the bar does not cover them.
+   */
+  cookieConsent: 'allow' | 'deny' | null;
+  /**
    * The client address this test's requests come from (X-Forwarded-For; the
    * e2e server trusts it from 127.0.0.1). Per-IP abuse limits then count per
    * test, as for separate people, not for the whole run.
@@ -271,6 +278,15 @@ function isIgnoredConsoleError(message: ConsoleMessage): boolean {
 let clientCount = 0;
 
 export const test = base.extend<Fixtures>({
+  cookieConsent: ['deny', { option: true }],
+
+  context: async ({ context, baseURL, cookieConsent }, use) => {
+    if (cookieConsent && baseURL) {
+      await context.addCookies([{ name: 'cookie-consent', value: cookieConsent, url: baseURL }]);
+    }
+    await use(context);
+  },
+
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring, even empty.
   clientAddress: async ({}, use, testInfo) => {
     clientCount += 1;
@@ -382,7 +398,10 @@ export const test = base.extend<Fixtures>({
     await use(page);
   },
 
-  newDevice: async ({ browser, baseURL, clientAddress, locale, timezoneId, viewport }, use) => {
+  newDevice: async (
+    { browser, baseURL, clientAddress, locale, timezoneId, viewport, cookieConsent },
+    use,
+  ) => {
     const contexts: BrowserContext[] = [];
     await use(async () => {
       const context = await browser.newContext({
@@ -393,6 +412,9 @@ export const test = base.extend<Fixtures>({
         reducedMotion: 'reduce',
         extraHTTPHeaders: { 'x-forwarded-for': clientAddress },
       });
+      if (cookieConsent && baseURL) {
+        await context.addCookies([{ name: 'cookie-consent', value: cookieConsent, url: baseURL }]);
+      }
       contexts.push(context);
       return { context, page: await context.newPage() };
     });

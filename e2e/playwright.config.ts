@@ -99,6 +99,10 @@ export default defineConfig({
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
+      // The contact page shows its phone line only when one is configured (e2e/site/contact.spec.ts).
+      SUPPORT_PHONE: '+44 20 7946 0000',
+      // A private build (E2E_WEB_DIST) lets several people drive their own screens from one checkout.
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     },
   },
 });

@@ -40,6 +40,8 @@ port=$(node -e "const s=require('net').createServer().listen(0,()=>{console.log(
 run_as=()
 if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
   chown -R nobody "$data"
+  # mktemp makes the folder 0700; the image's files are readable by its unprivileged user, as here.
+  chmod 755 "$work"
   run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
 fi
 # Production refuses to start without its key, a mail server and an https address (config.ts). Nothing is

@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync } from 'node:zlib';
 import { z } from 'zod';
 import { amountSchema, defineEndpoint, ErrorBodySchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { registerRoute } from './http/route.js';
-import { createTestApp, CSRF, type TestApp } from './test/app.js';
+import { createTestApp, CSRF, FAKE_ASSET_SOURCE, type TestApp } from './test/app.js';
 import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from './test/ledger.js';
 
 /**
@@ -268,5 +269,25 @@ describe('the web app', () => {
       headers: { accept: '*/*' },
     });
     expect(missing.statusCode).toBe(404);
+  });
+
+  it("sends the build's brotli copy of an asset to a browser that accepts it, and the plain file otherwise", async () => {
+    const compressed = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-3f9a1c.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(FAKE_ASSET_SOURCE);
+
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-3f9a1c.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(FAKE_ASSET_SOURCE);
   });
 });

@@ -44,6 +44,14 @@ import { registerApiTokenAuth, withoutTokenInUrl } from './modules/api-tokens/to
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { createMetrics, registerMetrics } from './modules/metrics/metrics.js';
 import { createNotifier } from './modules/notifications/service.js';
+import { createEnquiryMailer, enquiryMailboxesFrom } from './modules/enquiries/mail.js';
+import { createEnquiryRepository } from './modules/enquiries/repository.js';
+import { registerEnquiryRoutes } from './modules/enquiries/routes.js';
+import { createEnquiryService } from './modules/enquiries/service.js';
+import { registerSiteRoutes } from './modules/site/routes.js';
+import { createNewsletterRepository } from './modules/newsletter/repository.js';
+import { registerNewsletterRoutes } from './modules/newsletter/routes.js';
+import { createNewsletterService } from './modules/newsletter/service.js';
 import { createCaptcha } from './security/captcha.js';
 import { createRateLimiter } from './security/rate-limits.js';
 import type { SecretBox } from './security/secret-box.js';
@@ -69,6 +77,8 @@ import { createWhitelistService } from './modules/whitelists/service.js';
 import { createEmailedCodes } from './security/emailed-codes.js';
 import { createSecondFactor } from './security/second-factor.js';
 import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
+import { registerFeesRoutes } from './modules/fees/routes.js';
+import { createFeesService } from './modules/fees/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
 import { createTradingRepository } from './modules/trading/repository.js';
 import { registerTradingDevRoutes, registerTradingRoutes } from './modules/trading/routes.js';
@@ -376,6 +386,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   registerCryptoRoutes(app, { crypto, withdrawals: cryptoWithdrawals });
+  registerFeesRoutes(app, { fees: createFeesService({ fiat, cryptoWithdrawals }) });
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
@@ -423,6 +434,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   registerTermDepositRoutes(app, { termDeposits });
+  registerNewsletterRoutes(app, {
+    newsletter: createNewsletterService({
+      db,
+      repository: createNewsletterRepository(db),
+      notifier,
+      limits: createRateLimiter(db),
+      secretBox: deps.secretBox,
+      publicUrl: config.publicUrl,
+    }),
+  });
+  registerSiteRoutes(app, { config });
+  registerEnquiryRoutes(app, {
+    enquiries: createEnquiryService({
+      repository: createEnquiryRepository(db),
+      limits: createRateLimiter(db),
+      mail: createEnquiryMailer({
+        mailer: deps.mailer,
+        mailboxes: enquiryMailboxesFrom(config),
+        publicUrl: config.publicUrl,
+        log: app.log,
+      }),
+    }),
+  });
   app.addHook('onClose', () => market.stop());
   if (!config.isProduction) {
     registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });

@@ -13,6 +13,11 @@ const optionalText = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+/** A link the public site shows: https only, so no page of ours ever sends a visitor to plain http. */
+const optionalHttpsUrl = optionalText.pipe(
+  z.string().url().startsWith('https://', 'must be an https:// address').optional(),
+);
+
 export const CONFIG_VARIABLES = {
   NODE_ENV: {
     schema: z.enum(['development', 'production', 'test']).default('development'),
@@ -55,6 +60,53 @@ export const CONFIG_VARIABLES = {
   COMPLIANCE_EMAIL: {
     schema: z.string().email().default('compliance@florin.local'),
     help: 'The compliance mailbox customers are told to write to, e.g. when an upload keeps failing.',
+  },
+  SUPPORT_EMAIL: {
+    schema: z.string().email().default('support@florin.local'),
+    help: 'The support mailbox: shown on the contact page; general and support enquiries are sent to it.',
+  },
+  BUSINESS_EMAIL: {
+    schema: z.string().email().default('business@florin.local'),
+    help: 'The business development mailbox: shown on the contact page; business enquiries are sent to it.',
+  },
+  PRESS_EMAIL: {
+    schema: z.string().email().default('press@florin.local'),
+    help: 'The press mailbox: shown on the contact page; press enquiries are sent to it.',
+  },
+  HR_EMAIL: {
+    schema: z.string().email().default('careers@florin.local'),
+    help: 'The HR (careers) mailbox shown on the contact page.',
+  },
+  SUPPORT_PHONE: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\+?[0-9][0-9 ()-]{5,29}$/, 'must be a phone number, e.g. +44 20 0000 0000')
+        .optional(),
+    ),
+    help: 'The phone line the contact page shows with its opening hours (UK business hours Mon-Fri 9am-6pm). Unset: no phone line.',
+  },
+  GUIDE_URL: {
+    schema: optionalHttpsUrl,
+    help: "The public site's external guide link (https). Unset: hidden.",
+  },
+  BLOG_URL: { schema: optionalHttpsUrl, help: "The public site's blog link (https). Unset: hidden." },
+  SUPPORT_URL: {
+    schema: optionalHttpsUrl,
+    help: "The public site's help centre link (https). Unset: hidden.",
+  },
+  SOCIAL_X_URL: { schema: optionalHttpsUrl, help: "The footer's X link (https). Unset: hidden." },
+  SOCIAL_LINKEDIN_URL: {
+    schema: optionalHttpsUrl,
+    help: "The footer's LinkedIn link (https). Unset: hidden.",
+  },
+  SOCIAL_FACEBOOK_URL: {
+    schema: optionalHttpsUrl,
+    help: "The footer's Facebook link (https). Unset: hidden.",
+  },
+  SOCIAL_INSTAGRAM_URL: {
+    schema: optionalHttpsUrl,
+    help: "The footer's Instagram link (https). Unset: hidden.",
   },
   SMTP_URL: {
     schema: optionalText.pipe(z.string().url().optional()),

@@ -103,7 +103,7 @@ it('creates one superadmin on the first start, prints a random password once, an
   expect(staff[0]).toMatchObject({ email: 'admin@florin.local', role: 'superadmin' });
   expect(staff[0]?.password_hash).toMatch(/^\$argon2id\$/);
   expect(await verify(staff[0]?.password_hash ?? '', password ?? '')).toBe(true);
-}, 120_000);
+}, 240_000);
 
 it('uses ADMIN_EMAIL and ADMIN_PASSWORD when they are set, and never prints the password', async () => {
   const install = await freshInstall();
@@ -115,7 +115,7 @@ it('uses ADMIN_EMAIL and ADMIN_PASSWORD when they are set, and never prints the 
   expect(started.code).toBe(0);
   expect(started.stdout).toContain('email:    ops@example.com');
   expect(started.stdout).not.toContain('a-long-chosen-secret-1');
-}, 120_000);
+}, 240_000);
 
 it('refuses to serve a database whose ledger fails the invariant check, and says why', async () => {
   const install = await freshInstall();
@@ -133,7 +133,7 @@ it('refuses to serve a database whose ledger fails the invariant check, and says
   expect(started.stderr).toContain('Florin refuses to serve: the ledger fails its invariant check.');
   expect(started.stderr).toMatch(/invariant 2: balances in GBP sum to 500/);
   expect(started.stderr).toMatch(/invariant 3: account \d+ holds 500 but its entries sum to 0/);
-}, 120_000);
+}, 240_000);
 
 it('stops at once with the name of a bad configuration variable', async () => {
   const started = await runMain({ PORT: 'eighty', DATABASE_URL: 'not a url' });

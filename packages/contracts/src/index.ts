@@ -23,3 +23,7 @@ export * from './tier.js';
 export * from './auto-trade.js';
 export * from './term-deposits.js';
 export * from './referrals.js';
+export * from './site.js';
+export * from './enquiries.js';
+export * from './fees.js';
+export * from './newsletter.js';

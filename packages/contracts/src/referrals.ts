@@ -96,6 +96,14 @@ export const RESERVED_SLUGS = [
   'walletwhitelist',
   'docs',
   'health',
+  'about-us',
+  'contact-us',
+  'cookie',
+  'gdpr',
+  'locations',
+  'learncrypto',
+  'live-crypto-prices',
+  'newsletter',
 ] as const;
 
 export const ReferralSlugSchema = z

@@ -20,6 +20,8 @@ import * as apiTokens from './migrations/0016-api-tokens.js';
 import * as termDeposits from './migrations/0018-term-deposits.js';
 import * as referralsPromo from './migrations/0019-referrals-promo.js';
 import * as autoTrade from './migrations/0020-auto-trade.js';
+import * as enquiries from './migrations/0021-enquiries.js';
+import * as newsletter from './migrations/0022-newsletter.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +44,8 @@ const migrations: Record<string, Migration> = {
   '0018-term-deposits': termDeposits,
   '0019-referrals-promo': referralsPromo,
   '0020-auto-trade': autoTrade,
+  '0021-enquiries': enquiries,
+  '0022-newsletter': newsletter,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

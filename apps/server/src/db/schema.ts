@@ -253,6 +253,8 @@ export type DevMailboxTable = {
   subject: string;
   text: string;
   html: string;
+  /** Migration 0021: forwarded enquiries reply to the visitor. */
+  reply_to: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 };
 export type NotificationsTable = {
@@ -824,6 +826,36 @@ export type PromoRedemptionsTable = {
   ends_at: Date;
 };
 
+export type NewsletterStatus = 'pending' | 'confirmed' | 'unsubscribed';
+
+export type NewsletterSubscribersTable = {
+  id: Generated<number>;
+  email: string;
+  status: Generated<NewsletterStatus>;
+  confirm_token_hash: string | null;
+  confirm_expires_at: Date | null;
+  unsubscribe_token_hash: string;
+  unsubscribe_token_encrypted: string;
+  consent_text: string;
+  consent_at: Date;
+  consent_ip: string;
+  confirmed_at: Date | null;
+  unsubscribed_at: Date | null;
+  created_at: CreatedAt;
+};
+
+/** Product enquiries from the contact page (migration 0021). */
+export type EnquiriesTable = {
+  id: Generated<number>;
+  type: 'general' | 'business' | 'press' | 'support';
+  first_name: string;
+  last_name: string;
+  email: string;
+  message: string;
+  created_at: CreatedAt;
+  forwarded_at: Date | null;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -883,4 +915,6 @@ export type DB = {
   affiliate_claims: AffiliateClaimsTable;
   promo_codes: PromoCodesTable;
   promo_redemptions: PromoRedemptionsTable;
+  enquiries: EnquiriesTable;
+  newsletter_subscribers: NewsletterSubscribersTable;
 };

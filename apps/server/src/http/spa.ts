@@ -9,7 +9,8 @@ const SERVER_PREFIXES = ['/api/', '/ws', '/dev/'];
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never
- * cached, and index.html for any other GET that wants HTML (history routing).
+ * cached, and index.html for any other GET that wants HTML (history routing);
+ * compressed when the build left a compressed copy and the browser accepts it.
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
@@ -19,6 +20,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       root: path.resolve(webDist),
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz beside each file (apps/web/vite.config.ts); the browser gets the one it accepts.
+      preCompressed: true,
       setHeaders: (reply, filePath) => {
         reply.header(
           'cache-control',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { brotliCompressSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -22,12 +23,16 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-/** A built web app stand-in: an index.html and one hashed asset. */
+/** What the fake build's hashed asset says; the web build's own assets are larger. */
+export const FAKE_ASSET_SOURCE = `console.log(${JSON.stringify('florin '.repeat(300))})`;
+
+/** A built web app stand-in: an index.html and one hashed asset with the brotli copy the web build writes. */
 export function writeFakeWebDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Florin</title><div id="root"></div>');
-  fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js'), 'console.log("florin")');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js'), FAKE_ASSET_SOURCE);
+  fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js.br'), brotliCompressSync(FAKE_ASSET_SOURCE));
   return dir;
 }
 

@@ -57,6 +57,69 @@ export const routes: RouteObject[] = [
             path: 'risk-summary',
             ...page(async () => (await import('../features/public/risk-summary-page')).RiskSummaryPage),
           },
+          // Spec 002 §2.13 and DECISIONS.md, Routes: the static pages, and the public pages the navigation links to.
+          {
+            path: 'terms',
+            ...page(async () => (await import('../features/public/legal/terms-page')).TermsPage),
+          },
+          {
+            path: 'privacy',
+            ...page(async () => (await import('../features/public/legal/privacy-page')).PrivacyPage),
+          },
+          {
+            path: 'GDPR',
+            ...page(async () => (await import('../features/public/legal/gdpr-page')).GdprPage),
+          },
+          {
+            path: 'cookie',
+            ...page(async () => (await import('../features/public/legal/cookie-page')).CookiePage),
+          },
+          {
+            path: 'about-us',
+            ...page(async () => (await import('../features/public/legal/about-page')).AboutPage),
+          },
+          {
+            path: 'fees',
+            ...page(async () => (await import('../features/public/legal/fees-page')).FeesPage),
+          },
+          {
+            path: 'Locations',
+            ...page(async () => (await import('../features/public/legal/locations-page')).LocationsPage),
+          },
+          {
+            path: 'LearnCrypto',
+            ...page(async () => (await import('../features/public/legal/learn-crypto-page')).LearnCryptoPage),
+          },
+          {
+            path: 'CryptoBusiness.html',
+            ...page(
+              async () => (await import('../features/public/legal/crypto-business-page')).CryptoBusinessPage,
+            ),
+          },
+          {
+            path: 'live-crypto-prices',
+            ...page(async () => (await import('../features/public/legal/live-prices-page')).LivePricesPage),
+          },
+          {
+            path: 'contact-us',
+            ...page(async () => (await import('../features/public/contact/contact-page')).ContactPage),
+          },
+          {
+            path: 'newsletter/confirm/:token',
+            ...page(
+              async () =>
+                (await import('../features/public/newsletter/newsletter-confirm-page')).NewsletterConfirmPage,
+            ),
+          },
+          {
+            path: 'newsletter/unsubscribe/:token',
+            ...page(
+              async () =>
+                (await import('../features/public/newsletter/newsletter-unsubscribe-page'))
+                  .NewsletterUnsubscribePage,
+            ),
+          },
+          { path: 'ContactUs.html', loader: () => redirect(PATHS.contact) },
           // Spec 002 §2.9: a referral link by custom slug or code; anything else it cannot find is a 404.
           {
             path: ':id',

@@ -72,7 +72,7 @@ function LivePriceItem({ item, isStreamDown }: { item: PriceFeedItem; isStreamDo
           {coin}
         </Text>
         {change !== null && (
-          <Text fz="xs" c={change.startsWith('-') ? 'red.8' : 'green.8'}>
+          <Text fz="xs" c={change.startsWith('-') ? 'red.9' : 'teal.9'}>
             {change.startsWith('-') ? change : `+${change}`}%
           </Text>
         )}

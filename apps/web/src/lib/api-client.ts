@@ -8,6 +8,7 @@ import {
 } from '@florin/contracts';
 import type { z } from 'zod';
 import { reportError, toAppError } from './errors';
+import { readCookie } from './cookies';
 
 /** One part of the input: required when its schema has a required field, optional when it has none, absent when undeclared. */
 type InputPart<E, K extends 'body' | 'query' | 'params'> = E extends {
@@ -121,15 +122,6 @@ function buildUrl(endpoint: Endpoint, input: RawInput): string {
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'X-CSRF-Token';
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function readCookie(name: string): string | undefined {
-  if (typeof document === 'undefined') return undefined;
-  for (const part of document.cookie.split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-}
 
 /** One GET /csrf shared by every unsafe request that finds no cookie at the same moment. */
 let csrfRequest: Promise<unknown> | undefined;

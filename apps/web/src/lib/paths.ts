@@ -14,6 +14,11 @@ export const PATHS = {
   cookies: '/cookie',
   fees: '/fees',
   jurisdictions: '/Locations',
+  about: '/about-us',
+  contact: '/contact-us',
+  livePrices: '/live-crypto-prices',
+  learnCrypto: '/LearnCrypto',
+  cryptoBusiness: '/CryptoBusiness.html',
   dashboard: '/user',
   trade: '/user/trade',
   wallets: '/user/wallets',
@@ -60,6 +65,14 @@ export const LEGAL_LINKS = [
   { label: 'Cookies', to: PATHS.cookies },
   { label: 'Fees', to: PATHS.fees },
   { label: 'Jurisdictions', to: PATHS.jurisdictions },
+] as const;
+
+/** The public site's navigation (spec 002 §2.1), in this order; external guide and blog links come from configuration. */
+export const PUBLIC_NAV_LINKS = [
+  { label: 'Live prices', to: PATHS.livePrices },
+  { label: 'Learn crypto', to: PATHS.learnCrypto },
+  { label: 'For business', to: PATHS.cryptoBusiness },
+  { label: 'Contact', to: PATHS.contact },
 ] as const;
 
 /** The signed-in navigation (spec 000 section 2), in this order; shown only to an active account. */

@@ -88,3 +88,22 @@ it('sends the verification mail over SMTP with a text and an HTML part', async (
   // The dev mailbox stays empty: the configured adapter is the only one used.
   expect(await t.database.db.selectFrom('dev_mailbox').select('id').execute()).toEqual([]);
 });
+
+it('sends Reply-To when a mail names one (a forwarded enquiry replies to the visitor)', async () => {
+  const email = `enquirer.${Date.now()}@example.com`;
+  const response = await createBrowser(t.app).post('/api/v1/inquire/press', {
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email,
+    message: 'An interview about Florin?',
+  });
+  expect(response.statusCode).toBe(200);
+
+  const forwarded = received.find((mail) => mail.to.includes('press@florin.local'));
+  expect(forwarded?.raw).toMatch(new RegExp(`^Reply-To: ${email.replace(/\./g, '\\.')}\\r?$`, 'm'));
+  const acknowledgement = received.find((mail) => mail.to.includes(email));
+  expect(acknowledgement?.raw).toMatch(/^Reply-To: press@florin\.local\r?$/m);
+  // A mail that names none has no Reply-To: replies go to MAIL_FROM.
+  const verification = received.find((mail) => /Verify your email/.test(decodeHeaderWords(mail.raw)));
+  expect(verification?.raw).not.toMatch(/^Reply-To:/m);
+});

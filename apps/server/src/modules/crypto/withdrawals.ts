@@ -832,6 +832,24 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       return adminAnswer(id, CRYPTO_WITHDRAW_TEXTS.rejected);
     },
 
+    // ---- public ----
+
+    /**
+     * Every active coin's withdrawal fee and minimum, as request() charges
+     * them, for the public fees page (modules/fees). The daily limit is no
+     * maximum: beyond it a withdrawal waits for a second approval.
+     */
+    async listFeeRules(): Promise<{ asset: CryptoAsset; fee: bigint; minimum: bigint }[]> {
+      const rows = await repository.listCoins();
+      return rows
+        .filter((row) => row.active && row.asset in deps.wallets)
+        .map((row) => ({
+          asset: asAsset(row.asset),
+          fee: BigInt(row.withdraw_fee),
+          minimum: BigInt(row.amount_min),
+        }));
+    },
+
     // ---- back office: settings ----
 
     async listSettings(): Promise<{ data: CryptoWithdrawalSettings[] }> {

@@ -69,7 +69,7 @@ export function registerDevRoutes(
   const recent = (to?: string) => {
     let query = db
       .selectFrom('dev_mailbox')
-      .select(['id', 'to', 'subject', 'text', 'html', 'created_at'])
+      .select(['id', 'to', 'reply_to', 'subject', 'text', 'html', 'created_at'])
       .orderBy('id', 'desc')
       .limit(200);
     if (to) query = query.where('to', '=', to.toLowerCase());
@@ -146,7 +146,7 @@ export function registerDevRoutes(
     const items = messages
       .map(
         (message) =>
-          `<article><h2>${escapeHtml(message.subject)}</h2><p><b>To:</b> ${escapeHtml(message.to)} · ${message.created_at.toISOString()}</p><pre>${escapeHtml(message.text)}</pre></article>`,
+          `<article><h2>${escapeHtml(message.subject)}</h2><p><b>To:</b> ${escapeHtml(message.to)}${message.reply_to ? ` · <b>Reply-To:</b> ${escapeHtml(message.reply_to)}` : ''} · ${message.created_at.toISOString()}</p><pre>${escapeHtml(message.text)}</pre></article>`,
       )
       .join('<hr>');
     return reply

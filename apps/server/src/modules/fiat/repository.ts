@@ -327,6 +327,16 @@ export function createFiatRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** findCurrencyRules for every active currency, in the order the screens list them. */
+    async listCurrencyRules() {
+      return db
+        .selectFrom('currencies')
+        .select(['code', 'symbol', 'withdraw_min', 'withdraw_fee', 'withdraw_fee_free_from'])
+        .where('active', '=', true)
+        .orderBy('sort_order')
+        .execute();
+    },
+
     // ---- withdrawals ----
 
     async insertWithdrawal(

@@ -199,6 +199,21 @@ function hashRequest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
+/** A currency's withdrawal rules in minor units, as withdraw() charges them and the fees page shows them. */
+function toCurrencyRules(row: {
+  symbol: string;
+  withdraw_min: string;
+  withdraw_fee: string;
+  withdraw_fee_free_from: string | null;
+}) {
+  return {
+    symbol: row.symbol,
+    minimum: BigInt(row.withdraw_min),
+    fee: BigInt(row.withdraw_fee),
+    feeFreeFrom: row.withdraw_fee_free_from === null ? null : BigInt(row.withdraw_fee_free_from),
+  };
+}
+
 /** The customer's available balance in a currency, never a JS number. */
 const bankRef = (currency: string) => ({ asset: asCurrency(currency), kind: 'bank' as const });
 const suspenseRef = (currency: string) => ({ asset: asCurrency(currency), kind: 'suspense' as const });
@@ -247,12 +262,7 @@ export function createFiatService(deps: FiatServiceDeps) {
   async function currencyRules(currency: string) {
     const rules = await repository.findCurrencyRules(currency);
     if (!rules) throw new AppError('NOT_FOUND');
-    return {
-      symbol: rules.symbol,
-      minimum: BigInt(rules.withdraw_min),
-      fee: BigInt(rules.withdraw_fee),
-      feeFreeFrom: rules.withdraw_fee_free_from === null ? null : BigInt(rules.withdraw_fee_free_from),
-    };
+    return toCurrencyRules(rules);
   }
 
   function feeFor(amount: bigint, rules: { fee: bigint; feeFreeFrom: bigint | null }): bigint {
@@ -548,6 +558,21 @@ export function createFiatService(deps: FiatServiceDeps) {
     },
 
     // ---- customer: withdrawals ----
+
+    /**
+     * Every active currency's withdrawal rules, for the public fees page
+     * (modules/fees). Deposits cost nothing: receiveTransfer credits the whole
+     * amount received.
+     */
+    async listFeeRules(): Promise<
+      { currency: FiatCurrency; minimum: bigint; fee: bigint; feeFreeFrom: bigint | null }[]
+    > {
+      const rows = await repository.listCurrencyRules();
+      return rows.map((row) => {
+        const { minimum, fee, feeFreeFrom } = toCurrencyRules(row);
+        return { currency: asCurrency(row.code), minimum, fee, feeFreeFrom };
+      });
+    },
 
     async getWithdrawInfo(userId: number, currency: FiatCurrency = 'GBP') {
       const customer = await requireCustomer(userId);

@@ -3,7 +3,16 @@
  * this decides the words. `optional` ones obey the customer's Alerts switches
  * (DECISIONS.md: login, logout, marketing, daily summary); the rest always go.
  */
-export type Rendered = { subject: string; paragraphs: string[]; action?: { label: string; url: string } };
+export type Rendered = {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /**
+   * Why the reader gets this mail, in place of the customer footer; with an unsubscribe link for
+   * mail that is not about a Florin account (the newsletter's).
+   */
+  footer?: { text: string; unsubscribeUrl?: string };
+};
 
 type Entry<D> = {
   optional?:
@@ -12,6 +21,9 @@ type Entry<D> = {
 };
 
 const entry = <D>(value: Entry<D>) => value;
+
+const NEWSLETTER_FOOTER =
+  'Florin Ltd · You receive this email because this address was entered in the Florin newsletter sign-up.';
 
 export const NOTIFICATIONS = {
   email_verification: entry<{ firstName: string; url: string }>({
@@ -461,6 +473,30 @@ export const NOTIFICATIONS = {
         'You receive this because marketing notifications are on. Switch them off under Account, Alerts.',
       ],
       ...(url ? { action: { label: 'Read more', url } } : {}),
+    }),
+  }),
+  // ---- the newsletter (issue 12): mailed to an address, which need not be a customer's (notifyAddress) ----
+  newsletter_confirm: entry<{ confirmUrl: string; unsubscribeUrl: string; days: number }>({
+    render: ({ confirmUrl, unsubscribeUrl, days }) => ({
+      subject: 'Please confirm your newsletter subscription',
+      paragraphs: [
+        'Hello,',
+        `Someone, probably you, asked to receive the Florin newsletter at this email address. Please confirm with the link below. It works once, for ${days} days.`,
+        'If this was not you, ignore this email: we send the newsletter only to addresses that confirm.',
+      ],
+      action: { label: 'Confirm subscription', url: confirmUrl },
+      footer: { text: NEWSLETTER_FOOTER, unsubscribeUrl },
+    }),
+  }),
+  newsletter_already_subscribed: entry<{ unsubscribeUrl: string }>({
+    render: ({ unsubscribeUrl }) => ({
+      subject: 'You are already subscribed to the Florin newsletter',
+      paragraphs: [
+        'Hello,',
+        'Someone, probably you, asked to receive the Florin newsletter at this email address. It is already subscribed, so nothing was changed.',
+        'If you no longer want the newsletter, unsubscribe with the link below.',
+      ],
+      footer: { text: NEWSLETTER_FOOTER, unsubscribeUrl },
     }),
   }),
   /** The day's trades in one mail; each trade's own confirmation (trade_executed) always goes. */

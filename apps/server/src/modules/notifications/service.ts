@@ -54,5 +54,27 @@ export function createNotifier(deps: { db: Kysely<DB>; mailer: Mailer; log: Fast
         deps.log.error({ err: error, event, userId: user.id }, 'notification not sent');
       }
     },
+
+    /**
+     * A mail to an address that need not belong to a customer (a newsletter subscriber): no Alerts
+     * switch applies, and it is not listed among a customer's notifications. For events that have
+     * no `optional` switch.
+     */
+    async notifyAddress<E extends NotificationEvent>(
+      to: string,
+      event: E,
+      data: NotificationData<E>,
+    ): Promise<void> {
+      const entry = NOTIFICATIONS[event];
+      const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
+        data,
+      );
+      try {
+        await deps.mailer.send(renderMail(to, rendered));
+      } catch (error) {
+        // As for a customer: whatever the mail was about stands; the failure is logged.
+        deps.log.error({ err: error, event }, 'notification not sent');
+      }
+    },
   };
 }

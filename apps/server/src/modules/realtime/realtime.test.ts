@@ -129,8 +129,13 @@ describe('websocket /ws prices', () => {
   it('drops a client that stops reading with close code 4008, and keeps serving the others', async () => {
     const symbols = Array.from({ length: 50 }, (_, index) => `C${index}/GBP`);
     const feed = createManualFeed(symbols.map((symbol) => priceUpdate(symbol, '1.00')));
-    // The close must wait for the paused client however long the burst takes on a busy machine (not the test here).
-    const server = await start(feed, { maxBufferedBytes: 256 * 1024, closeGraceMs: 120_000 });
+    // The close must wait for the paused client however long the burst takes on a busy machine (not the test
+    // here), and so must the heartbeat: a paused client answers no ping, and a missing pong ends it with 1006.
+    const server = await start(feed, {
+      maxBufferedBytes: 256 * 1024,
+      closeGraceMs: 120_000,
+      heartbeatMs: 600_000,
+    });
     const slow = await connect(server.url);
     const healthy = await connect(server.url);
     for (const client of [slow, healthy]) {

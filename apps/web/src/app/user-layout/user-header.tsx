@@ -106,9 +106,12 @@ function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'l
             </Text>
           </Menu.Label>
           <Menu.Divider />
-          <Menu.Item component={Link} to={PATHS.accounts}>
-            Account
-          </Menu.Item>
+          {/* The Account page opens once the account is active, like the navigation. */}
+          {showsNavigation(user) && (
+            <Menu.Item component={Link} to={PATHS.accounts}>
+              Account
+            </Menu.Item>
+          )}
           <Menu.Item component={Link} to={PATHS.settings}>
             Settings
           </Menu.Item>

@@ -21,6 +21,8 @@ export { UpgradesPage } from './upgrades/upgrades-page';
 export { TermDepositsPage } from './term-deposits/term-deposits-page';
 export { IncentivesPage } from './referrals/incentives-page';
 export { ReferralClaimsPage } from './referrals/claims-page';
+export { NewsletterPage } from './newsletter/newsletter-page';
+export { EnquiriesPage } from './enquiries/enquiries-page';
 export { ComplianceQueuePage as CompliancePage } from './compliance/compliance-queue-page';
 export { ComplianceCasePage } from './compliance/compliance-case-page';
 export { CustomersPage } from './customers/customers-page';

@@ -19,6 +19,8 @@ export const ADMIN_PATHS = {
   termDeposits: '/admin/term-deposits',
   incentives: '/admin/referrals',
   referralClaims: '/admin/referral-claims',
+  newsletter: '/admin/newsletter',
+  enquiries: '/admin/enquiries',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

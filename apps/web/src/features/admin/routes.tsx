@@ -51,6 +51,8 @@ export const adminRoute: RouteObject = {
         { path: 'term-deposits', ...screen((pages) => pages.TermDepositsPage) },
         { path: 'referrals', ...screen((pages) => pages.IncentivesPage) },
         { path: 'referral-claims', ...screen((pages) => pages.ReferralClaimsPage) },
+        { path: 'newsletter', ...screen((pages) => pages.NewsletterPage) },
+        { path: 'enquiries', ...screen((pages) => pages.EnquiriesPage) },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },
       ],
     },

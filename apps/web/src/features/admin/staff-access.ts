@@ -39,6 +39,12 @@ export const INCENTIVES_SCREEN_ROLES: ScreenRoles = [];
 /** Referral earnings claims: finance pays them (issue 10). */
 export const REFERRAL_CLAIMS_SCREEN_ROLES: ScreenRoles = ['finance'];
 
+/** The newsletter's subscribers and their export: support answers visitors about the list (issue 12). */
+export const NEWSLETTER_SCREEN_ROLES: ScreenRoles = ['support'];
+
+/** Product enquiries from the contact page: support answers them (issue 12). */
+export const ENQUIRIES_SCREEN_ROLES: ScreenRoles = ['support'];
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
@@ -61,6 +67,8 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Term deposits', to: ADMIN_PATHS.termDeposits, roles: TERM_DEPOSITS_SCREEN_ROLES },
   { label: 'Referrals and promo', to: ADMIN_PATHS.incentives, roles: INCENTIVES_SCREEN_ROLES },
   { label: 'Referral claims', to: ADMIN_PATHS.referralClaims, roles: REFERRAL_CLAIMS_SCREEN_ROLES },
+  { label: 'Newsletter', to: ADMIN_PATHS.newsletter, roles: NEWSLETTER_SCREEN_ROLES },
+  { label: 'Enquiries', to: ADMIN_PATHS.enquiries, roles: ENQUIRIES_SCREEN_ROLES },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -1,9 +1,11 @@
-import { AUTH_TEXTS, LoginBodySchema } from '@florin/contracts';
+import { AUTH_TEXTS, getUser, LoginBodySchema } from '@florin/contracts';
 import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { PasswordField } from '../../components/password-field';
+import { apiCall } from '../../lib/api-client';
 import { reportError, toAppError } from '../../lib/errors';
 import { contractResolver } from '../../lib/forms';
 import { PATHS } from '../../lib/paths';
@@ -23,6 +25,15 @@ const LoginFormSchema = LoginBodySchema.omit({ altcha: true });
 export function LoginPage() {
   const [searchParams] = useSearchParams();
   const banner = loginBannerFor(searchParams);
+  // A visitor who is still signed in goes to their dashboard (issue 12), unless a banner has news for them.
+  // Silent: for everyone else the answer is a 401, and the form is usable while it comes.
+  const existingSession = useQuery({
+    queryKey: ['login-session-check'],
+    queryFn: ({ signal }) => apiCall(getUser, {}, { signal, notify: false }),
+    enabled: !banner,
+    retry: false,
+    gcTime: 0,
+  });
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaPayload, setCaptchaPayload] = useState<string | null>(null);
   const [loginToken, setLoginToken] = useState<string | null>(null);
@@ -72,6 +83,7 @@ export function LoginPage() {
     startOver();
   };
 
+  if (existingSession.isSuccess) return <Navigate to={PATHS.dashboard} replace />;
   return (
     <AuthCard title="Log in" description="Welcome back. Sign in to your Florin account.">
       {banner && (

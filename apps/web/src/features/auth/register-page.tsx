@@ -1,8 +1,15 @@
 import { AUTH_TEXTS, RegisterBodySchema, type RegisterBody } from '@florin/contracts';
 import { Alert, Anchor, Button, Checkbox, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import { PasswordField } from '../../components/password-field';
+import {
+  forgetReferralCode,
+  rememberedReferralCode,
+  rememberReferralCode,
+  useCookieConsent,
+} from '../../lib/cookie-consent';
 import { reportError, toAppError } from '../../lib/errors';
 import { contractResolver, markFieldErrors } from '../../lib/forms';
 import { PATHS } from '../../lib/paths';
@@ -31,10 +38,19 @@ const resolver = contractResolver<RegisterForm>(RegisterBodySchema, {
   confirm: ['password', 'password_confirmation', AUTH_TEXTS.passwordMismatch],
 });
 
-/** `/register` (spec 002 section 2.8); `?ref=CODE` records who referred the new customer. */
+/**
+ * `/register` (spec 002 section 2.8); `?ref=CODE`, or the code a referral link
+ * left in a cookie on an earlier visit, records who referred the new customer.
+ */
 export function RegisterPage() {
   const [searchParams] = useSearchParams();
-  const referralCode = searchParams.get('ref')?.trim() || undefined;
+  const codeInAddress = searchParams.get('ref')?.trim() || undefined;
+  const referralCode = codeInAddress ?? rememberedReferralCode();
+  const consent = useCookieConsent();
+  useEffect(() => {
+    // Again when the visitor allows cookies on this page: the code is kept from then on.
+    if (codeInAddress) rememberReferralCode(codeInAddress);
+  }, [codeInAddress, consent]);
   const registration = useRegister();
   const form = useForm<RegisterForm>({
     resolver,
@@ -53,6 +69,7 @@ export function RegisterPage() {
     // The resolver has parsed the values with the contract: the terms box is `true` here.
     const body = { ...values, referral_code: referralCode } as RegisterBody;
     registration.mutate(body, {
+      onSuccess: forgetReferralCode,
       onError: (error) => {
         const appError = toAppError(error);
         if (appError.code === 'VALIDATION_FAILED') {
@@ -121,6 +138,14 @@ export function RegisterPage() {
             error={errors.password_confirmation?.message}
             {...form.register('password_confirmation')}
           />
+          {referralCode && (
+            <TextInput
+              label="Referral code"
+              description="You were invited to Florin with this code."
+              value={referralCode}
+              readOnly
+            />
+          )}
           <Checkbox
             label={
               <>

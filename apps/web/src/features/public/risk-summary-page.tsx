@@ -1,7 +1,8 @@
-import { Anchor, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PATHS } from '../../lib/paths';
+import { StaticPage } from './static-page';
 
 const FCA_INVEST_SMART = 'https://www.fca.org.uk/investsmart';
 const FCA_CRYPTOASSETS = 'https://www.fca.org.uk/consumers/cryptoassets';
@@ -10,7 +11,7 @@ const FOS_CONSUMERS = 'https://www.financial-ombudsman.org.uk/consumers';
 
 function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Anchor href={href} target="_blank" rel="noopener noreferrer" inherit>
+    <Anchor href={href} target="_blank" rel="noopener noreferrer" inherit underline="always">
       {children}
     </Anchor>
   );
@@ -67,51 +68,50 @@ const RISKS: Risk[] = [
 
 export function RiskSummaryPage() {
   return (
-    <Container size="sm" py={{ base: 'xl', sm: 48 }}>
-      <title>Risk summary · Florin</title>
-      <Stack gap="lg">
-        <Stack gap={4}>
-          <Title order={1}>Risk summary</Title>
-          <Text c="dimmed" size="sm">
-            Estimated reading time: 2 min
-          </Text>
+    <StaticPage
+      title="Risk summary"
+      description="The key risks of investing in cryptoassets: what you could lose, the protection you do not have, and where to learn more."
+      lead={
+        <Text c="dimmed" size="sm">
+          Estimated reading time: 2 min
+        </Text>
+      }
+      isProse={false}
+    >
+      <Paper withBorder p="md" bg="yellow.0" radius="md">
+        <Text fw={600}>
+          Due to the potential for losses, the Financial Conduct Authority (FCA) considers this investment to
+          be high risk.
+        </Text>
+      </Paper>
+
+      <Title order={2}>What are the key risks?</Title>
+
+      {RISKS.map((risk, index) => (
+        <Stack component="section" key={risk.title} gap="xs">
+          <Title order={3} fz="lg">
+            {`${index + 1}. ${risk.title}`}
+          </Title>
+          <List spacing="xs" size="md">
+            {risk.points.map((point, pointIndex) => (
+              <List.Item key={pointIndex}>{point}</List.Item>
+            ))}
+          </List>
         </Stack>
+      ))}
 
-        <Paper withBorder p="md" bg="yellow.0" radius="md">
-          <Text fw={600}>
-            Due to the potential for losses, the Financial Conduct Authority (FCA) considers this investment
-            to be high risk.
-          </Text>
-        </Paper>
+      <Text>
+        If you are interested in learning more about how to protect yourself,{' '}
+        <ExternalLink href={FCA_INVEST_SMART}>visit the FCA&apos;s website</ExternalLink>.
+      </Text>
+      <Text>
+        For more about cryptoassets themselves, read the{' '}
+        <ExternalLink href={FCA_CRYPTOASSETS}>FCA&apos;s guide to cryptoassets</ExternalLink>.
+      </Text>
 
-        <Title order={2}>What are the key risks?</Title>
-
-        {RISKS.map((risk, index) => (
-          <Stack component="section" key={risk.title} gap="xs">
-            <Title order={3} fz="lg">
-              {`${index + 1}. ${risk.title}`}
-            </Title>
-            <List spacing="xs" size="md">
-              {risk.points.map((point, pointIndex) => (
-                <List.Item key={pointIndex}>{point}</List.Item>
-              ))}
-            </List>
-          </Stack>
-        ))}
-
-        <Text>
-          If you are interested in learning more about how to protect yourself,{' '}
-          <ExternalLink href={FCA_INVEST_SMART}>visit the FCA&apos;s website</ExternalLink>.
-        </Text>
-        <Text>
-          For more about cryptoassets themselves, read the{' '}
-          <ExternalLink href={FCA_CRYPTOASSETS}>FCA&apos;s guide to cryptoassets</ExternalLink>.
-        </Text>
-
-        <Anchor component={Link} to={PATHS.home} size="sm">
-          Back to home
-        </Anchor>
-      </Stack>
-    </Container>
+      <Anchor component={Link} to={PATHS.home} size="sm">
+        Back to home
+      </Anchor>
+    </StaticPage>
   );
 }

@@ -2,6 +2,7 @@ import { AppError, ErrorBodySchema, getCsrfToken, type Endpoint } from '@florin/
 import type { z } from 'zod';
 import { apiCall, CSRF_COOKIE, CSRF_HEADER } from '../../../lib/api-client';
 import { reportError } from '../../../lib/errors';
+import { readCookie } from '../../../lib/cookies';
 
 /** 0–100 while the file goes up; the dropzone shows it. */
 export type UploadProgressHandler = (percent: number) => void;
@@ -17,14 +18,6 @@ export type MultipartCallOptions = {
 };
 
 type SuccessBody<E extends Endpoint> = z.output<E['responses'][200]>;
-
-function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
-}
 
 /** A signed-in page has the cookie already; a fresh tab may not, and any API answer sets it. */
 async function csrfToken(): Promise<string | undefined> {

@@ -1,0 +1,225 @@
+import type { AssetFees, Fees, PublicCoin, PublicCoins } from '@florin/contracts';
+import { trimZeros } from '@florin/domain';
+import { Alert, Button, Center, Loader } from '@mantine/core';
+import { Link } from 'react-router';
+import { formatDecimal, formatFiat } from '../../../lib/format';
+import { PATHS } from '../../../lib/paths';
+import { priceSymbol } from '../../../lib/price-feed';
+import { ScrollableTable, StaticPage } from '../static-page';
+import { useFees } from './api/get-fees';
+import { usePublicCoins } from './api/get-public-coins';
+
+const NONE = 'None';
+
+/** `0.00050000` BTC → `0.0005 BTC`; `200000.000000` XRP → `200,000 XRP`: every significant digit, no padding. */
+function formatCoin(value: string, asset: string): string {
+  const trimmed = trimZeros(value);
+  const places = trimmed.split('.')[1]?.length ?? 0;
+  return `${formatDecimal(trimmed, places) ?? trimmed} ${asset}`;
+}
+
+function formatAmountOf(fees: AssetFees, value: string): string {
+  return fees.kind === 'fiat' ? (formatFiat(value, fees.asset) ?? value) : formatCoin(value, fees.asset);
+}
+
+function isZero(value: string): boolean {
+  return !/[1-9]/.test(value);
+}
+
+/** `50001.00` → `£50,001`: the tier table's whole-pound bounds. */
+function wholePounds(value: string): string {
+  return (formatFiat(value, 'GBP') ?? value).replace(/\.00$/, '');
+}
+
+/** A coin's platform_fee caps the schedule's fee (DECISIONS.md); 0 makes the coin free. */
+function pairFee(coin: PublicCoin): string {
+  if (coin.platform_fee === null) return 'The schedule above';
+  if (isZero(coin.platform_fee)) return 'Free';
+  return `The schedule above, at most ${trimZeros(coin.platform_fee)}%`;
+}
+
+export function FeesPage() {
+  const fees = useFees();
+  const coins = usePublicCoins();
+  return (
+    <StaticPage
+      title="Fees"
+      description="Florin's fees for deposits, withdrawals and trades, with the minimum and maximum amounts, taken from the settings our systems charge."
+      width="wide"
+    >
+      <p>
+        This page is built from the same settings our systems charge, so what you read here is what you pay.
+        Every trade shows its fee before you confirm it.
+      </p>
+      {fees.isError || coins.isError ? (
+        <Alert color="red" title="The fees could not be loaded" role="alert">
+          <p>Please check your connection and try again.</p>
+          <Button
+            variant="light"
+            color="red"
+            onClick={() => {
+              void fees.refetch();
+              void coins.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Alert>
+      ) : fees.data && coins.data ? (
+        <FeeTables fees={fees.data} coins={coins.data} />
+      ) : (
+        <Center py="xl" role="status" aria-label="Loading fees">
+          <Loader />
+        </Center>
+      )}
+    </StaticPage>
+  );
+}
+
+function FeeTables({ fees, coins }: { fees: Fees; coins: PublicCoins }) {
+  const tiers = fees.trading;
+  const lastTier = tiers.at(-1);
+  // The top tier's trading account fee is the lowest on the schedule ("fees starting at 0.35%").
+  const lowestTradingFee = lastTier?.trading_percent;
+  return (
+    <>
+      <h2 id="deposits">Deposits</h2>
+      <ScrollableTable label="Deposits">
+        <table aria-labelledby="deposits">
+          <thead>
+            <tr>
+              <th scope="col">Asset</th>
+              <th scope="col">Fee</th>
+              <th scope="col">Minimum</th>
+              <th scope="col">Maximum</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fees.assets.map((asset) => (
+              <tr key={asset.asset}>
+                <th scope="row">{asset.asset}</th>
+                <td>{isZero(asset.deposit_fee) ? 'Free' : formatAmountOf(asset, asset.deposit_fee)}</td>
+                <td>{NONE}</td>
+                <td>{NONE}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollableTable>
+      <p>
+        Pounds arrive by bank transfer from an account in your own name; crypto arrives at the deposit address
+        we give you once the network has confirmed it.
+      </p>
+
+      <h2 id="withdrawals">Withdrawals</h2>
+      <ScrollableTable label="Withdrawals">
+        <table aria-labelledby="withdrawals">
+          <thead>
+            <tr>
+              <th scope="col">Asset</th>
+              <th scope="col">Fee</th>
+              <th scope="col">Minimum</th>
+              <th scope="col">Maximum</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fees.assets.map((asset) => (
+              <tr key={asset.asset}>
+                <th scope="row">{asset.asset}</th>
+                <td>
+                  {formatAmountOf(asset, asset.withdraw_fee)}
+                  {asset.withdraw_fee_free_from !== null && (
+                    <>
+                      <br />
+                      {`Free from ${formatAmountOf(asset, asset.withdraw_fee_free_from)}`}
+                    </>
+                  )}
+                </td>
+                <td>{formatAmountOf(asset, asset.withdraw_min)}</td>
+                <td>{asset.withdraw_max === null ? NONE : formatAmountOf(asset, asset.withdraw_max)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollableTable>
+      <p>
+        <strong>Fiat withdrawals take up to 3 business days.</strong> The fee comes out of the amount you
+        withdraw: you receive the amount less the fee. Withdrawals go only to your own verified bank account
+        or to a crypto address you give us.
+      </p>
+
+      <h2 id="trading">Trading</h2>
+      <p>
+        The fee on a trade is a percentage of its value, charged in the currency you trade in. It depends on
+        your account type and falls as your trading volume in pounds this calendar year grows
+        {lowestTradingFee ? `: trading account fees start at ${lowestTradingFee}%` : ''}.
+      </p>
+      <h3 id="fee-schedule">Fee schedule</h3>
+      <ScrollableTable label="Fee schedule">
+        <table aria-labelledby="fee-schedule">
+          <thead>
+            <tr>
+              <th scope="col">Tier</th>
+              <th scope="col">Volume this year</th>
+              <th scope="col">Instant account</th>
+              <th scope="col">Trading account</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tiers.map((tier) => (
+              <tr key={tier.tier}>
+                <th scope="row">{`Tier ${tier.tier}`}</th>
+                <td>{`${wholePounds(tier.volume_from)} to ${wholePounds(tier.volume_to)}`}</td>
+                <td>{`${tier.instant_percent}%`}</td>
+                <td>{`${tier.trading_percent}%`}</td>
+              </tr>
+            ))}
+            {lastTier && (
+              <tr>
+                <th scope="row">Custom</th>
+                <td>{`Above ${wholePounds(lastTier.volume_to)}`}</td>
+                <td>Agreed with you</td>
+                <td>Agreed with you</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </ScrollableTable>
+
+      <h3 id="pairs">Fees and limits per pair</h3>
+      <ScrollableTable label="Fees and limits per pair">
+        <table aria-labelledby="pairs">
+          <thead>
+            <tr>
+              <th scope="col">Pair</th>
+              <th scope="col">Fee</th>
+              <th scope="col">Minimum trade</th>
+              <th scope="col">Maximum trade</th>
+            </tr>
+          </thead>
+          <tbody>
+            {Object.values(coins).map((coin) => {
+              const asset = coin.coin_id.toUpperCase();
+              return (
+                <tr key={coin.coin_id}>
+                  <th scope="row">{priceSymbol(asset, 'GBP')}</th>
+                  <td>{pairFee(coin)}</td>
+                  <td>{formatCoin(coin.amount_min, asset)}</td>
+                  <td>{coin.amount_max === null ? NONE : formatCoin(coin.amount_max, asset)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollableTable>
+      <p>
+        Maximums per single trade exist to limit price slippage. Our buy and sell prices include a spread, the
+        difference between them; the price you see before you confirm is the price you get.
+      </p>
+      <p>
+        Questions about fees? See our <Link to={PATHS.terms}>Terms of Service</Link> or{' '}
+        <Link to={PATHS.contact}>contact us</Link>.
+      </p>
+    </>
+  );
+}
