@@ -14,6 +14,14 @@ export const COMPANY = {
   zip: 'M1 1AE',
 } as const;
 
+let companyCount = 0;
+
+/** Eight digits no other story of this run or an earlier one on the same server has used. */
+function uniqueCompanyNumber(): string {
+  companyCount += 1;
+  return String((Date.now() * 100 + process.pid * 10 + companyCount) % 100_000_000).padStart(8, '0');
+}
+
 const DIRECTOR = {
   firstName: 'Charles',
   lastName: 'Babbage',
@@ -52,7 +60,11 @@ export async function makeCorporateCustomerLive(page: Page, staff: APIRequestCon
   const headers = await csrfHeaders(request);
   await expectOk(
     'POST company',
-    await request.post('/api/v1/users/corporate/company', { data: COMPANY, headers }),
+    // Company numbers are unique across customers: each story's company gets its own.
+    await request.post('/api/v1/users/corporate/company', {
+      data: { ...COMPANY, company_number: uniqueCompanyNumber() },
+      headers,
+    }),
   );
   const { id } = await currentUser(request);
   for (const key of ['coi', 'aoa', 'cproof_address']) {
