@@ -37,15 +37,7 @@ import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
 import { percentile, processCpu } from '../ledger/workloads.js';
 import { seedHistory, type Seeded } from './seed.js';
 import { SAMPLE_MS, type ChildMessage, type MemoryPeaks, type ParentMessage } from './protocol.js';
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, not "${raw}"`);
-  return value;
-}
+import { positiveNumber } from '../support.js';
 
 const TRANSACTIONS = Math.round(positiveNumber('BENCH_HISTORY_TRANSACTIONS', 1_000_000));
 const REQUESTS = Math.round(positiveNumber('BENCH_HISTORY_REQUESTS', 100));

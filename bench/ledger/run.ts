@@ -35,15 +35,7 @@ import {
   type Row,
 } from './report.js';
 import { runClients, seed, workloads, type PostJournal, type Workload } from './workloads.js';
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, not "${raw}"`);
-  return value;
-}
+import { positiveNumber } from '../support.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const CLIENT_COUNTS = [8, 32];

@@ -25,9 +25,10 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { startMain } from '../../apps/server/src/test/main-process.js';
 import { freePort } from '../../apps/server/src/test/postgres-server.js';
 import { machineInfo } from '../ledger/report.js';
+import { positiveNumber } from '../support.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)));
+const RUNS = Math.round(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
 
 /** The pages measured and the source files of their routes (apps/web/src/app/router.tsx). */
 const PAGES = [

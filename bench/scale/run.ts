@@ -35,15 +35,9 @@ import { freePort, startPostgres } from '../../apps/server/src/test/postgres-ser
 import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
 import { machineInfo } from '../ledger/report.js';
 import { percentile, processCpu, withCpu, type CpuUse } from '../ledger/workloads.js';
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, not "${raw}"`);
-  return value;
-}
+import { loadAverages, log, positiveNumber, waitForQuietMachine } from '../support.js';
+import { executeInstant, INSTANT_QUANTITY, post, Refused, type Reply } from '../trading/instant-client.js';
+import type { Customer } from '../trading/protocol.js';
 
 /** Seconds of each timed stretch; every setup and client count gets ROUNDS of them, interleaved. */
 const SECONDS = positiveNumber('BENCH_SCALE_SECONDS', 5);
@@ -56,25 +50,13 @@ const CLIENT_COUNTS = (process.env.BENCH_SCALE_CLIENTS ?? '8,32')
   .filter((count) => count > 0);
 const LOAD_WAIT_SECONDS = positiveNumber('BENCH_SCALE_WAIT', 30);
 const LOAD_GOAL = 1.5;
-/** As the trading benchmark: each execution buys 0.01 BTC; the funding covers every execution of a run. */
-const INSTANT_QUANTITY = '0.01';
+/** The funding covers every execution of a run (each buys INSTANT_QUANTITY). */
 const FUNDING_PENCE = 1_000_000_000n;
 const RESULTS = new URL('../results/scale.md', import.meta.url);
-
-const startedAt = performance.now();
-const log = (message: string) =>
-  console.log(`[bench ${((performance.now() - startedAt) / 1000).toFixed(1).padStart(6)} s] ${message}`);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 
 // ---------------------------------------------------------------------------------------------
 // Customers: live, on the instant platform, funded by a bank deposit, each with a session as a
 // sign-in leaves it (written straight into the database: signing up is not what is measured).
-
-type Customer = { id: number; token: string; csrf: string };
 
 async function makeCustomers(database: Database, count: number): Promise<Customer[]> {
   const ledger = createLedger();
@@ -115,75 +97,6 @@ async function makeCustomers(database: Database, count: number): Promise<Custome
 
 // ---------------------------------------------------------------------------------------------
 // HTTP clients: one keep-alive connection each, as one browser tab would use
-
-type Reply = { status: number; body: string; upstream: string };
-
-function post(
-  agent: http.Agent,
-  base: string,
-  url: string,
-  customer: Customer,
-  body: unknown,
-): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${base}${url}`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          cookie: `access_token=${customer.token}; csrf_token=${customer.csrf}`,
-          'x-csrf-token': customer.csrf,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            // The instance that answered: the last of those nginx tried.
-            upstream:
-              String(response.headers[UPSTREAM_HEADER] ?? '')
-                .split(',')
-                .at(-1)
-                ?.trim() ?? '',
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
-class Refused extends Error {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** One instant execution: a quote for 0.01 BTC, then the order that executes it. Returns who answered. */
-async function executeInstant(agent: http.Agent, base: string, customer: Customer): Promise<string[]> {
-  const quote = await post(agent, base, '/api/v1/quotes', customer, {
-    side: 'buy',
-    coin_id: 'btc',
-    quantity: INSTANT_QUANTITY,
-  });
-  if (quote.status !== 200) throw new Refused(`quote ${quote.status}`, quote.body.slice(0, 300));
-  const { data } = JSON.parse(quote.body) as { data: { id: string } };
-  const order = await post(agent, base, '/api/v1/order', customer, { quote_id: data.id });
-  if (order.status !== 200) throw new Refused(`order ${order.status}`, order.body.slice(0, 300));
-  return [quote.upstream, order.upstream];
-}
 
 type Setup = {
   label: string;
@@ -239,7 +152,7 @@ async function sample(
             while (performance.now() < deadline) {
               const t0 = performance.now();
               try {
-                const upstreams = await executeInstant(agent, setup.url, customer);
+                const upstreams = (await executeInstant(agent, setup.url, customer)).map(answeredBy);
                 latencies.push(performance.now() - t0);
                 for (const upstream of upstreams)
                   if (upstream) answered[upstream] = (answered[upstream] ?? 0) + 1;
@@ -338,6 +251,16 @@ function describeRun(run: Run): string {
   );
 }
 
+/** The instance that answered: the last of those nginx tried (its X-Florin-Upstream header). */
+function answeredBy(reply: Reply): string {
+  return (
+    String(reply.headers[UPSTREAM_HEADER] ?? '')
+      .split(',')
+      .at(-1)
+      ?.trim() ?? ''
+  );
+}
+
 /** A fresh instance quotes once the leader's relayed ticks have reached it; until then it may refuse. */
 async function waitUntilQuoting(url: string, customer: Customer): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -359,20 +282,11 @@ async function waitUntilQuoting(url: string, customer: Customer): Promise<void> 
   }
 }
 
-async function waitForQuietMachine(): Promise<number[]> {
-  const until = performance.now() + LOAD_WAIT_SECONDS * 1000;
-  while (os.loadavg()[0]! >= LOAD_GOAL && performance.now() < until) {
-    log(`load average ${load()}: waiting for the 1-minute figure to fall below ${LOAD_GOAL}`);
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-  }
-  return os.loadavg();
-}
-
 // ---------------------------------------------------------------------------------------------
 // The run
 
-const loadBefore = await waitForQuietMachine();
-log(`load average before: ${load()}`);
+const loadBefore = await waitForQuietMachine({ goal: LOAD_GOAL, seconds: LOAD_WAIT_SECONDS, pollMs: 10_000 });
+log(`load average before: ${loadAverages()}`);
 const postgres = await startPostgres();
 log(`PostgreSQL on port ${postgres.port}`);
 const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });

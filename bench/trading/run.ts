@@ -31,16 +31,9 @@ import { pgbenchInit, pgbenchRun, type PgbenchResult, type PgbenchTarget } from 
 import { findPostmaster, sampleWaits, serverCpuSeconds, type WaitSample } from '../ledger/probes.js';
 import { machineInfo } from '../ledger/report.js';
 import { percentile, processCpu, withCpu, type CpuUse } from '../ledger/workloads.js';
+import { loadAverages, log, positiveNumber, waitForQuietMachine } from '../support.js';
+import { executeInstant, INSTANT_QUANTITY, post, Refused } from './instant-client.js';
 import { type ChildMessage, type CrossResult, type Customer, type ParentMessage } from './protocol.js';
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, not "${raw}"`);
-  return value;
-}
 
 const SECONDS = positiveNumber('BENCH_TRADING_SECONDS', 10);
 const CLIENT_COUNTS = [8, 32] as const;
@@ -54,7 +47,6 @@ const LOAD_GOAL = 1.5;
 /** A diagnostic: the app's process writes a V8 CPU profile (.cpuprofile) into this folder when it stops. */
 const CPU_PROFILE_DIR = process.env.BENCH_TRADING_CPU_PROFILE;
 /** Each instant execution buys the coin's smallest order, 0.01 BTC (about £200 at the resting price). */
-const INSTANT_QUANTITY = '0.01';
 /** Enough for every execution a client can make in a run. */
 const INSTANT_FUNDING_PENCE = 1_000_000_000n;
 /** Resting limit buys: 0.01 BTC each at £15,000–£15,099, the market resting at £20,000 (ask ≈ £20,100). */
@@ -65,15 +57,6 @@ const CROSSING_MID = '10000';
 const PLACING_CLIENTS = 8;
 const FILL_TIMEOUT_MS = 600_000;
 const RESULTS = new URL('../results/trading.md', import.meta.url);
-
-const startedAt = performance.now();
-const log = (message: string) =>
-  console.log(`[bench ${((performance.now() - startedAt) / 1000).toFixed(1).padStart(6)} s] ${message}`);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 
 // ---------------------------------------------------------------------------------------------
 // The app in its own process
@@ -122,67 +105,6 @@ async function stopServer(server: Server): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 // HTTP clients: one keep-alive connection each, as one browser tab would use
-
-type Reply = { status: number; body: string };
-
-function post(
-  agent: http.Agent,
-  base: string,
-  url: string,
-  customer: Customer,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${base}${url}`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          cookie: `access_token=${customer.token}; csrf_token=${customer.csrf}`,
-          'x-csrf-token': customer.csrf,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          ...headers,
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end(payload);
-  });
-}
-
-class Refused extends Error {
-  constructor(
-    readonly key: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** One instant execution: a quote for 0.01 BTC, then the order that executes it. */
-async function executeInstant(agent: http.Agent, base: string, customer: Customer): Promise<void> {
-  const quote = await post(agent, base, '/api/v1/quotes', customer, {
-    side: 'buy',
-    coin_id: 'btc',
-    quantity: INSTANT_QUANTITY,
-  });
-  if (quote.status !== 200) throw new Refused(`quote ${quote.status}`, quote.body.slice(0, 300));
-  const { data } = JSON.parse(quote.body) as { data: { id: string } };
-  const order = await post(agent, base, '/api/v1/order', customer, { quote_id: data.id });
-  if (order.status !== 200) throw new Refused(`order ${order.status}`, order.body.slice(0, 300));
-}
 
 type HttpRun = {
   engine: string;
@@ -408,7 +330,7 @@ async function crossOrders(
   );
   // A settled moment: the tick after the last placement has swept (finding nothing) before the crossing one.
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  log(`${engine}: one tick to mid ${CROSSING_MID} crosses all ${ORDERS} (load average ${load()})`);
+  log(`${engine}: one tick to mid ${CROSSING_MID} crosses all ${ORDERS} (load average ${loadAverages()})`);
   const cpu0 = probes?.cpu();
   const commits0 = await probes?.commits();
   const tables0 = await probes?.tables();
@@ -464,19 +386,10 @@ async function crossOrders(
 // ---------------------------------------------------------------------------------------------
 // The run
 
-async function waitForQuietMachine(): Promise<number[]> {
-  const until = performance.now() + LOAD_WAIT_SECONDS * 1000;
-  while (os.loadavg()[0]! >= LOAD_GOAL && performance.now() < until) {
-    log(`load average ${load()}: waiting for the 1-minute figure to fall below ${LOAD_GOAL}`);
-    await new Promise((resolve) => setTimeout(resolve, 15_000));
-  }
-  return os.loadavg();
-}
-
 type Check = Extract<ChildMessage, { type: 'checked' }>;
 
-const loadBefore = await waitForQuietMachine();
-log(`load average before: ${load()}`);
+const loadBefore = await waitForQuietMachine({ goal: LOAD_GOAL, seconds: LOAD_WAIT_SECONDS, pollMs: 15_000 });
+log(`load average before: ${loadAverages()}`);
 const postgres = await startPostgres();
 log(`PostgreSQL on port ${postgres.port}`);
 const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });

@@ -18,15 +18,7 @@ import { WebSocket } from 'ws';
 import { percentile } from '../ledger/workloads.js';
 import { machineInfo } from '../ledger/report.js';
 import { SYMBOL, type ChildMessage, type ParentMessage, type ServerKind } from './server.js';
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0)
-    throw new Error(`${name} must be a positive number, not "${raw}"`);
-  return value;
-}
+import { positiveNumber } from '../support.js';
 
 const SECONDS = positiveNumber('BENCH_WS_SECONDS', 60);
 const CLIENTS = Math.round(positiveNumber('BENCH_WS_CLIENTS', 1_000));

@@ -165,7 +165,7 @@ test.describe('the back office: compliance', () => {
     );
 
     await customerPage.goto('/user');
-    await expect(customerPage.getByRole('link', { name: 'Contact Us' })).toBeVisible();
+    await expect(customerPage.getByRole('link', { name: 'Contact Us', exact: true })).toBeVisible();
 
     await page.getByRole('button', { name: 'Lift hold' }).click();
     const lift = page.getByRole('dialog', { name: 'Lift the hold' });

@@ -303,7 +303,10 @@ test.describe('identity verification of an Individual customer', () => {
     await page.reload();
     await expect(page.getByRole('tab', { name: 'Dashboard' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tab', { name: 'Get Started' })).toHaveCount(0);
-    await expect(page.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact-us');
+    await expect(page.getByRole('link', { name: 'Contact Us', exact: true })).toHaveAttribute(
+      'href',
+      '/contact-us',
+    );
     await closeToasts(page);
     await saveScreenshots('kyc-on-hold');
     expect(consoleErrors).toEqual([]);

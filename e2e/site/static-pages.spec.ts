@@ -1,4 +1,6 @@
+import { countryName, PERMITTED_JURISDICTIONS, trimZeros } from '@florin/domain';
 import type { Locator, Page } from '@playwright/test';
+import { screenAmount } from '../dashboard/dashboard-actions.js';
 import { expect, test } from '../fixtures.js';
 
 /** Each static page: its address, heading, and a text only it shows (spec 002 §2.13, DECISIONS.md Routes). */
@@ -16,40 +18,12 @@ const STATIC_PAGES = [
   { path: '/live-crypto-prices', heading: 'Live crypto prices', text: 'updated every second' },
 ] as const;
 
-/** Spec 002 §9, the Locations page, word for word. */
+/** The Locations page's groups: the domain's lists, which countries.test.ts holds to spec 002 §9's names. */
 const JURISDICTIONS = {
-  primary: ['United Kingdom'],
-  eea: [
-    'Austria',
-    'Belgium',
-    'Bulgaria',
-    'Croatia',
-    'Cyprus',
-    'Czechia',
-    'Denmark',
-    'Estonia',
-    'Finland',
-    'Germany',
-    'France',
-    'Greece',
-    'Hungary',
-    'Ireland',
-    'Italy',
-    'Latvia',
-    'Lithuania',
-    'Luxembourg',
-    'Malta',
-    'Netherlands',
-    'Poland',
-    'Portugal',
-    'Romania',
-    'Slovakia',
-    'Slovenia',
-    'Spain',
-    'Sweden',
-  ],
-  'non-eu': ['Guernsey', 'Isle of Man', 'Jersey', 'Norway', 'Switzerland', 'Turkey', 'United Arab Emirates'],
-} as const;
+  primary: PERMITTED_JURISDICTIONS.primary.map(countryName),
+  eea: PERMITTED_JURISDICTIONS.eea.map(countryName),
+  'non-eu': PERMITTED_JURISDICTIONS.nonEu.map(countryName),
+};
 
 type AssetFees = {
   asset: string;
@@ -75,15 +49,19 @@ type PublicCoins = Record<
   { coin_id: string; platform_fee: string | null; amount_min: string; amount_max: string | null }
 >;
 
-/** The page's own formats, worked out independently: `£5.00`, `0.0005 BTC`, `200,000 XRP`, `£50,001`. */
+/**
+ * The page's own formats, worked out independently from the decimal strings
+ * (never through a JS number): `£5.00`, `0.0005 BTC`, `200,000 XRP`, `£50,001`.
+ */
+// As en-GB writes them: a bare $ would be ambiguous to a UK reader.
+const FIAT_SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', USD: 'US$' };
 function fiat(value: string, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(Number(value));
+  expect(value, `${value} has more than 2 decimals`).toMatch(/^\d+(\.\d{0,2}0*)?$/);
+  return `${FIAT_SYMBOLS[currency] ?? currency}${screenAmount(value, 2)}`;
 }
 function coin(value: string, asset: string): string {
-  const trimmed = value.replace(/\.?0+$/, '');
-  const places = trimmed.split('.')[1]?.length ?? 0;
-  const number = new Intl.NumberFormat('en-GB', { minimumFractionDigits: places }).format(Number(trimmed));
-  return `${number} ${asset}`;
+  const trimmed = trimZeros(value);
+  return `${screenAmount(trimmed, trimmed.split('.')[1]?.length ?? 0)} ${asset}`;
 }
 function amountOf(fees: AssetFees, value: string): string {
   return fees.kind === 'fiat' ? fiat(value, fees.asset) : coin(value, fees.asset);

@@ -1,18 +1,5 @@
 import type { AuditEntry } from '@florin/contracts';
-import {
-  Box,
-  Button,
-  Code,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Box, Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
@@ -20,6 +7,7 @@ import { useAuditLog, type AuditLogFilter } from './api/list-audit-log';
 import { auditChanges } from './audit-changes';
 import { AdminNotFound } from './components/admin-not-found';
 import { mayOpen, useSignedInStaff } from './staff-access';
+import { PagedResults } from './components/paged-results';
 
 /** The roles the server opens the audit log to (besides superadmins). */
 const AUDIT_LOG_ROLES = ['compliance'] as const;
@@ -205,51 +193,28 @@ function AuditLogScreen() {
           </Group>
         </Group>
       </form>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {isError && !data && (
-          <Text c="dimmed" p="md">
-            The audit log could not be loaded. Reload the page to try again.
-          </Text>
-        )}
-        {!isError && !data && (
-          <Group justify="center" p="xl">
-            <Loader aria-label="Loading the audit log" />
-          </Group>
-        )}
-        {data && data.data.length === 0 && (
-          <Text c="dimmed" p="md">
-            No entries match.
-          </Text>
-        )}
-        {data && data.data.length > 0 && (
+      <PagedResults
+        data={data}
+        isError={isError}
+        texts={{
+          error: 'The audit log could not be loaded. Reload the page to try again.',
+          loading: 'Loading the audit log',
+          empty: 'No entries match.',
+        }}
+        countText={(total) => (total === 1 ? '1 entry' : `${total} entries`)}
+        onPage={(page) => applyFilter({ ...filter, page })}
+      >
+        {(entries) => (
           <>
             <Box visibleFrom="sm">
-              <AuditTable entries={data.data} />
+              <AuditTable entries={entries} />
             </Box>
             <Box hiddenFrom="sm">
-              <AuditCards entries={data.data} />
+              <AuditCards entries={entries} />
             </Box>
           </>
         )}
-      </Paper>
-      {data && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {data.total === 1 ? '1 entry' : `${data.total} entries`}
-          </Text>
-          {data.last_page > 1 && (
-            <Pagination
-              total={data.last_page}
-              value={data.current_page}
-              onChange={(page) => applyFilter({ ...filter, page })}
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-              })}
-            />
-          )}
-        </Group>
-      )}
+      </PagedResults>
     </Stack>
   );
 }

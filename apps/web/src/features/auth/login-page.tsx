@@ -25,12 +25,15 @@ const LoginFormSchema = LoginBodySchema.omit({ altcha: true });
 export function LoginPage() {
   const [searchParams] = useSearchParams();
   const banner = loginBannerFor(searchParams);
+  const [signingIn, setSigningIn] = useState(false);
   // A visitor who is still signed in goes to their dashboard (issue 12), unless a banner has news for them.
-  // Silent: for everyone else the answer is a 401, and the form is usable while it comes.
+  // Silent: for everyone else the answer is a 401, and the form is usable while it comes. Not once they
+  // sign in here: the new session would answer it too, and the dashboard would race the page
+  // useStartSession chose (Settings' 2FA tab for an upgraded account).
   const existingSession = useQuery({
     queryKey: ['login-session-check'],
     queryFn: ({ signal }) => apiCall(getUser, {}, { signal, notify: false }),
-    enabled: !banner,
+    enabled: !banner && !signingIn,
     retry: false,
     gcTime: 0,
   });
@@ -56,6 +59,7 @@ export function LoginPage() {
 
   const handleSubmit = (values: LoginForm) => {
     if (!captchaPayload) return;
+    setSigningIn(true);
     setUnverified(null);
     signIn.mutate(
       { ...values, altcha: captchaPayload },
@@ -83,7 +87,7 @@ export function LoginPage() {
     startOver();
   };
 
-  if (existingSession.isSuccess) return <Navigate to={PATHS.dashboard} replace />;
+  if (existingSession.isSuccess && !signingIn) return <Navigate to={PATHS.dashboard} replace />;
   return (
     <AuthCard title="Log in" description="Welcome back. Sign in to your Florin account.">
       {banner && (

@@ -1,11 +1,12 @@
 import { COMPLIANCE_ROLES, type QueueItem } from '@florin/contracts';
-import { Anchor, Badge, Group, Loader, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { complianceCasePath } from '../admin-paths';
 import { AdminNotFound } from '../components/admin-not-found';
 import { mayOpen, useSignedInStaff } from '../staff-access';
 import { useComplianceQueue } from './api/list-queue';
+import { PagedResults } from '../components/paged-results';
 
 function pageFrom(searchParams: URLSearchParams): number {
   const page = Number(searchParams.get('page'));
@@ -117,45 +118,20 @@ function QueueScreen() {
           first.
         </Text>
       </Stack>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {isError && !data && (
-          <Text c="dimmed" p="md">
-            The queue could not be loaded. Reload the page to try again.
-          </Text>
-        )}
-        {!isError && !data && (
-          <Group justify="center" p="xl">
-            <Loader aria-label="Loading the queue" />
-          </Group>
-        )}
-        {data && data.data.length === 0 && (
-          <Text c="dimmed" p="md">
-            Nobody is waiting. Well done.
-          </Text>
-        )}
-        {data && data.data.length > 0 && <QueueTable items={data.data} />}
-      </Paper>
-      {data && (
-        <Group justify="space-between">
-          <Group gap="xs">
-            <Text size="sm" c="dimmed">
-              {data.total === 1 ? '1 customer waiting' : `${data.total} customers waiting`}
-            </Text>
-            {isFetching && <Loader size="xs" aria-label="Refreshing" />}
-          </Group>
-          {data.last_page > 1 && (
-            <Pagination
-              total={data.last_page}
-              value={data.current_page}
-              onChange={(next) => setSearchParams({ page: String(next) })}
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-              })}
-            />
-          )}
-        </Group>
-      )}
+      <PagedResults
+        data={data}
+        isError={isError}
+        isFetching={isFetching}
+        texts={{
+          error: 'The queue could not be loaded. Reload the page to try again.',
+          loading: 'Loading the queue',
+          empty: 'Nobody is waiting. Well done.',
+        }}
+        countText={(total) => (total === 1 ? '1 customer waiting' : `${total} customers waiting`)}
+        onPage={(next) => setSearchParams({ page: String(next) })}
+      >
+        {(items) => <QueueTable items={items} />}
+      </PagedResults>
     </Stack>
   );
 }

@@ -11,7 +11,6 @@ import {
   Button,
   Group,
   Loader,
-  Pagination,
   SimpleGrid,
   Stack,
   Table,
@@ -43,6 +42,7 @@ import { useSetEmailCodes } from './api/set-email-codes';
 import { useSignOutCustomer } from './api/sign-out';
 import { BankAccountsTab } from './components/bank-accounts-tab';
 import { EditIdentityModal } from './components/edit-identity-modal';
+import { PageControls } from '../components/paged-results';
 
 const TABS = ['profile', 'verification', 'balances', 'bank-accounts', 'history', 'sessions'] as const;
 type CustomerTab = (typeof TABS)[number];
@@ -257,17 +257,7 @@ function HistoryTab({ userId }: { userId: number }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {data.last_page > 1 && (
-        <Pagination
-          total={data.last_page}
-          value={data.current_page}
-          onChange={setPage}
-          size="sm"
-          getControlProps={(control) => ({
-            'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-          })}
-        />
-      )}
+      <PageControls page={data} onPage={setPage} />
     </Stack>
   );
 }

@@ -1,17 +1,5 @@
 import { CUSTOMER_READ_ROLES, type CustomerSummary } from '@florin/contracts';
-import {
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
@@ -20,6 +8,7 @@ import { AccountBadges } from '../compliance/account-badges';
 import { AdminNotFound } from '../components/admin-not-found';
 import { mayOpen, useSignedInStaff } from '../staff-access';
 import { useCustomerSearch, type CustomerSearch } from './api/search-customers';
+import { PagedResults } from '../components/paged-results';
 
 /** The search lives in the address, so the back button returns to the same results. */
 function searchFrom(searchParams: URLSearchParams): CustomerSearch {
@@ -124,44 +113,19 @@ function CustomersScreen() {
           </Button>
         </Group>
       </form>
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {isError && !data && (
-          <Text c="dimmed" p="md">
-            The customers could not be loaded. Reload the page to try again.
-          </Text>
-        )}
-        {!isError && !data && (
-          <Group justify="center" p="xl">
-            <Loader aria-label="Loading customers" />
-          </Group>
-        )}
-        {data && data.data.length === 0 && (
-          <Text c="dimmed" p="md">
-            No customer matches “{search.q}”.
-          </Text>
-        )}
-        {data && data.data.length > 0 && <ResultsTable customers={data.data} />}
-      </Paper>
-      {data && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {data.total === 1 ? '1 customer' : `${data.total} customers`}
-          </Text>
-          {data.last_page > 1 && (
-            <Pagination
-              total={data.last_page}
-              value={data.current_page}
-              onChange={(page) =>
-                setSearchParams({ ...(search.q ? { q: search.q } : {}), page: String(page) })
-              }
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-              })}
-            />
-          )}
-        </Group>
-      )}
+      <PagedResults
+        data={data}
+        isError={isError}
+        texts={{
+          error: 'The customers could not be loaded. Reload the page to try again.',
+          loading: 'Loading customers',
+          empty: <>No customer matches “{search.q}”.</>,
+        }}
+        countText={(total) => (total === 1 ? '1 customer' : `${total} customers`)}
+        onPage={(page) => setSearchParams({ ...(search.q ? { q: search.q } : {}), page: String(page) })}
+      >
+        {(customers) => <ResultsTable customers={customers} />}
+      </PagedResults>
     </Stack>
   );
 }

@@ -5,25 +5,13 @@ import {
   type Enquiry,
   type EnquiryType,
 } from '@florin/contracts';
-import {
-  Anchor,
-  Badge,
-  Box,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Box, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { AdminNotFound } from '../components/admin-not-found';
 import { ENQUIRIES_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
 import { useEnquiries, type EnquiriesFilter } from './api/list-enquiries';
+import { PagedResults } from '../components/paged-results';
 
 const ALL_TYPES = 'all';
 const TYPE_OPTIONS = [
@@ -182,51 +170,28 @@ function EnquiriesScreen() {
         allowDeselect={false}
         w={{ base: '100%', xs: 240 }}
       />
-      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
-        {isError && !data && (
-          <Text c="dimmed" p="md">
-            The enquiries could not be loaded. Reload the page to try again.
-          </Text>
-        )}
-        {!isError && !data && (
-          <Group justify="center" p="xl">
-            <Loader aria-label="Loading the enquiries" />
-          </Group>
-        )}
-        {data && data.data.length === 0 && (
-          <Text c="dimmed" p="md">
-            No enquiries yet.
-          </Text>
-        )}
-        {data && data.data.length > 0 && (
+      <PagedResults
+        data={data}
+        isError={isError}
+        texts={{
+          error: 'The enquiries could not be loaded. Reload the page to try again.',
+          loading: 'Loading the enquiries',
+          empty: 'No enquiries yet.',
+        }}
+        countText={(total) => (total === 1 ? '1 enquiry' : `${total} enquiries`)}
+        onPage={(page) => applyFilter({ ...filter, page })}
+      >
+        {(enquiries) => (
           <>
             <Box visibleFrom="sm">
-              <EnquiryTable enquiries={data.data} />
+              <EnquiryTable enquiries={enquiries} />
             </Box>
             <Box hiddenFrom="sm">
-              <EnquiryCards enquiries={data.data} />
+              <EnquiryCards enquiries={enquiries} />
             </Box>
           </>
         )}
-      </Paper>
-      {data && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {data.total === 1 ? '1 enquiry' : `${data.total} enquiries`}
-          </Text>
-          {data.last_page > 1 && (
-            <Pagination
-              total={data.last_page}
-              value={data.current_page}
-              onChange={(page) => applyFilter({ ...filter, page })}
-              size="sm"
-              getControlProps={(control) => ({
-                'aria-label': control === 'previous' ? 'Previous page' : 'Next page',
-              })}
-            />
-          )}
-        </Group>
-      )}
+      </PagedResults>
     </Stack>
   );
 }

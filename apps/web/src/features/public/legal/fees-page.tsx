@@ -1,6 +1,7 @@
 import type { AssetFees, Fees, PublicCoin, PublicCoins } from '@florin/contracts';
 import { trimZeros } from '@florin/domain';
 import { Alert, Button, Center, Loader } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatDecimal, formatFiat } from '../../../lib/format';
 import { PATHS } from '../../../lib/paths';
@@ -36,6 +37,36 @@ function pairFee(coin: PublicCoin): string {
   if (coin.platform_fee === null) return 'The schedule above';
   if (isZero(coin.platform_fee)) return 'Free';
   return `The schedule above, at most ${trimZeros(coin.platform_fee)}%`;
+}
+
+/** One of the page's tables, labelled by the heading with `id` above it. */
+function FeeTable({
+  id,
+  label,
+  columns,
+  children,
+}: {
+  id: string;
+  label: string;
+  columns: readonly string[];
+  children: ReactNode;
+}) {
+  return (
+    <ScrollableTable label={label}>
+      <table aria-labelledby={id}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </ScrollableTable>
+  );
 }
 
 export function FeesPage() {
@@ -84,64 +115,40 @@ function FeeTables({ fees, coins }: { fees: Fees; coins: PublicCoins }) {
   return (
     <>
       <h2 id="deposits">Deposits</h2>
-      <ScrollableTable label="Deposits">
-        <table aria-labelledby="deposits">
-          <thead>
-            <tr>
-              <th scope="col">Asset</th>
-              <th scope="col">Fee</th>
-              <th scope="col">Minimum</th>
-              <th scope="col">Maximum</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fees.assets.map((asset) => (
-              <tr key={asset.asset}>
-                <th scope="row">{asset.asset}</th>
-                <td>{isZero(asset.deposit_fee) ? 'Free' : formatAmountOf(asset, asset.deposit_fee)}</td>
-                <td>{NONE}</td>
-                <td>{NONE}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollableTable>
+      <FeeTable id="deposits" label="Deposits" columns={['Asset', 'Fee', 'Minimum', 'Maximum']}>
+        {fees.assets.map((asset) => (
+          <tr key={asset.asset}>
+            <th scope="row">{asset.asset}</th>
+            <td>{isZero(asset.deposit_fee) ? 'Free' : formatAmountOf(asset, asset.deposit_fee)}</td>
+            <td>{NONE}</td>
+            <td>{NONE}</td>
+          </tr>
+        ))}
+      </FeeTable>
       <p>
         Pounds arrive by bank transfer from an account in your own name; crypto arrives at the deposit address
         we give you once the network has confirmed it.
       </p>
 
       <h2 id="withdrawals">Withdrawals</h2>
-      <ScrollableTable label="Withdrawals">
-        <table aria-labelledby="withdrawals">
-          <thead>
-            <tr>
-              <th scope="col">Asset</th>
-              <th scope="col">Fee</th>
-              <th scope="col">Minimum</th>
-              <th scope="col">Maximum</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fees.assets.map((asset) => (
-              <tr key={asset.asset}>
-                <th scope="row">{asset.asset}</th>
-                <td>
-                  {formatAmountOf(asset, asset.withdraw_fee)}
-                  {asset.withdraw_fee_free_from !== null && (
-                    <>
-                      <br />
-                      {`Free from ${formatAmountOf(asset, asset.withdraw_fee_free_from)}`}
-                    </>
-                  )}
-                </td>
-                <td>{formatAmountOf(asset, asset.withdraw_min)}</td>
-                <td>{asset.withdraw_max === null ? NONE : formatAmountOf(asset, asset.withdraw_max)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollableTable>
+      <FeeTable id="withdrawals" label="Withdrawals" columns={['Asset', 'Fee', 'Minimum', 'Maximum']}>
+        {fees.assets.map((asset) => (
+          <tr key={asset.asset}>
+            <th scope="row">{asset.asset}</th>
+            <td>
+              {formatAmountOf(asset, asset.withdraw_fee)}
+              {asset.withdraw_fee_free_from !== null && (
+                <>
+                  <br />
+                  {`Free from ${formatAmountOf(asset, asset.withdraw_fee_free_from)}`}
+                </>
+              )}
+            </td>
+            <td>{formatAmountOf(asset, asset.withdraw_min)}</td>
+            <td>{asset.withdraw_max === null ? NONE : formatAmountOf(asset, asset.withdraw_max)}</td>
+          </tr>
+        ))}
+      </FeeTable>
       <p>
         <strong>Fiat withdrawals take up to 3 business days.</strong> The fee comes out of the amount you
         withdraw: you receive the amount less the fee. Withdrawals go only to your own verified bank account
@@ -155,63 +162,47 @@ function FeeTables({ fees, coins }: { fees: Fees; coins: PublicCoins }) {
         {lowestTradingFee ? `: trading account fees start at ${lowestTradingFee}%` : ''}.
       </p>
       <h3 id="fee-schedule">Fee schedule</h3>
-      <ScrollableTable label="Fee schedule">
-        <table aria-labelledby="fee-schedule">
-          <thead>
-            <tr>
-              <th scope="col">Tier</th>
-              <th scope="col">Volume this year</th>
-              <th scope="col">Instant account</th>
-              <th scope="col">Trading account</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tiers.map((tier) => (
-              <tr key={tier.tier}>
-                <th scope="row">{`Tier ${tier.tier}`}</th>
-                <td>{`${wholePounds(tier.volume_from)} to ${wholePounds(tier.volume_to)}`}</td>
-                <td>{`${tier.instant_percent}%`}</td>
-                <td>{`${tier.trading_percent}%`}</td>
-              </tr>
-            ))}
-            {lastTier && (
-              <tr>
-                <th scope="row">Custom</th>
-                <td>{`Above ${wholePounds(lastTier.volume_to)}`}</td>
-                <td>Agreed with you</td>
-                <td>Agreed with you</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </ScrollableTable>
+      <FeeTable
+        id="fee-schedule"
+        label="Fee schedule"
+        columns={['Tier', 'Volume this year', 'Instant account', 'Trading account']}
+      >
+        {tiers.map((tier) => (
+          <tr key={tier.tier}>
+            <th scope="row">{`Tier ${tier.tier}`}</th>
+            <td>{`${wholePounds(tier.volume_from)} to ${wholePounds(tier.volume_to)}`}</td>
+            <td>{`${tier.instant_percent}%`}</td>
+            <td>{`${tier.trading_percent}%`}</td>
+          </tr>
+        ))}
+        {lastTier && (
+          <tr>
+            <th scope="row">Custom</th>
+            <td>{`Above ${wholePounds(lastTier.volume_to)}`}</td>
+            <td>Agreed with you</td>
+            <td>Agreed with you</td>
+          </tr>
+        )}
+      </FeeTable>
 
       <h3 id="pairs">Fees and limits per pair</h3>
-      <ScrollableTable label="Fees and limits per pair">
-        <table aria-labelledby="pairs">
-          <thead>
-            <tr>
-              <th scope="col">Pair</th>
-              <th scope="col">Fee</th>
-              <th scope="col">Minimum trade</th>
-              <th scope="col">Maximum trade</th>
+      <FeeTable
+        id="pairs"
+        label="Fees and limits per pair"
+        columns={['Pair', 'Fee', 'Minimum trade', 'Maximum trade']}
+      >
+        {Object.values(coins).map((coin) => {
+          const asset = coin.coin_id.toUpperCase();
+          return (
+            <tr key={coin.coin_id}>
+              <th scope="row">{priceSymbol(asset, 'GBP')}</th>
+              <td>{pairFee(coin)}</td>
+              <td>{formatCoin(coin.amount_min, asset)}</td>
+              <td>{coin.amount_max === null ? NONE : formatCoin(coin.amount_max, asset)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {Object.values(coins).map((coin) => {
-              const asset = coin.coin_id.toUpperCase();
-              return (
-                <tr key={coin.coin_id}>
-                  <th scope="row">{priceSymbol(asset, 'GBP')}</th>
-                  <td>{pairFee(coin)}</td>
-                  <td>{formatCoin(coin.amount_min, asset)}</td>
-                  <td>{coin.amount_max === null ? NONE : formatCoin(coin.amount_max, asset)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </ScrollableTable>
+          );
+        })}
+      </FeeTable>
       <p>
         Maximums per single trade exist to limit price slippage. Our buy and sell prices include a spread, the
         difference between them; the price you see before you confirm is the price you get.
