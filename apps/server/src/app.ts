@@ -104,6 +104,9 @@ import { registerTermDepositDevRoutes, registerTermDepositRoutes } from './modul
 import { createTermDepositService, MATURITY_SCAN_INTERVAL_MS } from './modules/term-deposits/service.js';
 import { registerPortfolioRoutes } from './modules/portfolio/routes.js';
 import { createPortfolioService } from './modules/portfolio/service.js';
+import { createTaxRepository } from './modules/tax/repository.js';
+import { registerTaxRoutes } from './modules/tax/routes.js';
+import { createTaxService } from './modules/tax/service.js';
 import {
   createUserEvents,
   openRelay,
@@ -390,6 +393,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
+  registerTaxRoutes(app, { tax: createTaxService({ repository: createTaxRepository(db) }) });
   const trading = createTradingService({
     db,
     repository: createTradingRepository(db),

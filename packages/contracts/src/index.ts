@@ -27,3 +27,4 @@ export * from './site.js';
 export * from './enquiries.js';
 export * from './fees.js';
 export * from './newsletter.js';
+export * from './tax.js';

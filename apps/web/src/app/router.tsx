@@ -148,6 +148,10 @@ export const routes: RouteObject[] = [
             ...page(async () => (await import('../features/term-deposit/term-deposit-page')).TermDepositPage),
           },
           {
+            path: 'tax',
+            ...page(async () => (await import('../features/tax/capital-gains-page')).CapitalGainsPage),
+          },
+          {
             path: 'settings',
             handle: openBeforeLive,
             ...page(async () => (await import('../features/settings/settings-page')).SettingsPage),

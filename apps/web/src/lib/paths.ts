@@ -25,6 +25,7 @@ export const PATHS = {
   accounts: '/user/accounts',
   settings: '/user/settings',
   termDeposits: '/user/term-deposit',
+  tax: '/user/tax',
   withdrawDeposit: '/user/withdraw-deposit',
 } as const;
 

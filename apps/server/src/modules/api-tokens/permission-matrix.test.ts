@@ -74,6 +74,9 @@ const EXPECTED: Record<string, TokenUse | 'none'> = {
   'GET /api/v1/user/fiat-crypto-transactions': 'read',
   'GET /api/v1/user/transactions': 'read',
   'GET /api/v1/crypto/transactions/export': 'read',
+  // tax: an accountant's software may read the report
+  'GET /api/v1/tax/capital-gains': 'read',
+  'GET /api/v1/tax/capital-gains/export': 'read',
   // trading
   'GET /api/v1/trading/terms': 'read',
   'POST /api/v1/quotes': 'trade',

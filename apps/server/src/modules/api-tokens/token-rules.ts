@@ -30,6 +30,8 @@ import {
   sendVerifyWithdraw,
   verifyWithdraw,
   type Endpoint,
+  exportCapitalGainsPath,
+  getCapitalGains,
 } from '@florin/contracts';
 import type { TokenUse } from '../../http/auth.js';
 
@@ -68,6 +70,8 @@ export const TOKEN_RULES: ReadonlyMap<string, TokenUse> = new Map<string, TokenU
   [keyOf(getTradingTerms), 'read'],
   [keyOf(listLimitOrders), 'read'],
   [keyOf(listPositions), 'read'],
+  [keyOf(getCapitalGains), 'read'],
+  [routeKey('GET', exportCapitalGainsPath), 'read'],
   // TRADE: quoting (a quote is the first step of a trade), executing, and orders.
   [keyOf(createQuote), 'trade'],
   [keyOf(placeInstantOrder), 'trade'],

@@ -112,6 +112,12 @@ function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'l
               Account
             </Menu.Item>
           )}
+          {/* HMRC's matching rules are an individual's; a company's gains fall under corporation tax. */}
+          {showsNavigation(user) && user.account_type === 'Individual' && (
+            <Menu.Item component={Link} to={PATHS.tax}>
+              Tax report
+            </Menu.Item>
+          )}
           <Menu.Item component={Link} to={PATHS.settings}>
             Settings
           </Menu.Item>
