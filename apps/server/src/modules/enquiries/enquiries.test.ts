@@ -39,17 +39,17 @@ function enquiry(overrides: Record<string, unknown> = {}) {
 async function countEnquiries(): Promise<number> {
   const row = await t.database.db
     .selectFrom('enquiries')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .select((eb) => eb.fn.countAll<string>().as('rows'))
     .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return Number(row.rows); // a row count (PostgreSQL's bigint arrives as text), not money
 }
 
 async function countMail(): Promise<number> {
   const row = await t.database.db
     .selectFrom('dev_mailbox')
-    .select((eb) => eb.fn.countAll<string>().as('total'))
+    .select((eb) => eb.fn.countAll<string>().as('rows'))
     .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return Number(row.rows); // a row count (PostgreSQL's bigint arrives as text), not money
 }
 
 describe('POST /api/v1/inquire/{type}', () => {

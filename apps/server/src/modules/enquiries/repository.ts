@@ -37,9 +37,9 @@ export function createEnquiryRepository(db: Kysely<DB>) {
 
     async count(type: EnquiryType | undefined): Promise<number> {
       const row = await filtered(type)
-        .select((eb) => eb.fn.countAll<string>().as('total'))
+        .select((eb) => eb.fn.countAll<string>().as('rows'))
         .executeTakeFirstOrThrow();
-      return Number(row.total);
+      return Number(row.rows); // a row count (PostgreSQL's bigint arrives as text), not money
     },
 
     /** Newest first. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   ENQUIRY_MESSAGE_MAX,
   ENQUIRY_TYPE_LABELS,
@@ -68,7 +69,8 @@ function WriteToUs({ email }: { email?: string }) {
   );
 }
 
-function CrossIcon() {
+/** A 20 px ring with the mark inside it: the enquiry's outcome, beside its text. */
+function RingIcon({ mark }: { mark: ReactNode }) {
   return (
     <svg
       width={20}
@@ -80,26 +82,17 @@ function CrossIcon() {
       aria-hidden="true"
     >
       <circle cx="12" cy="12" r="10" />
-      <path d="M15 9l-6 6M9 9l6 6" strokeLinecap="round" />
+      {mark}
     </svg>
   );
 }
 
+function CrossIcon() {
+  return <RingIcon mark={<path d="M15 9l-6 6M9 9l6 6" strokeLinecap="round" />} />;
+}
+
 function CheckIcon() {
-  return (
-    <svg
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.5}
-      aria-hidden="true"
-    >
-      <circle cx="12" cy="12" r="10" />
-      <path d="M7.5 12.5l3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
-  );
+  return <RingIcon mark={<path d="M7.5 12.5l3 3 6-6.5" strokeLinecap="round" strokeLinejoin="round" />} />;
 }
 
 /**
