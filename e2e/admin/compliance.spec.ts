@@ -7,22 +7,10 @@ import {
   submitIndividualDocuments,
 } from '../kyc/customer-actions.js';
 import { pngFile } from '../kyc/files.js';
+import { closeToasts } from '../kyc/wizard-page.js';
 
 /** The customer's full navigation once live (spec 000 section 2). */
 const FULL_NAVIGATION = ['Dashboard', 'Trade', 'Wallets', 'Account', 'Settings', 'Term Deposits'];
-
-/** Screenshots show the screen, not a toast left over from the step before. */
-async function closeToasts(page: Page) {
-  const toasts = page.locator('.mantine-Notification-root');
-  // Toasts also close themselves after 3 seconds, so one may be gone before its button is clicked.
-  while ((await toasts.count()) > 0) {
-    await toasts
-      .first()
-      .getByRole('button')
-      .click({ timeout: 1_000 })
-      .catch(() => undefined);
-  }
-}
 
 async function expectNoSidewaysScroll(page: Page) {
   for (const width of [375, 1280]) {

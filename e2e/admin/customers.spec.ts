@@ -1,20 +1,8 @@
 import { COMPLIANCE_TEXTS } from '@florin/contracts';
-import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import { enableTwoFactor } from '../fixtures.js';
 import { currentUser } from '../kyc/customer-actions.js';
-
-async function closeToasts(page: Page) {
-  const toasts = page.locator('.mantine-Notification-root');
-  // Toasts also close themselves after 3 seconds, so one may be gone before its button is clicked.
-  while ((await toasts.count()) > 0) {
-    await toasts
-      .first()
-      .getByRole('button')
-      .click({ timeout: 1_000 })
-      .catch(() => undefined);
-  }
-}
+import { closeToasts } from '../kyc/wizard-page.js';
 
 test.describe('the back office: customers', () => {
   test.describe.configure({ timeout: 120_000 });

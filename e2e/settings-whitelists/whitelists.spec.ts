@@ -156,6 +156,8 @@ test.describe('whitelisting in Settings', () => {
       await expect(entry).not.toContainText(BTC_ADDRESS);
       await expect(entry).toContainText('Usable from');
       await expect(page.getByText(WHITELIST_TEXTS.usableAfter)).toBeVisible();
+      // The next code may come within the toast's lifetime; its toast must be the only one.
+      await closeToasts(page);
     });
 
     await test.step('whitelists an XRP address with its destination tag', async () => {
