@@ -31,6 +31,7 @@ import {
   rollUpHouseBalances,
 } from '../../apps/server/src/ledger/index.js';
 import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
+import { completeInvestorJourney } from '../../apps/server/src/modules/investor/test-kit.js';
 import { createMarketRepository } from '../../apps/server/src/modules/market/repository.js';
 import { createMarketService } from '../../apps/server/src/modules/market/service.js';
 import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';
@@ -169,6 +170,7 @@ async function makeCustomers(count: number, platform: 1 | 2, gbpPence: bigint, l
     const inserted = await own.db.insertInto('users').values(rows).returning('id').execute();
     for (const { id } of inserted) {
       const userId = Number(id);
+      await completeInvestorJourney(own.db, userId);
       await ledger.postJournal(own.db, {
         idempotencyKey: `bench:fund:${userId}`,
         kind: 'fiat_deposit',

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { csrfHeaders } from '../fixtures.js';
 import { chooseAccountType, currentUser, saveDetails } from '../kyc/customer-actions.js';
 import { pdfFile, pngFile, type UploadFile } from '../kyc/files.js';
+import { completeFirstInvestmentJourney } from '../investor/journey-actions.js';
 import { approveAllDocuments, makeLive } from '../kyc/staff-actions.js';
 
 /** The company a Corporate customer declares in these stories. */
@@ -95,5 +96,6 @@ export async function makeCorporateCustomerLive(page: Page, staff: APIRequestCon
   );
   await approveAllDocuments(staff, id);
   await makeLive(staff, id);
+  await completeFirstInvestmentJourney(request);
   return id;
 }

@@ -5,6 +5,7 @@ import {
   finishIndividualVerification,
   submitIndividualDocuments,
 } from '../kyc/customer-actions.js';
+import { completeFirstInvestmentJourney } from '../investor/journey-actions.js';
 import { approveAllDocuments, makeLive } from '../kyc/staff-actions.js';
 
 /**
@@ -21,6 +22,7 @@ export async function makeCustomerLive(page: Page, staff: APIRequestContext): Pr
   const { id } = await currentUser(page.request);
   await approveAllDocuments(staff, id);
   await makeLive(staff, id);
+  await completeFirstInvestmentJourney(page.request);
   return id;
 }
 

@@ -26,6 +26,9 @@ import { createCustomerAdminService } from './modules/compliance/customer-servic
 import { createComplianceRepository } from './modules/compliance/repository.js';
 import { registerComplianceRoutes } from './modules/compliance/routes.js';
 import { createComplianceService } from './modules/compliance/service.js';
+import { createSanctionsRepository } from './modules/sanctions/repository.js';
+import { registerSanctionsRoutes } from './modules/sanctions/routes.js';
+import { createSanctionsService } from './modules/sanctions/service.js';
 import { createAuditService } from './modules/audit/service.js';
 import { createAuthRepository } from './modules/auth/repository.js';
 import { registerAuthRoutes } from './modules/auth/routes.js';
@@ -107,6 +110,15 @@ import { createPortfolioService } from './modules/portfolio/service.js';
 import { createTaxRepository } from './modules/tax/repository.js';
 import { registerTaxRoutes } from './modules/tax/routes.js';
 import { createTaxService } from './modules/tax/service.js';
+import { createCarfRepository } from './modules/carf/repository.js';
+import { registerCarfRoutes } from './modules/carf/routes.js';
+import { createCarfService } from './modules/carf/service.js';
+import { createClosureRepository } from './modules/closure/repository.js';
+import { registerClosureRoutes } from './modules/closure/routes.js';
+import { createClosureService } from './modules/closure/service.js';
+import { createInvestorRepository } from './modules/investor/repository.js';
+import { registerInvestorRoutes } from './modules/investor/routes.js';
+import { createInvestorService } from './modules/investor/service.js';
 import {
   createUserEvents,
   openRelay,
@@ -279,6 +291,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades,
+    // The sanctions service is made further down; screenings only come once the app is built.
+    sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
   const auth = createAuthService({
     repository: createAuthRepository(db),
@@ -313,22 +327,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuditRoutes(app, createAuditService(db));
   const complianceRepository = createComplianceRepository(db);
+  const compliance = createComplianceService({
+    db,
+    repository: complianceRepository,
+    notifier,
+    kyc,
+    publicUrl: config.publicUrl,
+  });
+  const sanctions = createSanctionsService({
+    db,
+    repository: createSanctionsRepository(db),
+    compliance,
+    log: app.log,
+  });
   registerComplianceRoutes(app, {
-    compliance: createComplianceService({
-      db,
-      repository: complianceRepository,
-      notifier,
-      kyc,
-      publicUrl: config.publicUrl,
-    }),
+    compliance,
     customers: createCustomerAdminService({
       db,
       repository: complianceRepository,
       ledger: deps.ledger,
       notifier,
       kyc,
+      sanctions,
     }),
   });
+  registerSanctionsRoutes(app, { sanctions });
   const market =
     deps.market ??
     createMarketService({
@@ -394,6 +417,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
   registerTaxRoutes(app, { tax: createTaxService({ repository: createTaxRepository(db) }) });
+  registerCarfRoutes(app, {
+    carf: createCarfService({ db, repository: createCarfRepository(db), market }),
+  });
+  const investor = createInvestorService({ db, repository: createInvestorRepository(db) });
+  registerInvestorRoutes(app, { investor });
+  const closure = createClosureService({
+    db,
+    repository: createClosureRepository(db),
+    notifier,
+    storage,
+    log: app.log,
+  });
+  registerClosureRoutes(app, { closure, cookies });
   const trading = createTradingService({
     db,
     repository: createTradingRepository(db),
@@ -403,6 +439,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     userEvents,
     log: app.log,
     feeDiscountFor: (userId) => promo.feeDiscountFor(userId),
+    investor,
   });
   registerTradingRoutes(app, { trading });
   const autoTrades = createAutoTradeService({
@@ -411,6 +448,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trading,
     secondFactor,
     log: app.log,
+    investor,
   });
   registerAutoTradeRoutes(app, { autoTrades });
   registerTradingAdminRoutes(app, {
@@ -436,6 +474,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifier,
     publicUrl: config.publicUrl,
     log: app.log,
+    investor,
   });
   registerTermDepositRoutes(app, { termDeposits });
   registerNewsletterRoutes(app, {
@@ -510,6 +549,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         name: 'term deposit maturity',
         intervalMs: MATURITY_SCAN_INTERVAL_MS,
         run: () => termDeposits.payMatured(),
+      },
+      {
+        // Personal data five years after an account's access ended (issue 13); hourly is plenty.
+        name: 'retention',
+        intervalMs: 3_600_000,
+        run: () => closure.eraseExpired(),
       },
       {
         name: 'referral commissions',

@@ -353,6 +353,11 @@ export const CustomerProfileSchema = CustomerDetailsSchema.extend({
   two_factor_reset_at: isoDateTime.nullable(),
   /** Set while withdrawals wait after a 2FA reset by staff. */
   withdrawals_blocked_until: isoDateTime.nullable(),
+  /** The account's end (issue 13): notice given, withdraw-only from, sign-in ends; a legal hold's reason. */
+  termination_notice_at: isoDateTime.nullable(),
+  terminated_at: isoDateTime.nullable(),
+  access_ends_at: isoDateTime.nullable(),
+  legal_hold_reason: z.string().nullable(),
   steps: VerificationStepsSchema,
   documents: z.array(AdminDocumentSchema),
   go_live: GoLiveCheckSchema,

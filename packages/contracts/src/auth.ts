@@ -93,6 +93,13 @@ const AccountSchema = z.object({
   is_referral_used: z.number().int(),
   /** The Alerts tab's switches (alerts.ts). */
   ...NotificationFlagsSchema.shape,
+  /**
+   * The account's end (issue 13): when the firm gave notice, when only withdrawals remain
+   * (terminated_at), and when sign-in stops (access_ends_at). All null for an account in good standing.
+   */
+  termination_notice_at: z.string().nullable(),
+  terminated_at: z.string().nullable(),
+  access_ends_at: z.string().nullable(),
 });
 
 /** The account plus where it is in identity verification (the wizard, Getting Started and the shell read it). */

@@ -67,6 +67,24 @@ export const ERROR_CODES = {
   /** A customer who is not live (status not 1) or is on hold tries to move money (spec 001 §5). */
   ACCOUNT_NOT_LIVE: { status: 403, message: 'Your account is not live!' },
   /**
+   * A first buy, term deposit or auto buy before the customer has completed the first-investment
+   * journey (issue 13: categorisation, assessment, 24-hour cooling-off, confirmation).
+   */
+  /** The account was terminated: it may only withdraw its assets, until its access ends (issue 13). */
+  ACCOUNT_TERMINATED: {
+    status: 403,
+    message: 'Your account has been terminated. You can still withdraw your assets until your access ends.',
+  },
+  /** Sign-in to an account that was closed, or whose access after termination has ended. */
+  ACCOUNT_CLOSED: {
+    status: 403,
+    message: 'This account is closed. Please contact support if you need help.',
+  },
+  INVESTOR_JOURNEY_INCOMPLETE: {
+    status: 403,
+    message: 'Before your first investment, please complete the steps under Before you invest.',
+  },
+  /**
    * A fiat withdrawal the rules refuse (amount under the minimum, above the balance, 2FA code
    * missing or wrong): `data` maps the field to the spec's text (001 §8: a 400 lists data's values).
    */

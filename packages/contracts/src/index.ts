@@ -28,3 +28,7 @@ export * from './enquiries.js';
 export * from './fees.js';
 export * from './newsletter.js';
 export * from './tax.js';
+export * from './investor.js';
+export * from './sanctions.js';
+export * from './carf.js';
+export * from './closure.js';

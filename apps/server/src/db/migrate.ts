@@ -22,6 +22,8 @@ import * as referralsPromo from './migrations/0019-referrals-promo.js';
 import * as autoTrade from './migrations/0020-auto-trade.js';
 import * as enquiries from './migrations/0021-enquiries.js';
 import * as newsletter from './migrations/0022-newsletter.js';
+import * as ukRules from './migrations/0023-uk-rules.js';
+import * as sanctions from './migrations/0024-sanctions.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0020-auto-trade': autoTrade,
   '0021-enquiries': enquiries,
   '0022-newsletter': newsletter,
+  '0023-uk-rules': ukRules,
+  '0024-sanctions': sanctions,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

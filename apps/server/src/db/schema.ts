@@ -207,6 +207,15 @@ export type UsersTable = {
   custom_fee_percent: string | null;
   /** Why compliance put the account on hold (block_status 2); null otherwise. */
   block_reason: string | null;
+  /** The account's end (migration 0023): notice given, withdraw-only from, no sign-in from. */
+  termination_notice_at: Date | null;
+  terminated_at: Date | null;
+  access_ends_at: Date | null;
+  terminated_by: 'firm' | 'customer' | null;
+  termination_reason: string | null;
+  /** Staff keep this customer's personal data past the retention period while set. */
+  legal_hold_reason: string | null;
+  personal_data_erased_at: Date | null;
 };
 
 export type SessionsTable = {
@@ -856,6 +865,137 @@ export type EnquiriesTable = {
   forwarded_at: Date | null;
 };
 
+/** The first-investment journey (migration 0023, issue 13). */
+export type InvestorProfilesTable = {
+  user_id: number;
+  category: 'restricted' | 'high_net_worth' | 'sophisticated' | 'large_undertaking' | null;
+  categorised_at: Date | null;
+  assessment_passed_at: Date | null;
+  retake_at: Date | null;
+  cooling_off_ends_at: Date | null;
+  completed_at: Date | null;
+  updated_at: Generated<Date>;
+};
+
+/** One attempt of the appropriateness assessment: the questions drawn, as shown, answered once. */
+export type AssessmentAttemptsTable = {
+  id: string;
+  user_id: number;
+  questions: ColumnType<{ id: string; option_ids: string[] }[], string, never>;
+  started_at: CreatedAt;
+  submitted_at: Date | null;
+  answers: ColumnType<Record<string, string> | null, never, string>;
+  score: number | null;
+  total: number | null;
+  passed: boolean | null;
+};
+
+/** Append-only evidence of every step and warning of the journey. */
+export type InvestorEvidenceTable = {
+  id: Generated<string>;
+  user_id: number;
+  step: string;
+  details: ColumnType<Record<string, unknown>, string, never>;
+  ip: string | null;
+  created_at: CreatedAt;
+};
+
+/** Sanctions screening (migration 0024, issue 13): each import of the consolidated list. */
+export type SanctionsListsTable = {
+  id: Generated<number>;
+  file_name: string;
+  sha256: string;
+  size_bytes: number;
+  /** DATE: read with to_char. */
+  list_updated_on: string;
+  row_count: number;
+  designation_count: number;
+  individual_count: number;
+  entity_count: number;
+  ship_count: number;
+  imported_by_staff_id: number;
+  imported_at: CreatedAt;
+  replaced_at: Date | null;
+};
+
+/** The rows of the active list, one per name or alias. */
+export type SanctionsListEntriesTable = {
+  id: Generated<number>;
+  list_id: number;
+  line: number;
+  group_id: string;
+  group_type: 'Individual' | 'Entity' | 'Ship';
+  surname: string;
+  given_names: string;
+  title: string | null;
+  dob: string | null;
+  town_of_birth: string | null;
+  country_of_birth: string | null;
+  nationality: string | null;
+  alias_type: string | null;
+  regime: string | null;
+  listed_on: string | null;
+};
+
+export type SanctionsScreeningSubject = {
+  kind: 'customer' | 'company' | 'director';
+  name: string;
+  birthdate: string | null;
+};
+
+export type SanctionsScreeningMatch = {
+  hit_id: number;
+  subject_kind: 'customer' | 'company' | 'director';
+  subject_name: string;
+  group_id: string;
+  listed_name: string;
+  status: 'open' | 'false_positive';
+};
+
+/** Every screening of a customer, clear or not: evidence. */
+export type SanctionsScreeningsTable = {
+  id: Int8Id;
+  user_id: number;
+  list_id: number;
+  trigger:
+    | 'onboarding'
+    | 'details_changed'
+    | 'company_changed'
+    | 'directors_changed'
+    | 'identity_edited'
+    | 'list_imported';
+  outcome: 'clear' | 'hit' | 'reviewed';
+  subjects: ColumnType<SanctionsScreeningSubject[], string, never>;
+  /** Filled in once the screening's hits are written (they need its id). */
+  matches: ColumnType<SanctionsScreeningMatch[], string | undefined, string>;
+  screened_at: Generated<Date>;
+};
+
+/** Possible matches for compliance to review, one per customer, subject and designation. */
+export type SanctionsHitsTable = {
+  id: Generated<number>;
+  user_id: number;
+  match_key: string;
+  subject_kind: 'customer' | 'company' | 'director';
+  director_id: number | null;
+  subject_name: string;
+  subject_birthdate: string | null;
+  list_id: number;
+  group_id: string;
+  group_type: 'Individual' | 'Entity';
+  listed_name: string;
+  listed_dobs: string | null;
+  regime: string | null;
+  status: Generated<'open' | 'false_positive'>;
+  first_screening_id: string;
+  last_screening_id: string;
+  found_at: Generated<Date>;
+  last_found_at: Generated<Date>;
+  review_note: string | null;
+  reviewed_by_staff_id: number | null;
+  reviewed_at: Date | null;
+};
+
 export type DB = {
   assets: AssetsTable;
   accounts: AccountsTable;
@@ -917,4 +1057,11 @@ export type DB = {
   promo_redemptions: PromoRedemptionsTable;
   enquiries: EnquiriesTable;
   newsletter_subscribers: NewsletterSubscribersTable;
+  investor_profiles: InvestorProfilesTable;
+  assessment_attempts: AssessmentAttemptsTable;
+  investor_evidence: InvestorEvidenceTable;
+  sanctions_lists: SanctionsListsTable;
+  sanctions_list_entries: SanctionsListEntriesTable;
+  sanctions_screenings: SanctionsScreeningsTable;
+  sanctions_hits: SanctionsHitsTable;
 };

@@ -51,6 +51,8 @@ declare module 'fastify' {
     access?: Access;
     /** On customer routes: what an API token may do here (none: tokens are refused). */
     token?: TokenUse;
+    /** A change a terminated account may still make: withdrawing, signing out, closing (issue 13). */
+    allowWhenTerminated?: boolean;
   }
 }
 
@@ -172,6 +174,25 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
     const sent = typeof header === 'string' ? header : '';
     const expected = request.auth ? request.auth.csrfToken : (request.cookies[CSRF_COOKIE] ?? '');
     if (!sent || !expected || !safeEqual(sent, expected)) throw new AppError('CSRF_FAILED');
+  });
+
+  // A terminated account may read, withdraw and leave; every other change is refused (issue 13),
+  // before validation, so the answer does not depend on what was sent.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const { access, allowWhenTerminated } = request.routeOptions.config;
+    const terminatedAt = request.auth?.terminatedAt;
+    const isReading = request.method === 'GET' || request.method === 'HEAD';
+    if (
+      access !== 'customer' ||
+      !terminatedAt ||
+      allowWhenTerminated ||
+      isReading ||
+      terminatedAt > new Date()
+    ) {
+      done();
+      return;
+    }
+    done(new AppError('ACCOUNT_TERMINATED'));
   });
 
   // A browser without a CSRF cookie gets one with its first API answer.

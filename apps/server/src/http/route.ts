@@ -29,6 +29,8 @@ export type RouteOptions<E extends Endpoint> = {
    * modules/api-tokens/token-rules.ts, and without one there, tokens are refused.
    */
   token?: TokenUse;
+  /** A change a terminated account may still make (withdrawals, sign-out, closing): see registerAuth. */
+  allowWhenTerminated?: boolean;
   handler: (request: RouteRequest<E>, reply: FastifyReply) => Promise<Output<E>>;
 };
 
@@ -73,6 +75,7 @@ export function registerRoute<E extends Endpoint>(
       access: options.access,
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.token ? { token: options.token } : {}),
+      ...(options.allowWhenTerminated ? { allowWhenTerminated: true } : {}),
     },
     ...(access === 'customer'
       ? {

@@ -15,6 +15,7 @@ import { autoTradeDomainCheck } from '../modules/auto-trade/service.js';
 import { cryptoDomainCheck } from '../modules/crypto/service.js';
 import { cryptoWithdrawalDomainCheck } from '../modules/crypto/withdrawals.js';
 import { fiatDomainCheck } from '../modules/fiat/service.js';
+import { completeInvestorJourney } from '../modules/investor/test-kit.js';
 import { referralsDomainCheck } from '../modules/referrals/service.js';
 import { termDepositDomainCheck } from '../modules/term-deposits/service.js';
 import { tradingDomainCheck } from '../modules/trading/service.js';
@@ -314,11 +315,13 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
         await expectOk(client.post(`/api/v1/user-verify/${link.split('/').at(-1)}`), 'verify');
         // Identity checks and staff approval are the KYC module's tests; here the customer is made live
         // as the API tests make one, in the database.
-        await database.db
+        const live = await database.db
           .updateTable('users')
           .set({ status: 1, live_since: new Date() })
           .where('email', '=', email)
-          .execute();
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await completeInvestorJourney(database.db, live.id);
         // The captcha challenge comes from one instance and is checked by the other half the time.
         const challenge = (await client.get('/api/v1/captcha/challenge')).json as Challenge;
         const solution = await solveChallenge({ challenge, deriveKey });

@@ -148,6 +148,10 @@ export const routes: RouteObject[] = [
             ...page(async () => (await import('../features/term-deposit/term-deposit-page')).TermDepositPage),
           },
           {
+            path: 'invest',
+            ...page(async () => (await import('../features/investor/investor-page')).InvestorPage),
+          },
+          {
             path: 'tax',
             ...page(async () => (await import('../features/tax/capital-gains-page')).CapitalGainsPage),
           },

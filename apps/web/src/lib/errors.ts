@@ -35,6 +35,9 @@ const TITLES: Record<ErrorCode, string> = {
   PRICES_STALE: 'Prices Unavailable',
   // Fiat money (spec 001 section 8): 403 shows the server's message; a 422 on withdraw is titled 'Unsuccessful!'.
   ACCOUNT_NOT_LIVE: 'Forbidden',
+  INVESTOR_JOURNEY_INCOMPLETE: 'Before your first investment',
+  ACCOUNT_TERMINATED: 'Account Terminated',
+  ACCOUNT_CLOSED: 'Account Closed',
   WITHDRAWAL_REFUSED: 'Failed!',
   BANK_ACCOUNT_NOT_SET: 'Unsuccessful!',
   // Crypto deposits (issue 8): the spec shows only the 'contact support' text.

@@ -26,6 +26,7 @@ export const PATHS = {
   settings: '/user/settings',
   termDeposits: '/user/term-deposit',
   tax: '/user/tax',
+  invest: '/user/invest',
   withdrawDeposit: '/user/withdraw-deposit',
 } as const;
 

@@ -77,6 +77,15 @@ const EXPECTED: Record<string, TokenUse | 'none'> = {
   // tax: an accountant's software may read the report
   'GET /api/v1/tax/capital-gains': 'read',
   'GET /api/v1/tax/capital-gains/export': 'read',
+  // the first-investment journey: the customer's own answers and confirmations, in the browser
+  'GET /api/v1/investor/journey': 'none',
+  'POST /api/v1/investor/categorisation': 'none',
+  'POST /api/v1/investor/assessment': 'none',
+  'POST /api/v1/investor/assessment/:attemptId': 'none',
+  'POST /api/v1/investor/warnings/shown': 'none',
+  'POST /api/v1/investor/confirm': 'none',
+  // closing the account: the owner's, in the browser, with the password
+  'POST /api/v1/account/close': 'none',
   // trading
   'GET /api/v1/trading/terms': 'read',
   'POST /api/v1/quotes': 'trade',

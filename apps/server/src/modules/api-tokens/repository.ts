@@ -110,12 +110,19 @@ export function createApiTokenRepository(db: Kysely<DB>) {
     },
 
     /** The live token with this hash. */
-    async findLiveByHash(tokenHash: string): Promise<ApiTokenRow | undefined> {
+    /** A token that works: not deleted, and of an account whose access has not ended (issue 13). */
+    async findLiveByHash(
+      tokenHash: string,
+    ): Promise<(ApiTokenRow & { terminated_at: Date | null }) | undefined> {
       return db
         .selectFrom('api_tokens')
-        .select(COLUMNS)
-        .where('token_hash', '=', tokenHash)
-        .where('deleted_at', 'is', null)
+        .innerJoin('users', 'users.id', 'api_tokens.user_id')
+        .select([...COLUMNS.map((column) => `api_tokens.${column}` as const), 'users.terminated_at'])
+        .where('api_tokens.token_hash', '=', tokenHash)
+        .where('api_tokens.deleted_at', 'is', null)
+        .where((eb) =>
+          eb.or([eb('users.access_ends_at', 'is', null), eb('users.access_ends_at', '>', sql<Date>`now()`)]),
+        )
         .executeTakeFirst();
     },
 

@@ -24,7 +24,7 @@ const PREFIX_LENGTH = 8;
 const TOUCH_EVERY_MS = 60_000;
 
 /** The holder of a live token, from the address they called from. */
-export type TokenHolder = ApiTokenGrant & { userId: number };
+export type TokenHolder = ApiTokenGrant & { userId: number; terminatedAt: Date | null };
 
 export type ApiTokenServiceDeps = {
   db: Kysely<DB>;
@@ -132,7 +132,12 @@ export function createApiTokenService(deps: ApiTokenServiceDeps) {
       if (!isIpAllowed(row.ip_allowlist, ip)) throw new AppError('FORBIDDEN', API_TOKEN_TEXTS.ipNotAllowed);
       if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_EVERY_MS)
         await repository.touch(row.id);
-      return { id: row.id, userId: row.user_id, permissionId: row.permission_id };
+      return {
+        id: row.id,
+        userId: row.user_id,
+        permissionId: row.permission_id,
+        terminatedAt: row.terminated_at,
+      };
     },
   };
 }

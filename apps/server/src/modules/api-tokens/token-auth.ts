@@ -95,6 +95,7 @@ export function registerApiTokenAuth(
       id: `api-token:${holder.id}`,
       userId: holder.userId,
       csrfToken: '',
+      terminatedAt: holder.terminatedAt,
       via: 'api-token',
       apiToken: { id: holder.id, permissionId: holder.permissionId },
     };

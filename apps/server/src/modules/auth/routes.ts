@@ -97,6 +97,7 @@ export function registerAuthRoutes(
 
   registerRoute(app, logout, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request, reply) => {
       const session = requireCustomer(request);
       await auth.logout(session.id, session.userId);

@@ -77,6 +77,9 @@ export function toUserView(user: UserRow, recoveryCodesLeft: number): AccountVie
     loginout_notifications: user.loginout_notifications,
     marketing_notifications: user.marketing_notifications,
     trade_notifications: user.trade_notifications,
+    termination_notice_at: user.termination_notice_at?.toISOString() ?? null,
+    terminated_at: user.terminated_at?.toISOString() ?? null,
+    access_ends_at: user.access_ends_at?.toISOString() ?? null,
   };
 }
 
@@ -187,6 +190,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new AppError('INVALID_CREDENTIALS');
       }
       await limits.clear(LIMITS.loginFailuresPerAccount, input.username);
+      // Only the right password learns that the account is closed (issue 13).
+      if (user.access_ends_at && user.access_ends_at <= new Date()) throw new AppError('ACCOUNT_CLOSED');
       await checkSignInIp(user, meta);
       if (!user.email_verified_at) {
         throw new AppError('EMAIL_NOT_VERIFIED', undefined, undefined, { verified: false, user_id: user.id });

@@ -9,7 +9,11 @@ export const SESSION_IDLE_MINUTES = 30;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_SECONDS = 60;
 
-export type ActiveSession = { id: string; userId: number; csrfToken: string };
+/**
+ * A signed-in customer. `terminatedAt`: from then on the account may only
+ * withdraw (issue 13); once its access has ended no session is found at all.
+ */
+export type ActiveSession = { id: string; userId: number; csrfToken: string; terminatedAt: Date | null };
 
 export function createSessionStore(db: Kysely<DB>) {
   return {
@@ -34,11 +38,25 @@ export function createSessionStore(db: Kysely<DB>) {
     async find(token: string): Promise<ActiveSession | null> {
       const row = await db
         .selectFrom('sessions')
-        .select(['id', 'user_id', 'csrf_token', 'last_seen_at'])
-        .where('token_hash', '=', hashToken(token))
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .where('last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${SESSION_IDLE_MINUTES})`)
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'sessions.id',
+          'sessions.user_id',
+          'sessions.csrf_token',
+          'sessions.last_seen_at',
+          'users.terminated_at',
+        ])
+        .where('sessions.token_hash', '=', hashToken(token))
+        .where('sessions.revoked_at', 'is', null)
+        .where((eb) =>
+          eb.or([eb('users.access_ends_at', 'is', null), eb('users.access_ends_at', '>', sql<Date>`now()`)]),
+        )
+        .where('sessions.expires_at', '>', sql<Date>`now()`)
+        .where(
+          'sessions.last_seen_at',
+          '>',
+          sql<Date>`now() - make_interval(mins => ${SESSION_IDLE_MINUTES})`,
+        )
         .executeTakeFirst();
       if (!row) return null;
       if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
@@ -48,7 +66,7 @@ export function createSessionStore(db: Kysely<DB>) {
           .where('id', '=', row.id)
           .execute();
       }
-      return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token };
+      return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, terminatedAt: row.terminated_at };
     },
 
     async revoke(sessionId: string): Promise<void> {

@@ -20,6 +20,7 @@ import type { DB } from '../../db/schema.js';
 import type { DomainCheck } from '../../ledger/index.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 import type { TradingService } from '../trading/service.js';
+import type { InvestorService } from '../investor/service.js';
 import type { AutoTradeRepository, AutoTradeRow, PendingDeposit } from './repository.js';
 
 /** Deposits one run converts at most; the next run takes the rest. */
@@ -35,6 +36,8 @@ export type AutoTradeServiceDeps = {
   trading: Pick<TradingService, 'quote' | 'executeQuote'>;
   secondFactor: Pick<SecondFactor, 'check'>;
   log: Pick<FastifyBaseLogger, 'error'>;
+  /** The first-investment journey (issue 13): an auto buy waits until it is complete. */
+  investor: Pick<InvestorService, 'assertMayInvest'>;
 };
 
 export type AutoTradeService = ReturnType<typeof createAutoTradeService>;
@@ -151,6 +154,7 @@ export function createAutoTradeService(deps: AutoTradeServiceDeps) {
       checkOwnId(userId, id);
       const customer = await repository.findCustomer(userId);
       if (!customer) throw new AppError('UNAUTHENTICATED');
+      if (body.type === 'buy') await deps.investor.assertMayInvest(userId);
       // Spec 002 §5, in the order the screen checks them.
       if (!body.coin_id)
         throw refused(

@@ -10,6 +10,7 @@ import {
   type EditIdentityBody,
   type LedgerLine,
   type Page,
+  type ScreeningTrigger,
 } from '@florin/contracts';
 import { formatAmount, isAssetCode, type AssetCode } from '@florin/domain';
 import type { Kysely } from 'kysely';
@@ -90,6 +91,8 @@ export function createCustomerAdminService(deps: {
   ledger: Ledger;
   notifier: Notifier;
   kyc: Pick<KycReader, 'getVerificationState'>;
+  /** Screens the customer against the sanctions list again after a change to the name or date of birth. */
+  sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
 }) {
   const { db, repository, notifier } = deps;
 
@@ -115,6 +118,10 @@ export function createCustomerAdminService(deps: {
       email_codes: customer.platform_2fa_mobile,
       two_factor_reset_at: customer.two_factor_reset_at?.toISOString() ?? null,
       withdrawals_blocked_until: withdrawalsBlockedUntil(customer)?.toISOString() ?? null,
+      termination_notice_at: customer.termination_notice_at?.toISOString() ?? null,
+      terminated_at: customer.terminated_at?.toISOString() ?? null,
+      access_ends_at: customer.access_ends_at?.toISOString() ?? null,
+      legal_hold_reason: customer.legal_hold_reason,
       steps: toVerificationSteps(state),
       documents: currentDocuments(documents).map(toAdminDocument),
       go_live: checkGoLive(customer, documents),
@@ -318,7 +325,13 @@ export function createCustomerAdminService(deps: {
         firstName: before.first_name,
         changes: changes.join(' and '),
       });
-      return { data: await profileOf(after), message: COMPLIANCE_TEXTS.detailsUpdated };
+      if (!deps.sanctions) return { data: await profileOf(after), message: COMPLIANCE_TEXTS.detailsUpdated };
+      // A match puts the account on hold: the profile shows it as it is after the screening.
+      await deps.sanctions.screenCustomer(userId, 'identity_edited');
+      return {
+        data: await profileOf(await requireCustomer(userId)),
+        message: COMPLIANCE_TEXTS.detailsUpdated,
+      };
     },
 
     async signOut(actor: AuditActor, userId: number, reason: string): Promise<{ message: string }> {

@@ -37,6 +37,10 @@ const CUSTOMER_COLUMNS = [
   'users.two_factor_reset_at',
   'users.login_notifications',
   'users.loginout_notifications',
+  'users.termination_notice_at',
+  'users.terminated_at',
+  'users.access_ends_at',
+  'users.legal_hold_reason',
 ] as const;
 
 export type CustomerRow = Pick<

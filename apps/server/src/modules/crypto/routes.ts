@@ -74,6 +74,7 @@ export function registerCryptoRoutes(
 
   registerRoute(app, sendVerifyWithdraw, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) =>
       withdrawals.request(customerId(request), idempotencyKeyOf(request), request.body, {
         savedAddressOnly:
@@ -83,23 +84,27 @@ export function registerCryptoRoutes(
 
   registerRoute(app, resendWithdrawCode, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) => withdrawals.resendCode(customerId(request), String(request.params.id)),
   });
 
   registerRoute(app, verifyWithdraw, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) =>
       withdrawals.verify(customerId(request), String(request.body.withdrawal_id), request.body.verify_code),
   });
 
   registerRoute(app, cryptoWithdraw, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) =>
       withdrawals.submit(customerId(request), String(request.body.withdrawal_id), request.body.passcode),
   });
 
   registerRoute(app, cancelCryptoWithdrawal, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) => withdrawals.cancel(customerId(request), String(request.params.id)),
   });
 

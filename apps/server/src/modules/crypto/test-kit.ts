@@ -15,6 +15,7 @@ import { createCryptoRepository } from './repository.js';
 import { createCryptoService, cryptoDomainCheck } from './service.js';
 import { chainsFromConfig } from './setup.js';
 import { cryptoWithdrawalDomainCheck } from './withdrawals.js';
+import { completeInvestorJourney } from '../investor/test-kit.js';
 
 /**
  * What the crypto API tests share: live customers with a bearer session,
@@ -29,15 +30,17 @@ export async function expectCryptoLedgerToHold(db: Kysely<DB>): Promise<void> {
   expect(result.violations).toEqual([]);
 }
 
-/** A live customer (status 1) signed in with a bearer session. */
+/** A live customer (status 1) signed in with a bearer session, past the first-investment journey. */
 export async function liveCustomer(t: TestApp, options: { live?: boolean } = {}) {
   const customer = await newCustomer(t);
-  if (options.live !== false)
+  if (options.live !== false) {
     await t.database.db
       .updateTable('users')
       .set({ status: 1, live_since: new Date() })
       .where('id', '=', customer.id)
       .execute();
+    await completeInvestorJourney(t.database.db, customer.id);
+  }
   return customer;
 }
 

@@ -25,6 +25,7 @@ describe('the dev routes in production', () => {
       ['POST', '/dev/ledger/fund'],
       ['POST', '/dev/fiat/bank-accounts/pass-wait'],
       ['POST', '/dev/security/pass-waits'],
+      ['POST', '/dev/investor/pass-waits'],
       ['POST', '/dev/market/drive'],
       ['POST', '/dev/users/platform'],
       ['POST', '/dev/crypto/simulated-chain/deposit'],

@@ -13,6 +13,8 @@ const DevFundSchema = z
     asset: AssetCodeSchema,
     amount: z.string(),
     key: z.string().min(8).max(100),
+    /** out: takes the amount back to suspense, as the e2e stories empty an account to close it. */
+    direction: z.enum(['in', 'out']).default('in'),
   })
   .superRefine((value, ctx) => {
     const amount = amountSchema(value.asset).safeParse(value.amount);
@@ -35,8 +37,8 @@ export function registerDevRoutes(
   const { db } = deps;
 
   /**
-   * Gives a customer money out of the house's suspense account, as an
-   * adjustment journal through the ledger (balanced, idempotent by `key`):
+   * Gives a customer money out of the house's suspense account (or takes it
+   * back), as an adjustment journal through the ledger (balanced, idempotent by `key`):
    * how the e2e fixtures and a developer trying the product get balances in
    * assets whose real deposits do not exist yet. Never in production.
    */
@@ -51,7 +53,7 @@ export function registerDevRoutes(
         .where('email', '=', body.email.toLowerCase())
         .executeTakeFirst();
       if (!user) throw new AppError('NOT_FOUND');
-      const amount = parseAmount(body.amount, body.asset);
+      const amount = parseAmount(body.amount, body.asset) * (body.direction === 'out' ? -1n : 1n);
       const result = await deps.ledger.postJournal(db, {
         idempotencyKey: `dev-fund:${body.key}`,
         kind: 'adjustment',
@@ -132,6 +134,35 @@ export function registerDevRoutes(
           .executeTakeFirst();
         return { wallets: Number(wallets.numUpdatedRows) };
       });
+    },
+  );
+
+  /**
+   * Ends the first-investment journey's waits (issue 13): a failed
+   * assessment's retake wait and the 24-hour cooling-off move 25 hours back,
+   * as if the customer came back a day later. Never in production.
+   */
+  app.post(
+    '/dev/investor/pass-waits',
+    { config: { access: 'public' }, schema: { body: z.strictObject({ email: z.string().email() }) } },
+    async (request) => {
+      const { email } = request.body as { email: string };
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst();
+      if (!user) throw new AppError('NOT_FOUND');
+      const result = await db
+        .updateTable('investor_profiles')
+        .set({
+          retake_at: sql<Date | null>`retake_at - interval '25 hours'`,
+          cooling_off_ends_at: sql<Date | null>`cooling_off_ends_at - interval '25 hours'`,
+        })
+        .where('user_id', '=', user.id)
+        .where('completed_at', 'is', null)
+        .executeTakeFirst();
+      return { updated: Number(result.numUpdatedRows) };
     },
   );
 

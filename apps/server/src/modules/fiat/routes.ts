@@ -71,17 +71,20 @@ export function registerFiatRoutes(app: FastifyInstance, deps: { fiat: FiatServi
 
   registerRoute(app, request2fa, {
     access: 'customer',
+    allowWhenTerminated: true,
     rateLimit: { max: 5, timeWindow: '1 minute' },
     handler: async (request) => fiat.requestCode(customerIdOf(request), request.body.purpose),
   });
 
   registerRoute(app, fiatWithdraw, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) => fiat.withdraw(customerIdOf(request), idempotencyKeyOf(request), request.body),
   });
 
   registerRoute(app, cancelFiatWithdrawal, {
     access: 'customer',
+    allowWhenTerminated: true,
     handler: async (request) => fiat.cancelWithdrawal(customerIdOf(request), String(request.params.id)),
   });
 

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { Browser } from '../../test/browser.js';
 import { customerBrowser, insertCustomer, type TestCustomer } from '../compliance/test-customers.js';
+import { completeInvestorJourney } from '../investor/test-kit.js';
 import type { TestApp } from '../../test/app.js';
 import { fiatDomainCheck } from './service.js';
 
@@ -28,19 +29,34 @@ export async function expectFiatLedgerToHold(db: Kysely<DB>): Promise<void> {
 
 export type FiatCustomer = TestCustomer & { browser: Browser };
 
-/** A live customer (status 1) with a signed-in browser. */
+/**
+ * A live customer (status 1) with a signed-in browser, past the
+ * first-investment journey unless `journey` is false.
+ */
 export async function liveCustomer(
   t: TestApp,
-  options: { firstName?: string; lastName?: string; live?: boolean } = {},
+  options: {
+    firstName?: string;
+    lastName?: string;
+    live?: boolean;
+    journey?: boolean;
+    accountType?: 'Individual' | 'Corporate';
+  } = {},
 ): Promise<FiatCustomer> {
   const db = t.database.db;
-  const customer = await insertCustomer(db, { firstName: options.firstName, lastName: options.lastName });
-  if (options.live !== false)
+  const customer = await insertCustomer(db, {
+    firstName: options.firstName,
+    lastName: options.lastName,
+    accountType: options.accountType,
+  });
+  if (options.live !== false) {
     await db
       .updateTable('users')
       .set({ status: 1, live_since: new Date() })
       .where('id', '=', customer.id)
       .execute();
+    if (options.journey !== false) await completeInvestorJourney(db, customer.id);
+  }
   return { ...customer, browser: await customerBrowser(t.app, db, customer.id) };
 }
 

@@ -13,6 +13,7 @@ import {
   type IdProofFields,
   type KycAnswers,
   type KycBody,
+  type ScreeningTrigger,
   type UserDetailsBody,
   type VerificationState,
   type YesNo,
@@ -56,6 +57,11 @@ export type KycServiceDeps = {
   complianceEmail: string;
   /** Records each move to the trading platform and tells staff; unset, nothing is recorded (unit tests). */
   upgrades?: UpgradeRecorder;
+  /**
+   * Screens the customer against the sanctions list (issue 13): when they submit verification, and
+   * after it on every change to a screened detail. Unset: no screening (unit tests).
+   */
+  sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
 };
 
 const LIVE_STATUS = 1;
@@ -235,6 +241,11 @@ export function createKycService(deps: KycServiceDeps) {
     const user = await repository.findUser(userId, executor);
     if (!user) throw new AppError('UNAUTHENTICATED');
     return user;
+  }
+
+  /** Once verification is submitted, a change to a screened detail screens the customer again. */
+  async function rescreen(user: KycUserRow, trigger: ScreeningTrigger): Promise<void> {
+    if (user.verification_completed_at) await deps.sanctions?.screenCustomer(user.id, trigger);
   }
 
   function toDirector(row: DirectorRow, documents: readonly DocumentRow[]): Director {
@@ -474,7 +485,7 @@ export function createKycService(deps: KycServiceDeps) {
      * uploaded and reviewed.
      */
     async saveDetails(userId: number, body: UserDetailsBody): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const user = await db.transaction().execute(async (trx) => {
         const user = await lockUser(trx, userId);
         requireAccountType(user);
         if (user.status === LIVE_STATUS) {
@@ -504,7 +515,10 @@ export function createKycService(deps: KycServiceDeps) {
           trx,
         );
         if (isNewAddress) await repository.supersedeDocuments(userId, null, ['proof_address'], trx);
+        return user;
       });
+      // The date of birth is screened (the address is not: the list is matched by name and birth).
+      if (user.birthdate !== body.birthdate) await rescreen(user, 'details_changed');
     },
 
     /**
@@ -514,6 +528,8 @@ export function createKycService(deps: KycServiceDeps) {
      * going back to Instant goes through support.
      */
     async setAccountType(userId: number, body: AccountTypeBody): Promise<void> {
+      // Set inside the transaction when this call finishes the wizard.
+      const wizard = { isSubmitted: false };
       const upgradeId = await db.transaction().execute(async (trx): Promise<string | null> => {
         const user = await lockUser(trx, userId);
         if (body.account_type === 'Individual' || body.account_type === 'Corporate') {
@@ -547,10 +563,13 @@ export function createKycService(deps: KycServiceDeps) {
           { ...(isTrade ? trading : { platform }), verification_completed_at: new Date() },
           trx,
         );
+        wizard.isSubmitted = true;
         // Staff see every new trading account, whether chosen in the wizard or later.
         return isTrade && user.platform !== 2 ? recordUpgrade() : null;
       });
       if (upgradeId !== null) void deps.upgrades?.notifyStaff(upgradeId);
+      // Onboarding: the customer, or the company with its directors and owners, is screened once submitted.
+      if (wizard.isSubmitted) await deps.sanctions?.screenCustomer(userId, 'onboarding');
     },
 
     async confirmIco(userId: number, confirmed: boolean): Promise<void> {
@@ -586,14 +605,17 @@ export function createKycService(deps: KycServiceDeps) {
      */
     async saveCompany(userId: number, body: CompanyBody): Promise<Company> {
       try {
-        return await db.transaction().execute(async (trx) => {
+        const saved = await db.transaction().execute(async (trx) => {
           const user = await lockUser(trx, userId);
           if (user.account_type !== 'Corporate') throw new AppError('NOT_FOUND');
           if (await repository.findCompanyWithNumber(body.country, body.company_number, userId, trx)) {
             throw new AppError('COMPANY_NUMBER_TAKEN', KYC_TEXTS.companyNumberTaken);
           }
           const existing = await repository.findCompany(userId, trx, { forUpdate: true });
-          if (!existing) return loadCompany(await repository.insertCompany(userId, body, trx), trx);
+          if (!existing) {
+            const company = await loadCompany(await repository.insertCompany(userId, body, trx), trx);
+            return { company, user, isRenamed: false };
+          }
           if (user.status === LIVE_STATUS) {
             const errors: Record<string, string[]> = {};
             if (existing.name !== body.name) errors.name = [KYC_TEXTS.companyLocked];
@@ -607,8 +629,11 @@ export function createKycService(deps: KycServiceDeps) {
           if (addressOf(existing) !== addressOf(body)) {
             await repository.supersedeDocuments(userId, null, ['cproof_address'], trx);
           }
-          return loadCompany(updated, trx);
+          return { company: await loadCompany(updated, trx), user, isRenamed: existing.name !== body.name };
         });
+        // The company's name is screened: a new one is screened again.
+        if (saved.isRenamed) await rescreen(saved.user, 'company_changed');
+        return saved.company;
       } catch (error) {
         if (isUniqueViolation(error, 'companies_number')) {
           throw new AppError('COMPANY_NUMBER_TAKEN', KYC_TEXTS.companyNumberTaken);
@@ -626,6 +651,7 @@ export function createKycService(deps: KycServiceDeps) {
         await checkShareHolding(trx, company.id, null, body.shareHolding);
         return repository.insertDirector(company.id, directorValues(body), trx);
       });
+      await rescreen(user, 'directors_changed');
       return loadDirector(company, directorId);
     },
 
@@ -638,6 +664,7 @@ export function createKycService(deps: KycServiceDeps) {
         await checkShareHolding(trx, company.id, directorId, body.shareHolding);
         await repository.updateDirector(directorId, directorValues(body), trx);
       });
+      await rescreen(user, 'directors_changed');
       return loadDirector(company, directorId);
     },
 

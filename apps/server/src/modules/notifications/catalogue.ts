@@ -194,6 +194,27 @@ export const NOTIFICATIONS = {
       paragraphs: [`Hello ${firstName},`, 'Our compliance team has lifted the hold on your account.'],
     }),
   }),
+  account_termination_notice: entry<{ firstName: string; terminatesOn: string; accessEndsOn: string }>({
+    render: ({ firstName, terminatesOn, accessEndsOn }) => ({
+      subject: 'Notice that your Florin account will end',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `We are giving you one month's notice that we will end your account on ${terminatesOn}, as our terms allow.`,
+        `Until then you can use your account as normal. From ${terminatesOn} you can only withdraw your money and coins, until ${accessEndsOn}; after that you will not be able to sign in.`,
+        'Please withdraw your money and coins in good time. If you have questions, contact support.',
+      ],
+    }),
+  }),
+  account_closed: entry<{ firstName: string }>({
+    render: ({ firstName }) => ({
+      subject: 'Your Florin account is closed',
+      paragraphs: [
+        `Hello ${firstName},`,
+        'You closed your Florin account. You can no longer sign in.',
+        'We keep the records the law requires for five years, then erase your personal data. If you did not close your account, contact support at once.',
+      ],
+    }),
+  }),
   source_of_wealth_reset: entry<{ firstName: string; url: string }>({
     render: ({ firstName, url }) => ({
       subject: 'Please tell us about your source of wealth again',

@@ -24,6 +24,7 @@ import type { DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting, UserAccountRef } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { Notifier } from '../notifications/service.js';
+import type { InvestorService } from '../investor/service.js';
 import type { DepositRow, OptionRow, TermDepositRepository } from './repository.js';
 
 /** How often the leading instance looks for matured deposits. */
@@ -42,6 +43,8 @@ export type TermDepositServiceDeps = {
   notifier: Notifier;
   publicUrl: string;
   log: Pick<FastifyBaseLogger, 'error'>;
+  /** The first-investment journey (issue 13): locking coins is an investment. */
+  investor: Pick<InvestorService, 'assertMayInvest'>;
 };
 
 export type TermDepositService = ReturnType<typeof createTermDepositService>;
@@ -220,6 +223,7 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
       const customer = await repository.findCustomer(userId);
       if (!customer || customer.status !== 1 || customer.block_status === 2)
         throw new AppError('ACCOUNT_NOT_LIVE');
+      await deps.investor.assertMayInvest(userId);
       const asset = assetOfCoinId(input.coin);
       const amount = parseAmount(input.amount, asset);
       const requestHash = createHash('sha256')

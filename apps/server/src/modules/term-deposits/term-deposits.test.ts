@@ -17,6 +17,8 @@ import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer
 import { createNotifier } from '../notifications/service.js';
 import { createTermDepositRepository } from './repository.js';
 import { createTermDepositService, maturityKey, termDepositDomainCheck } from './service.js';
+import { createInvestorRepository } from '../investor/repository.js';
+import { createInvestorService } from '../investor/service.js';
 
 let t: TestApp;
 
@@ -48,6 +50,7 @@ function instance() {
     notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
     publicUrl: 'http://localhost',
     log: t.app.log,
+    investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
   });
 }
 

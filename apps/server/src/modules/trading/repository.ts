@@ -13,6 +13,8 @@ export type Trader = {
   status: number;
   block_status: number;
   is_sow_reset: number;
+  /** From then on the account may only withdraw (issue 13): no trade, not even its auto trades. */
+  terminated_at: Date | null;
   platform: number;
   custom_fee_percent: string | null;
   login_notifications: boolean;
@@ -43,6 +45,7 @@ export function createTradingRepository(db: Kysely<DB>) {
         'status',
         'block_status',
         'is_sow_reset',
+        'terminated_at',
         'platform',
         'custom_fee_percent',
         'login_notifications',

@@ -42,6 +42,7 @@ import type { DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
+import type { InvestorService } from '../investor/service.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { OrderRow, TradeCoin, Trader, TradeRow, TradingRepository } from './repository.js';
@@ -70,6 +71,8 @@ export type TradingServiceDeps = {
   log: Pick<FastifyBaseLogger, 'error'>;
   /** The customer's running promo fee discount in percent of the fee (issue 10), or null. */
   feeDiscountFor: (userId: number) => Promise<string | null>;
+  /** The first-investment journey (issue 13): a buy waits until it is complete; a sale never does. */
+  investor: Pick<InvestorService, 'assertMayInvest'>;
 };
 
 export type TradingService = ReturnType<typeof createTradingService>;
@@ -168,7 +171,7 @@ function toTrade(row: TradeRow): Trade {
  * pages are told and they are mailed after the commit.
  */
 export function createTradingService(deps: TradingServiceDeps) {
-  const { db, repository, ledger, market, notifier, userEvents, log } = deps;
+  const { db, repository, ledger, market, notifier, userEvents, log, investor } = deps;
 
   async function requireTrader(userId: number): Promise<Trader> {
     const trader = await repository.findTrader(userId);
@@ -178,6 +181,7 @@ export function createTradingService(deps: TradingServiceDeps) {
 
   function checkMayTrade(trader: Trader): void {
     if (trader.status !== 1 || trader.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
+    if (trader.terminated_at && trader.terminated_at <= new Date()) throw new AppError('ACCOUNT_TERMINATED');
     if (trader.is_sow_reset === 1)
       throw new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
   }
@@ -579,6 +583,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     ): Promise<{ data: Quote }> {
       const trader = await requireTrader(userId);
       checkMayTrade(trader);
+      if (body.side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, body.side);
       const asset = coin.asset;
       const fiat = fiatOf(body.currency);
@@ -699,6 +704,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const trader = await requireTrader(userId);
       checkMayTrade(trader);
       checkTradingPlatform(trader);
+      if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
       const asset = coin.asset;
       const fiat = fiatOf(body.currency);
@@ -780,6 +786,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const trader = await requireTrader(userId);
       checkMayTrade(trader);
       checkTradingPlatform(trader);
+      if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
       const asset = coin.asset;
       const fiat = fiatOf(body.currency);

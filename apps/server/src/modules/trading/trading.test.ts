@@ -26,6 +26,8 @@ import { createNotifier } from '../notifications/service.js';
 import { connect } from '../realtime/test-support.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck } from './service.js';
+import { createInvestorRepository } from '../investor/repository.js';
+import { createInvestorService } from '../investor/service.js';
 
 let t: TestApp;
 
@@ -216,6 +218,7 @@ describe('instant trades at a quoted price', () => {
       userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
       log: t.app.log,
       feeDiscountFor: () => Promise.resolve(null),
+      investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
     });
     await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
     expect((await balance(customer, 'GBP')).available).toBe(100_000n);

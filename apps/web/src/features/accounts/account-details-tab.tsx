@@ -1,5 +1,6 @@
 import { ACCOUNT_TEXTS, UPGRADE_TEXTS, type User } from '@florin/contracts';
 import { Badge, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { CloseAccountSection } from './close-account-section';
 
 const birthdayFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
@@ -76,6 +77,7 @@ export function AccountDetailsTab({ user, onUpgrade }: AccountDetailsTabProps) {
           </Badge>
         )}
       </Group>
+      <CloseAccountSection />
     </Stack>
   );
 }

@@ -29,6 +29,7 @@ import { SendCodeButton } from '../../components/send-code-button';
 import { showErrorToast } from '../../lib/toasts';
 import { useCancelAutoTrade, useAutoTrades, useCreateAutoTrade } from './api/auto-trades';
 import { useTierTerms } from './api/get-trading-terms';
+import { InvestorGate } from '../../components/investor-gate';
 
 const CODE_LENGTH = 6;
 
@@ -66,6 +67,7 @@ export function AutoTradeTab({ user }: { user: User }) {
   return (
     <Stack gap="lg">
       <Text c="dimmed">{AUTO_TRADE_TEXTS.intro}</Text>
+      <InvestorGate />
       {/* E-mailed codes (platform_2fa_mobile) are a second factor too: the Send 2FA button gives one. */}
       {user.disable_florin_2fa !== 1 && user.platform_2fa_mobile !== 1 ? (
         <Alert color="yellow" title={AUTO_TRADE_TEXTS.secondFactorNeededTitle}>

@@ -21,6 +21,8 @@ export const ADMIN_PATHS = {
   referralClaims: '/admin/referral-claims',
   newsletter: '/admin/newsletter',
   enquiries: '/admin/enquiries',
+  sanctions: '/admin/sanctions',
+  reports: '/admin/reports',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

@@ -53,6 +53,8 @@ export const adminRoute: RouteObject = {
         { path: 'referral-claims', ...screen((pages) => pages.ReferralClaimsPage) },
         { path: 'newsletter', ...screen((pages) => pages.NewsletterPage) },
         { path: 'enquiries', ...screen((pages) => pages.EnquiriesPage) },
+        { path: 'sanctions', ...screen((pages) => pages.SanctionsPage) },
+        { path: 'reports', ...screen((pages) => pages.ReportsPage) },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },
       ],
     },

@@ -1,4 +1,4 @@
-import type { StaffMe, StaffRole } from '@florin/contracts';
+import { CARF_REPORT_ROLES, type StaffMe, type StaffRole } from '@florin/contracts';
 import { useOutletContext } from 'react-router';
 import { ADMIN_PATHS } from './admin-paths';
 
@@ -45,9 +45,16 @@ export const NEWSLETTER_SCREEN_ROLES: ScreenRoles = ['support'];
 /** Product enquiries from the contact page: support answers them (issue 12). */
 export const ENQUIRIES_SCREEN_ROLES: ScreenRoles = ['support'];
 
+/** Sanctions screening: compliance imports the list and reviews the hits (issue 13). */
+export const SANCTIONS_SCREEN_ROLES: ScreenRoles = ['compliance'];
+
+/** Regulatory reports, HMRC's CARF data first: compliance answers for them, finance checks the figures (issue 13). */
+export const REPORTS_SCREEN_ROLES: ScreenRoles = CARF_REPORT_ROLES;
+
 /** The back office's navigation, in this order. */
 export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Compliance', to: ADMIN_PATHS.compliance, roles: ['compliance'] },
+  { label: 'Sanctions', to: ADMIN_PATHS.sanctions, roles: SANCTIONS_SCREEN_ROLES },
   { label: 'Customers', to: ADMIN_PATHS.customers, roles: undefined },
   { label: 'Staff', to: ADMIN_PATHS.staff, roles: [] },
   { label: 'Audit log', to: ADMIN_PATHS.auditLog, roles: ['compliance'] },
@@ -69,6 +76,7 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Referral claims', to: ADMIN_PATHS.referralClaims, roles: REFERRAL_CLAIMS_SCREEN_ROLES },
   { label: 'Newsletter', to: ADMIN_PATHS.newsletter, roles: NEWSLETTER_SCREEN_ROLES },
   { label: 'Enquiries', to: ADMIN_PATHS.enquiries, roles: ENQUIRIES_SCREEN_ROLES },
+  { label: 'Reports', to: ADMIN_PATHS.reports, roles: REPORTS_SCREEN_ROLES },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -11,6 +11,7 @@ import { DepositTable, selectedOption, type RowInput } from './components/deposi
 import { formatDay } from './components/format-day';
 import { HistoryTable } from './components/history-table';
 import { amountForRequest, cleanAmountInput, previewDeposit, transferErrors } from './term-deposit-math';
+import { InvestorGate } from '../../components/investor-gate';
 
 /** Spec 002 section 2.6 (/user/term-deposit): lock coins for a term, and the deposits made. */
 export function TermDepositPage() {
@@ -105,6 +106,7 @@ export function TermDepositPage() {
     <Container size="xl" py="md">
       <Stack gap="lg">
         <Title order={1}>{TERM_DEPOSIT_TEXTS.pageTitle}</Title>
+        <InvestorGate />
         <Paper withBorder p="md" radius="md">
           {coins.isPending ? (
             <Skeleton height={180} />

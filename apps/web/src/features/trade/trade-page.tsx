@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../lib/current-user';
 import { InstantTrade } from './instant/instant-trade';
 import { TradingScreen } from './trading/trading-screen';
+import { InvestorGate } from '../../components/investor-gate';
 
 /** The tabs of a trading account's /user/trade, as `?tab=` names them; the trading screen when absent. */
 const TRADE_TABS = { trade: 'trade', instant: 'instant' } as const;
@@ -36,6 +37,7 @@ export function TradePage() {
         <Title order={1} fz={{ base: 26, sm: 32 }}>
           {user?.platform === 2 ? 'Trade' : 'Instant Trade'}
         </Title>
+        {user && <InvestorGate />}
         {!user && <Skeleton height={320} />}
         {user && user.platform !== 2 && <InstantTrade />}
         {user?.platform === 2 && (

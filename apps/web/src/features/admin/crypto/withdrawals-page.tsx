@@ -14,7 +14,7 @@ import {
   type MantineColor,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { reportError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
@@ -40,6 +40,7 @@ import {
   walletHeldAtOf,
   walletOwnerOf,
 } from './payout-details';
+import { LabelledValue } from '../components/labelled-value';
 
 const STATUS_COLORS: Partial<Record<CryptoWithdrawalStatus, MantineColor>> = {
   pending: 'yellow',
@@ -52,19 +53,6 @@ const STATUS_COLORS: Partial<Record<CryptoWithdrawalStatus, MantineColor>> = {
 /** Coins show exactly as the server gives them (the asset's scale): staff check every digit. */
 function coins(value: string, asset: string): string {
   return `${value} ${asset}`;
-}
-
-function Detail({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
 }
 
 type EntryActions = {
@@ -120,42 +108,48 @@ function CryptoPayoutEntry({
           </Group>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" verticalSpacing="xs">
-          <Detail label="Coin">{withdrawal.asset}</Detail>
-          <Detail label="Amount (debited)">{coins(withdrawal.amount, withdrawal.asset)}</Detail>
-          <Detail label="Fee">{coins(withdrawal.fee, withdrawal.asset)}</Detail>
-          <Detail label="To send">{coins(withdrawal.amount_receive, withdrawal.asset)}</Detail>
+          <LabelledValue label="Coin">{withdrawal.asset}</LabelledValue>
+          <LabelledValue label="Amount (debited)">{coins(withdrawal.amount, withdrawal.asset)}</LabelledValue>
+          <LabelledValue label="Fee">{coins(withdrawal.fee, withdrawal.asset)}</LabelledValue>
+          <LabelledValue label="To send">{coins(withdrawal.amount_receive, withdrawal.asset)}</LabelledValue>
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
-          <Detail label="Address">
+          <LabelledValue label="Address">
             <Text span ff="monospace" size="sm">
               {withdrawal.address}
             </Text>
-          </Detail>
+          </LabelledValue>
           {withdrawal.tag !== null && (
-            <Detail label="Destination tag">
+            <LabelledValue label="Destination tag">
               <Text span ff="monospace" size="sm">
                 {withdrawal.tag}
               </Text>
-            </Detail>
+            </LabelledValue>
           )}
         </SimpleGrid>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" verticalSpacing="xs">
-          <Detail label="Wallet owner">{walletOwnerOf(withdrawal)}</Detail>
-          <Detail label="Held at">{walletHeldAtOf(withdrawal)}</Detail>
-          <Detail label="Whitelisted address">{withdrawal.whitelisted ? 'Yes' : 'No'}</Detail>
-          <Detail label="Approvals">{approvalsOf(withdrawal)}</Detail>
-          <Detail label="Sent from">{isColdStorage ? 'Cold storage' : 'Hot wallet (simulated chain)'}</Detail>
-          {withdrawal.sent_by && <Detail label="Sent by">{withdrawal.sent_by}</Detail>}
-          {withdrawal.sent_at && <Detail label="Sent at">{formatDateTime(withdrawal.sent_at)}</Detail>}
+          <LabelledValue label="Wallet owner">{walletOwnerOf(withdrawal)}</LabelledValue>
+          <LabelledValue label="Held at">{walletHeldAtOf(withdrawal)}</LabelledValue>
+          <LabelledValue label="Whitelisted address">{withdrawal.whitelisted ? 'Yes' : 'No'}</LabelledValue>
+          <LabelledValue label="Approvals">{approvalsOf(withdrawal)}</LabelledValue>
+          <LabelledValue label="Sent from">
+            {isColdStorage ? 'Cold storage' : 'Hot wallet (simulated chain)'}
+          </LabelledValue>
+          {withdrawal.sent_by && <LabelledValue label="Sent by">{withdrawal.sent_by}</LabelledValue>}
+          {withdrawal.sent_at && (
+            <LabelledValue label="Sent at">{formatDateTime(withdrawal.sent_at)}</LabelledValue>
+          )}
         </SimpleGrid>
         {withdrawal.txid && (
-          <Detail label="Transaction id">
+          <LabelledValue label="Transaction id">
             <Text span ff="monospace" size="sm">
               {withdrawal.txid}
             </Text>
-          </Detail>
+          </LabelledValue>
         )}
-        {withdrawal.reject_reason && <Detail label="Reason for rejection">{withdrawal.reject_reason}</Detail>}
+        {withdrawal.reject_reason && (
+          <LabelledValue label="Reason for rejection">{withdrawal.reject_reason}</LabelledValue>
+        )}
         {allowed.length > 0 && (
           <Group gap="xs" justify="flex-end">
             {allowed.includes('approve') && (

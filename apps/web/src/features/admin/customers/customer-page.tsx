@@ -1,8 +1,11 @@
 import {
   COMPLIANCE_ROLES,
   CUSTOMER_ACTION_ROLES,
+  CLOSURE_TEXTS,
   CUSTOMER_READ_ROLES,
+  INVESTOR_TEXTS,
   type CustomerProfile,
+  type InvestorJourney,
 } from '@florin/contracts';
 import {
   Alert,
@@ -20,7 +23,9 @@ import {
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { reportError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
+import { showSuccessToast } from '../../../lib/toasts';
 import { ADMIN_PATHS, complianceCasePath } from '../admin-paths';
 import { AccountBadges } from '../compliance/account-badges';
 import {
@@ -33,9 +38,11 @@ import {
 import { ReasonModal } from '../compliance/components/reason-modal';
 import { AdminNotFound } from '../components/admin-not-found';
 import { FIAT_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
+import { useSetLegalHold, useTerminateAccount } from './api/account-end';
 import { useCustomerBalances } from './api/get-balances';
 import { useCustomer } from './api/get-customer';
 import { useCustomerLedger } from './api/get-ledger';
+import { investorEvidenceUrl, useInvestorEvidence } from './api/get-investor-evidence';
 import { useCustomerSessions } from './api/get-sessions';
 import { useResetCustomerTwoFactor } from './api/reset-two-factor';
 import { useSetEmailCodes } from './api/set-email-codes';
@@ -44,11 +51,20 @@ import { BankAccountsTab } from './components/bank-accounts-tab';
 import { EditIdentityModal } from './components/edit-identity-modal';
 import { PageControls } from '../components/paged-results';
 
-const TABS = ['profile', 'verification', 'balances', 'bank-accounts', 'history', 'sessions'] as const;
+const TABS = [
+  'profile',
+  'verification',
+  'investor',
+  'balances',
+  'bank-accounts',
+  'history',
+  'sessions',
+] as const;
 type CustomerTab = (typeof TABS)[number];
 const TAB_LABELS: Record<CustomerTab, string> = {
   profile: 'Profile',
   verification: 'Verification',
+  investor: 'Investor journey',
   balances: 'Balances',
   'bank-accounts': 'Bank accounts',
   history: 'History',
@@ -302,6 +318,148 @@ function SessionsTab({ userId }: { userId: number }) {
   );
 }
 
+const JOURNEY_STEP_LABELS: Record<InvestorJourney['step'], string> = {
+  categorisation: 'Not categorised',
+  assessment: 'Assessment not passed',
+  cooling_off: 'In the cooling-off period',
+  confirm: 'Cooling-off over, not confirmed',
+  complete: 'Complete',
+};
+
+/** What an evidence row's details say, as short lines: the statement, figures and scores compliance reads. */
+function detailLines(details: Record<string, unknown>): string[] {
+  return Object.entries(details)
+    .filter(([key]) => key !== 'answers' && key !== 'questions')
+    .map(
+      ([key, value]) =>
+        `${key.replaceAll('_', ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    );
+}
+
+function InvestorEvidenceTab({ userId }: { userId: number }) {
+  const { data, isError } = useInvestorEvidence(userId);
+  if (!data) return isError ? <Failed what="The evidence" /> : <Loading label="Loading the evidence" />;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end">
+        <Stack gap={2}>
+          <Title order={2} size="h4">
+            {INVESTOR_TEXTS.evidenceHeading}
+          </Title>
+          <Text size="sm">
+            {JOURNEY_STEP_LABELS[data.journey.step]}
+            {data.journey.category ? ` · ${data.journey.category.replaceAll('_', ' ')}` : ''}
+          </Text>
+        </Stack>
+        <Button component="a" href={investorEvidenceUrl(userId)} download variant="default">
+          {INVESTOR_TEXTS.evidenceExport}
+        </Button>
+      </Group>
+      {data.events.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {INVESTOR_TEXTS.evidenceEmpty}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table aria-label="Investor journey evidence" verticalSpacing="xs" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Step</Table.Th>
+                <Table.Th>Details</Table.Th>
+                <Table.Th>IP address</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.events.map((event) => (
+                <Table.Tr key={event.id}>
+                  <Table.Td>{formatDateTime(event.created_at)}</Table.Td>
+                  <Table.Td>{event.step.replaceAll('_', ' ')}</Table.Td>
+                  <Table.Td>
+                    {detailLines(event.details).map((line) => (
+                      <Text key={line} size="xs">
+                        {line}
+                      </Text>
+                    ))}
+                  </Table.Td>
+                  <Table.Td ff="monospace">{event.ip ?? '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+type ComplianceModal = 'terminate' | 'legal-hold' | null;
+
+/** Compliance's actions on the account's end (issue 13): termination with notice, and the legal hold. */
+function AccountEndActions({ customer }: { customer: CustomerProfile }) {
+  const [open, setOpen] = useState<ComplianceModal>(null);
+  const terminate = useTerminateAccount(customer.id);
+  const legalHold = useSetLegalHold(customer.id);
+  const close = () => setOpen(null);
+  const name = `${customer.first_name} ${customer.last_name}`;
+
+  return (
+    <>
+      <Group gap="xs">
+        {!customer.terminated_at && (
+          <Button variant="default" color="red" onClick={() => setOpen('terminate')}>
+            Terminate account
+          </Button>
+        )}
+        {customer.legal_hold_reason ? (
+          <Button
+            variant="default"
+            loading={legalHold.isPending}
+            onClick={() =>
+              legalHold.mutate(null, {
+                onSuccess: (answer) =>
+                  showSuccessToast({ title: 'Legal hold lifted', message: answer.message }),
+                onError: (error) => reportError(error, { title: 'Legal hold not lifted' }),
+              })
+            }
+          >
+            Lift legal hold
+          </Button>
+        ) : (
+          <Button variant="default" onClick={() => setOpen('legal-hold')}>
+            Place legal hold
+          </Button>
+        )}
+      </Group>
+      <ReasonModal
+        opened={open === 'terminate'}
+        onClose={close}
+        title={CLOSURE_TEXTS.terminateHeading}
+        description={`${name}: ${CLOSURE_TEXTS.terminateIntro}`}
+        reasonLabel="Reason (kept in the audit log)"
+        confirmLabel="Give notice"
+        color="red"
+        isPending={terminate.isPending}
+        onSubmit={(reason) => terminate.mutateAsync(reason)}
+        successTitle="Notice given"
+        errorTitle="Not terminated"
+      />
+      <ReasonModal
+        opened={open === 'legal-hold'}
+        onClose={close}
+        title="Place a legal hold"
+        description={`${name}'s personal data will be kept past the retention period until the hold is lifted.`}
+        reasonLabel="Legal reason (kept in the audit log)"
+        confirmLabel="Place legal hold"
+        isPending={legalHold.isPending}
+        onSubmit={(reason) => legalHold.mutateAsync(reason)}
+        successTitle="Legal hold placed"
+        errorTitle="Legal hold not placed"
+      />
+    </>
+  );
+}
+
 type ActionModal = 'reset-2fa' | 'email-codes' | 'identity' | 'sign-out' | null;
 
 function CustomerActions({ customer }: { customer: CustomerProfile }) {
@@ -404,7 +562,10 @@ function CustomerScreen({
 }) {
   const { data: customer, isError } = useCustomer(userId);
   const [searchParams, setSearchParams] = useSearchParams();
-  const tabs = canSeeBankAccounts ? TABS : TABS.filter((value) => value !== 'bank-accounts');
+  // Bank accounts are finance's; the investor journey's evidence is compliance's (the server answers 404 to others).
+  const tabs = TABS.filter(
+    (value) => (value !== 'bank-accounts' || canSeeBankAccounts) && (value !== 'investor' || canReview),
+  );
   const tab = tabFrom(searchParams.get('tab'), tabs);
 
   if (!customer) {
@@ -424,6 +585,7 @@ function CustomerScreen({
   const panels: Record<CustomerTab, ReactNode> = {
     profile: <ProfileTab customer={customer} />,
     verification: <VerificationTab customer={customer} canReview={canReview} />,
+    investor: <InvestorEvidenceTab userId={userId} />,
     balances: <BalancesTab userId={userId} />,
     'bank-accounts': <BankAccountsTab userId={userId} customerName={name} />,
     history: <HistoryTab userId={userId} />,
@@ -456,7 +618,21 @@ function CustomerScreen({
           </Group>
         </Stack>
         {canAct && <CustomerActions customer={customer} />}
+        {canReview && <AccountEndActions customer={customer} />}
       </Stack>
+      {customer.terminated_at && customer.access_ends_at && (
+        <Alert
+          color="orange"
+          title={customer.access_ends_at <= new Date().toISOString() ? 'Closed' : 'Terminated'}
+        >
+          {`Withdraw-only from ${formatDateTime(customer.terminated_at) ?? ''}; sign-in ends ${formatDateTime(customer.access_ends_at) ?? ''}.`}
+        </Alert>
+      )}
+      {customer.legal_hold_reason && (
+        <Alert color="gray" title="Legal hold">
+          {customer.legal_hold_reason}
+        </Alert>
+      )}
       {customer.block_status === 2 && (
         <Alert color="red" title="On hold">
           {customer.block_reason ?? 'No reason recorded.'}

@@ -2,7 +2,7 @@ import { uploadDirectorDocument, type DirectorDocumentFieldsSchema } from '@flor
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { currentUserQuery } from '../../../lib/current-user';
-import { sendMultipart, type UploadProgressHandler } from './multipart';
+import { sendMultipart, type UploadProgressHandler } from '../../../lib/multipart';
 
 export type DirectorDocumentType = z.infer<typeof DirectorDocumentFieldsSchema>['type'];
 

@@ -1,7 +1,7 @@
 import { uploadDocument, type DocumentKey } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { currentUserQuery } from '../../../lib/current-user';
-import { sendMultipart, type UploadProgressHandler } from './multipart';
+import { sendMultipart, type UploadProgressHandler } from '../../../lib/multipart';
 
 export type DocumentUpload = {
   userId: number;

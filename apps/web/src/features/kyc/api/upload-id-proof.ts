@@ -1,7 +1,7 @@
 import { uploadIdProof, type IdProofFields } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { currentUserQuery } from '../../../lib/current-user';
-import { sendMultipart, type UploadProgressHandler } from './multipart';
+import { sendMultipart, type UploadProgressHandler } from '../../../lib/multipart';
 
 export type IdProofUpload = {
   docType: IdProofFields['doc_type'];

@@ -1,8 +1,8 @@
 import { AppError, ErrorBodySchema, getCsrfToken, type Endpoint } from '@florin/contracts';
 import type { z } from 'zod';
-import { apiCall, CSRF_COOKIE, CSRF_HEADER } from '../../../lib/api-client';
-import { reportError } from '../../../lib/errors';
-import { readCookie } from '../../../lib/cookies';
+import { apiCall, CSRF_COOKIE, CSRF_HEADER } from './api-client';
+import { reportError } from './errors';
+import { readCookie } from './cookies';
 
 /** 0–100 while the file goes up; the dropzone shows it. */
 export type UploadProgressHandler = (percent: number) => void;

@@ -1,0 +1,385 @@
+import { createHash } from 'node:crypto';
+import {
+  AppError,
+  listSanctionsHits,
+  SANCTIONS_HIT_TRANSITIONS,
+  SANCTIONS_HITS_PAGE_SIZE,
+  SANCTIONS_TEXTS,
+  type Page,
+  type RescreenSummary,
+  type SanctionsHit,
+  type SanctionsHitStatus,
+  type SanctionsList,
+  type Screening,
+  type ScreeningOutcome,
+  type ScreeningTrigger,
+} from '@florin/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB, SanctionsScreeningMatch } from '../../db/schema.js';
+import { readPage } from '../../http/pages.js';
+import { recordAudit, type AuditActor } from '../audit/service.js';
+import type { ComplianceService } from '../compliance/service.js';
+import { parseConList } from './con-list.js';
+import {
+  buildIndex,
+  normaliseName,
+  screenCompany,
+  screenPerson,
+  type NameMatch,
+  type SanctionsIndex,
+} from './matching.js';
+import type { HitRow, ListRow, NewScreening, SanctionsRepository, SubjectRow } from './repository.js';
+
+/** What other modules call when a screened detail changes: the customer is screened again. */
+export type SanctionsScreener = {
+  /** null: no list is imported yet, so nothing was screened. */
+  screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<ScreeningOutcome | null>;
+};
+
+export type UploadedList = { filename: string; bytes: Buffer };
+
+/** Holds placed by screening are the system's, not a staff member's. */
+const SYSTEM: AuditActor = { staffId: null, ip: null };
+
+type SubjectMatch = { subject: SubjectRow; match: NameMatch; key: string };
+
+function toList(row: ListRow): SanctionsList {
+  return {
+    id: row.id,
+    file_name: row.file_name,
+    sha256: row.sha256,
+    size_bytes: row.size_bytes,
+    list_updated_on: row.list_updated_on,
+    imported_at: row.imported_at.toISOString(),
+    imported_by: row.imported_by,
+    rows: row.row_count,
+    designations: row.designation_count,
+    individuals: row.individual_count,
+    entities: row.entity_count,
+    ships: row.ship_count,
+  };
+}
+
+function toHit(row: HitRow): SanctionsHit {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    user_identification: row.user_identification,
+    customer_name: `${row.first_name} ${row.last_name}`,
+    account_type: row.account_type,
+    block_status: row.block_status,
+    subject_kind: row.subject_kind,
+    subject_name: row.subject_name,
+    subject_birthdate: row.subject_birthdate,
+    group_id: row.group_id,
+    group_type: row.group_type,
+    listed_name: row.listed_name,
+    listed_dobs: row.listed_dobs,
+    regime: row.regime,
+    status: row.status,
+    found_at: row.found_at.toISOString(),
+    last_found_at: row.last_found_at.toISOString(),
+    review_note: row.review_note,
+    reviewed_at: row.reviewed_at?.toISOString() ?? null,
+    reviewed_by: row.reviewed_by,
+  };
+}
+
+/** A file name safe to keep and show: no folders, no control characters, at most 200 characters. */
+function cleanFileName(filename: string): string {
+  const base = (filename.split(/[\\/]/).pop() ?? '').replace(/\p{Cc}/gu, '').trim();
+  return (base || 'ConList.csv').slice(-200);
+}
+
+/**
+ * One hit per customer, screened subject and designation: the same subject
+ * (by its normalised name and date of birth) matching the same designation
+ * again is the same hit, so a false positive stays decided until either changes.
+ */
+function matchKey(subject: SubjectRow, groupId: string): string {
+  const name = [...normaliseName(subject.name)].sort().join(' ');
+  return [subject.kind, subject.directorId ?? '', name, subject.birthdate ?? '', groupId].join('|');
+}
+
+function matchesOf(index: SanctionsIndex, subjects: readonly SubjectRow[]): SubjectMatch[] {
+  return subjects.flatMap((subject) => {
+    const found =
+      subject.kind === 'company'
+        ? screenCompany(index, subject.name)
+        : screenPerson(index, { name: subject.name, birthdate: subject.birthdate });
+    return found.map((match) => ({ subject, match, key: matchKey(subject, match.designation.groupId) }));
+  });
+}
+
+const subjectsOf = (subjects: readonly SubjectRow[]) =>
+  subjects.map(({ kind, name, birthdate }) => ({ kind, name, birthdate }));
+
+/**
+ * Sanctions screening (issue 13): the consolidated list compliance imports,
+ * the screening of customers, companies and their directors and owners
+ * against it, and the hits compliance reviews. A screening with an unreviewed
+ * match puts the account on hold through the compliance service, as staff
+ * would; a false positive is recorded but never lifts a hold by itself.
+ */
+export function createSanctionsService(deps: {
+  db: Kysely<DB>;
+  repository: SanctionsRepository;
+  compliance: Pick<ComplianceService, 'putOnHold'>;
+  log: FastifyBaseLogger;
+}) {
+  const { db, repository } = deps;
+  /** The active list's index, built once per list and instance (a list is a few thousand designations). */
+  let cached: { listId: number; index: SanctionsIndex } | null = null;
+
+  async function indexOf(listId: number): Promise<SanctionsIndex> {
+    if (cached?.listId !== listId) {
+      cached = { listId, index: buildIndex(await repository.listIndexEntries(listId)) };
+    }
+    return cached.index;
+  }
+
+  /** The account goes on hold unless it already is; true when this call put it there. */
+  async function hold(userId: number): Promise<boolean> {
+    try {
+      await deps.compliance.putOnHold(SYSTEM, userId, SANCTIONS_TEXTS.holdReason);
+      return true;
+    } catch (error) {
+      // The compliance service's only conflict here: the account is on hold already.
+      if (error instanceof AppError && error.code === 'CONFLICT') return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Records one customer's screening with its matches (each a new or the
+   * existing hit) in one transaction, then holds the account if any match
+   * is not yet reviewed.
+   */
+  async function recordMatches(
+    userId: number,
+    listId: number,
+    trigger: ScreeningTrigger,
+    subjects: readonly SubjectRow[],
+    found: readonly SubjectMatch[],
+  ): Promise<{ outcome: ScreeningOutcome; held: boolean }> {
+    const outcome = await db.transaction().execute(async (trx): Promise<ScreeningOutcome> => {
+      const known = await repository.findHitStatuses(
+        trx,
+        userId,
+        found.map((item) => item.key),
+      );
+      const isOpen = found.some((item) => known.get(item.key) !== 'false_positive');
+      const result: ScreeningOutcome = found.length === 0 ? 'clear' : isOpen ? 'hit' : 'reviewed';
+      const screeningId = await repository.insertScreening(trx, {
+        user_id: userId,
+        list_id: listId,
+        trigger,
+        outcome: result,
+        subjects: subjectsOf(subjects),
+      });
+      const matches: SanctionsScreeningMatch[] = [];
+      for (const { subject, match, key } of found) {
+        const { designation } = match;
+        const hit = await repository.upsertHit(trx, {
+          user_id: userId,
+          match_key: key,
+          subject_kind: subject.kind,
+          director_id: subject.directorId,
+          subject_name: subject.name,
+          subject_birthdate: subject.birthdate,
+          list_id: listId,
+          group_id: designation.groupId,
+          group_type: designation.groupType === 'Entity' ? 'Entity' : 'Individual',
+          listed_name: match.listedName,
+          listed_dobs: designation.dobsAsListed.length > 0 ? designation.dobsAsListed.join('; ') : null,
+          regime: designation.regime,
+          first_screening_id: screeningId,
+          last_screening_id: screeningId,
+        });
+        matches.push({
+          hit_id: hit.id,
+          subject_kind: subject.kind,
+          subject_name: subject.name,
+          group_id: designation.groupId,
+          listed_name: match.listedName,
+          status: hit.status,
+        });
+      }
+      if (matches.length > 0) await repository.setScreeningMatches(trx, screeningId, matches);
+      return result;
+    });
+    const held = outcome === 'hit' ? await hold(userId) : false;
+    if (held) deps.log.warn({ userId, trigger }, 'sanctions screening put an account on hold');
+    return { outcome, held };
+  }
+
+  /** Every customer against the list just imported: clear ones written in bulk, matches one by one. */
+  async function rescreenEveryone(listId: number): Promise<RescreenSummary> {
+    const index = await indexOf(listId);
+    const byUser = new Map<number, SubjectRow[]>();
+    for (const subject of await repository.listSubjects()) {
+      const own = byUser.get(subject.userId) ?? [];
+      own.push(subject);
+      byUser.set(subject.userId, own);
+    }
+    const clear: NewScreening[] = [];
+    const summary: RescreenSummary = { customers: byUser.size, hits: 0, held: 0 };
+    for (const [userId, subjects] of byUser) {
+      const found = matchesOf(index, subjects);
+      if (found.length === 0) {
+        clear.push({
+          user_id: userId,
+          list_id: listId,
+          trigger: 'list_imported',
+          outcome: 'clear',
+          subjects: subjectsOf(subjects),
+        });
+        continue;
+      }
+      const { outcome, held } = await recordMatches(userId, listId, 'list_imported', subjects, found);
+      if (outcome === 'hit') summary.hits += 1;
+      if (held) summary.held += 1;
+    }
+    await db.transaction().execute((trx) => repository.insertScreenings(trx, clear));
+    return summary;
+  }
+
+  return {
+    async getActiveList(): Promise<SanctionsList | null> {
+      const row = await repository.findActiveList();
+      return row ? toList(row) : null;
+    },
+
+    /**
+     * Replaces the active list with the file, whole or not at all: a file
+     * that is not the consolidated list changes nothing. Then every customer
+     * is screened against the new list.
+     */
+    async importList(
+      actor: AuditActor,
+      file: UploadedList,
+    ): Promise<{ data: { list: SanctionsList; screening: RescreenSummary }; message: string }> {
+      if (actor.staffId === null) throw new Error('a sanctions list is imported by a staff member');
+      const staffId = actor.staffId;
+      const parsed = parseConList(file.bytes);
+      if (!parsed.ok) {
+        throw new AppError('VALIDATION_FAILED', parsed.errors[0], { file: parsed.errors });
+      }
+      const { list } = parsed;
+      const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+      const listId = await db.transaction().execute(async (trx) => {
+        await repository.lockLists(trx);
+        const before = await repository.findActiveList(trx);
+        await repository.replaceActiveList(trx);
+        const id = await repository.insertList(trx, {
+          file_name: cleanFileName(file.filename),
+          sha256,
+          size_bytes: file.bytes.length,
+          list_updated_on: list.updatedOn,
+          row_count: list.counts.rows,
+          designation_count: list.counts.designations,
+          individual_count: list.counts.individuals,
+          entity_count: list.counts.entities,
+          ship_count: list.counts.ships,
+          imported_by_staff_id: staffId,
+        });
+        await repository.insertEntries(trx, id, list.entries);
+        const facts = (row: { sha256: string; list_updated_on: string; rows: number }) => ({
+          sha256: row.sha256,
+          list_updated_on: row.list_updated_on,
+          rows: row.rows,
+        });
+        await recordAudit(trx, {
+          ...actor,
+          action: 'sanctions.list_imported',
+          targetType: 'sanctions_list',
+          targetId: id,
+          before: before ? { id: before.id, ...facts({ ...before, rows: before.row_count }) } : null,
+          after: {
+            id,
+            file_name: cleanFileName(file.filename),
+            designations: list.counts.designations,
+            ...facts({ sha256, list_updated_on: list.updatedOn, rows: list.counts.rows }),
+          },
+        });
+        return id;
+      });
+      const screening = await rescreenEveryone(listId);
+      const row = await repository.findList(listId);
+      if (!row) throw new Error(`sanctions list ${listId} is gone after its import`);
+      return { data: { list: toList(row), screening }, message: SANCTIONS_TEXTS.imported };
+    },
+
+    /** Screens one customer (their name, company and directors) against the active list. */
+    async screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<ScreeningOutcome | null> {
+      const active = await repository.findActiveList();
+      if (!active) return null;
+      const subjects = await repository.listSubjects(userId);
+      if (subjects.length === 0) return null;
+      const found = matchesOf(await indexOf(active.id), subjects);
+      const { outcome } = await recordMatches(userId, active.id, trigger, subjects, found);
+      return outcome;
+    },
+
+    async listHits(query: { page: number; status: SanctionsHitStatus }): Promise<Page<SanctionsHit>> {
+      const { status } = query;
+      return readPage({
+        page: query.page,
+        path: listSanctionsHits.path,
+        perPage: SANCTIONS_HITS_PAGE_SIZE,
+        filters: { status },
+        count: () => repository.countHits(status),
+        list: (limit, offset) => repository.listHits(status, limit, offset),
+        toItem: toHit,
+      });
+    },
+
+    /** Recorded and audited; the hold stays until staff lift it on the customer's page. */
+    async markFalsePositive(
+      actor: AuditActor,
+      hitId: number,
+      note: string,
+    ): Promise<{ data: SanctionsHit; message: string }> {
+      await db.transaction().execute(async (trx) => {
+        const before = await repository.lockHit(trx, hitId);
+        if (!before) throw new AppError('NOT_FOUND');
+        if (!SANCTIONS_HIT_TRANSITIONS[before.status].includes('false_positive')) {
+          throw new AppError('CONFLICT', SANCTIONS_TEXTS.alreadyFalsePositive);
+        }
+        await repository.markFalsePositive(trx, hitId, note, actor.staffId);
+        await recordAudit(trx, {
+          ...actor,
+          action: 'sanctions.hit_false_positive',
+          targetType: 'sanctions_hit',
+          targetId: hitId,
+          before: { user_id: before.user_id, status: before.status },
+          after: { user_id: before.user_id, status: 'false_positive', note },
+        });
+      });
+      const row = await repository.findHit(hitId);
+      if (!row) throw new AppError('NOT_FOUND');
+      return { data: toHit(row), message: SANCTIONS_TEXTS.falsePositiveMarked };
+    },
+
+    /** The customer's screenings, newest first: evidence of when they were screened, against which list. */
+    async listScreenings(userId: number): Promise<Screening[]> {
+      if (!(await repository.customerExists(userId))) throw new AppError('NOT_FOUND');
+      const rows = await repository.listScreenings(userId);
+      return rows.map((row) => ({
+        id: Number(row.id), // a row id, far below 2^53
+        user_id: row.user_id,
+        list_id: row.list_id,
+        list_updated_on: row.list_updated_on,
+        list_sha256: row.list_sha256,
+        trigger: row.trigger,
+        outcome: row.outcome,
+        subjects: row.subjects,
+        matches: row.matches,
+        screened_at: row.screened_at.toISOString(),
+      }));
+    },
+  };
+}
+
+export type SanctionsService = ReturnType<typeof createSanctionsService>;

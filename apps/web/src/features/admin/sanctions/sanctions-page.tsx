@@ -1,0 +1,454 @@
+import {
+  SANCTIONS_FILE_MAX_MB,
+  SANCTIONS_TEXTS,
+  type RescreenSummary,
+  type SanctionsHit,
+  type SanctionsHitStatus,
+  type SanctionsList,
+  type ScreeningSubjectKind,
+} from '@florin/contracts';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  FileInput,
+  Group,
+  Loader,
+  Paper,
+  Progress,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { toAppError } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
+import { customerPath } from '../admin-paths';
+import { AdminNotFound } from '../components/admin-not-found';
+import { PagedResults } from '../components/paged-results';
+import { mayOpen, SANCTIONS_SCREEN_ROLES, useSignedInStaff } from '../staff-access';
+import { FalsePositiveModal } from './components/false-positive-modal';
+import { useSanctionsList } from './api/get-list';
+import { useImportSanctionsList } from './api/import-list';
+import { useSanctionsHits, type SanctionsHitsFilter } from './api/list-hits';
+import { LabelledValue } from '../components/labelled-value';
+
+const SUBJECT_LABELS: Record<ScreeningSubjectKind, string> = {
+  customer: 'Customer',
+  company: 'Company',
+  director: 'Director or owner',
+};
+
+/** The list's own way of writing a date: YYYY-MM-DD as dd/mm/yyyy. */
+function listDate(value: string): string {
+  const [year, month, day] = value.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en-GB')} ${count === 1 ? one : many}`;
+
+function filterFrom(searchParams: URLSearchParams): SanctionsHitsFilter {
+  const page = Number(searchParams.get('page'));
+  const status: SanctionsHitStatus =
+    searchParams.get('status') === 'false_positive' ? 'false_positive' : 'open';
+  return { page: Number.isInteger(page) && page >= 1 ? page : 1, status };
+}
+
+function ActiveList({ list }: { list: SanctionsList }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm" verticalSpacing="sm">
+      <LabelledValue label="List last updated">{listDate(list.list_updated_on)}</LabelledValue>
+      <LabelledValue label="Imported">
+        {formatDateTime(list.imported_at)}
+        {list.imported_by ? ` by ${list.imported_by}` : ''}
+      </LabelledValue>
+      <LabelledValue label="File">
+        {list.file_name} ({(list.size_bytes / 1024).toLocaleString('en-GB', { maximumFractionDigits: 0 })} KB)
+      </LabelledValue>
+      <LabelledValue label="Designations">
+        {plural(list.designations, 'designation', 'designations')}:{' '}
+        {plural(list.individuals, 'individual', 'individuals')}, {plural(list.entities, 'entity', 'entities')}
+        , {plural(list.ships, 'ship', 'ships')}
+      </LabelledValue>
+      <LabelledValue label="Rows (names and aliases)">{list.rows.toLocaleString('en-GB')}</LabelledValue>
+      <LabelledValue label="SHA-256">
+        <Text span ff="monospace" size="xs">
+          {list.sha256}
+        </Text>
+      </LabelledValue>
+    </SimpleGrid>
+  );
+}
+
+function ListPanel() {
+  const { data: list, isError, isPending } = useSanctionsList();
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      component="section"
+      aria-labelledby="list-heading"
+    >
+      <Stack gap="sm">
+        <Title order={2} fz={18} id="list-heading">
+          Active list
+        </Title>
+        {isPending && <Loader size="sm" aria-label="Loading the active list" />}
+        {isError && (
+          <Text c="dimmed" size="sm">
+            The active list could not be loaded. Reload the page to try again.
+          </Text>
+        )}
+        {list === null && (
+          <Alert color="orange" variant="light" title="No list">
+            {SANCTIONS_TEXTS.noList}
+          </Alert>
+        )}
+        {list && <ActiveList list={list} />}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ImportResult({ summary, message }: { summary: RescreenSummary; message: string }) {
+  return (
+    <Alert color="teal" variant="light" title="List imported" role="status">
+      <Stack gap={4}>
+        <Text size="sm">{message}</Text>
+        <Text size="sm">
+          {plural(summary.customers, 'customer', 'customers')} screened,{' '}
+          {summary.hits.toLocaleString('en-GB')} with a possible match
+          {summary.held > 0 ? `, ${plural(summary.held, 'account', 'accounts')} put on hold` : ''}.
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+function ImportPanel() {
+  const importer = useImportSanctionsList();
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [errors, setErrors] = useState<string[]>([]);
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) {
+      setErrors([SANCTIONS_TEXTS.fileRequired]);
+      return;
+    }
+    setErrors([]);
+    setProgress(0);
+    importer.mutate(
+      { file, onProgress: setProgress },
+      {
+        onSuccess: () => setFile(null),
+        onError: (error) => {
+          const appError = toAppError(error);
+          setErrors(appError.errors?.file ?? [appError.message]);
+        },
+      },
+    );
+  };
+
+  const isUploading = importer.isPending && progress < 100;
+  const isScreening = importer.isPending && progress >= 100;
+  const result = importer.isSuccess ? importer.data : undefined;
+
+  return (
+    <Paper
+      component="form"
+      withBorder
+      radius="md"
+      p={{ base: 'sm', sm: 'md' }}
+      aria-labelledby="import-heading"
+      noValidate
+      onSubmit={handleSubmit}
+    >
+      <Stack gap="sm">
+        <Stack gap={2}>
+          <Title order={2} fz={18} id="import-heading">
+            Import the consolidated list
+          </Title>
+          <Text size="sm" c="dimmed">
+            The UK consolidated list of financial sanctions targets as OFSI publishes it in CSV format
+            (ConList.csv, at most {SANCTIONS_FILE_MAX_MB} MB). It replaces the active list, and every
+            customer, company, director and owner is screened against it. A possible match puts the account on
+            hold.
+          </Text>
+        </Stack>
+        <FileInput
+          label="Consolidated list file (ConList.csv)"
+          placeholder="Choose a file"
+          accept=".csv,text/csv"
+          clearable
+          value={file}
+          onChange={(value) => {
+            setFile(value);
+            setErrors([]);
+            importer.reset();
+          }}
+          disabled={importer.isPending}
+          maw={480}
+        />
+        {isUploading && <Progress value={progress} aria-label="Upload progress" size="sm" maw={480} />}
+        {isScreening && (
+          <Group gap="xs" role="status" aria-label="Screening customers">
+            <Loader size="xs" />
+            <Text size="sm">Checking the file and screening every customer…</Text>
+          </Group>
+        )}
+        {errors.length > 0 && (
+          <Alert color="red" variant="light" title="The file was not imported" role="alert">
+            <Stack gap={4}>
+              {errors.map((error) => (
+                <Text key={error} size="sm">
+                  {error}
+                </Text>
+              ))}
+              <Text size="sm" c="dimmed">
+                The active list has not changed.
+              </Text>
+            </Stack>
+          </Alert>
+        )}
+        {result && <ImportResult summary={result.data.screening} message={result.message} />}
+        <Group justify="flex-end">
+          <Button type="submit" loading={importer.isPending}>
+            Import list
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function CustomerCell({ hit }: { hit: SanctionsHit }) {
+  return (
+    <Stack gap={2}>
+      <Anchor component={Link} to={customerPath(hit.user_id)} fw={600} size="sm">
+        {hit.customer_name}
+      </Anchor>
+      <Group gap={4}>
+        <Text size="xs" c="dimmed">
+          {hit.user_identification}
+        </Text>
+        {hit.block_status === 2 && (
+          <Badge color="red" variant="light" size="xs">
+            On hold
+          </Badge>
+        )}
+      </Group>
+    </Stack>
+  );
+}
+
+function ScreenedCell({ hit }: { hit: SanctionsHit }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{hit.subject_name}</Text>
+      <Text size="xs" c="dimmed">
+        {SUBJECT_LABELS[hit.subject_kind]}
+        {hit.subject_birthdate ? `, born ${listDate(hit.subject_birthdate)}` : ''}
+      </Text>
+    </Stack>
+  );
+}
+
+function ListedCell({ hit }: { hit: SanctionsHit }) {
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={600}>
+        {hit.listed_name}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {hit.group_type} · group {hit.group_id}
+        {hit.regime ? ` · ${hit.regime}` : ''}
+      </Text>
+      {hit.listed_dobs && (
+        <Text size="xs" c="dimmed">
+          Born {hit.listed_dobs}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function Decision({ hit, onMark }: { hit: SanctionsHit; onMark: (hit: SanctionsHit) => void }) {
+  if (hit.status === 'open') {
+    return (
+      <Button
+        size="compact-sm"
+        variant="light"
+        onClick={() => onMark(hit)}
+        aria-label={`Mark false positive: ${hit.subject_name}`}
+      >
+        Mark false positive
+      </Button>
+    );
+  }
+  return (
+    <Stack gap={0}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {hit.review_note}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {hit.reviewed_at ? formatDateTime(hit.reviewed_at) : ''}
+        {hit.reviewed_by ? `, ${hit.reviewed_by}` : ''}
+      </Text>
+    </Stack>
+  );
+}
+
+function HitTable({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: SanctionsHit) => void }) {
+  return (
+    <Table verticalSpacing="sm" aria-label="Screening hits" layout="fixed">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={150}>Found</Table.Th>
+          <Table.Th w={200}>Customer</Table.Th>
+          <Table.Th>Screened</Table.Th>
+          <Table.Th>Listed as</Table.Th>
+          <Table.Th w={210}>Decision</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {hits.map((hit) => (
+          <Table.Tr key={hit.id} style={{ verticalAlign: 'top' }}>
+            <Table.Td>
+              <Text size="sm">{formatDateTime(hit.found_at)}</Text>
+            </Table.Td>
+            <Table.Td>
+              <CustomerCell hit={hit} />
+            </Table.Td>
+            <Table.Td>
+              <ScreenedCell hit={hit} />
+            </Table.Td>
+            <Table.Td>
+              <ListedCell hit={hit} />
+            </Table.Td>
+            <Table.Td>
+              <Decision hit={hit} onMark={onMark} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** On a phone: one card per hit instead of a table wider than the screen. */
+function HitCards({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: SanctionsHit) => void }) {
+  return (
+    <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Screening hits">
+      {hits.map((hit) => (
+        <Paper key={hit.id} component="li" withBorder radius="md" p="sm">
+          <Stack gap={8}>
+            <Group justify="space-between" align="flex-start" gap="xs">
+              <CustomerCell hit={hit} />
+              <Text size="xs" c="dimmed">
+                {formatDateTime(hit.found_at)}
+              </Text>
+            </Group>
+            <ScreenedCell hit={hit} />
+            <ListedCell hit={hit} />
+            <Decision hit={hit} onMark={onMark} />
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function HitsPanel() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filter = filterFrom(searchParams);
+  const { data, isError, isFetching } = useSanctionsHits(filter);
+  const [marking, setMarking] = useState<SanctionsHit | null>(null);
+
+  const applyFilter = (next: SanctionsHitsFilter) => {
+    const params = new URLSearchParams();
+    if (next.page > 1) params.set('page', String(next.page));
+    if (next.status !== 'open') params.set('status', next.status);
+    setSearchParams(params);
+  };
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="hits-heading">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={2}>
+          <Title order={2} fz={18} id="hits-heading">
+            {filter.status === 'open' ? 'Open hits' : 'False positives'}
+          </Title>
+          <Text size="sm" c="dimmed">
+            Marking a hit as a false positive does not lift the hold: lift it on the customer&apos;s page.
+          </Text>
+        </Stack>
+        <SegmentedControl
+          aria-label="Hits to show"
+          value={filter.status}
+          onChange={(value) => applyFilter({ page: 1, status: value })}
+          data={[
+            { value: 'open', label: 'Open' },
+            { value: 'false_positive', label: 'False positives' },
+          ]}
+        />
+      </Group>
+      <PagedResults
+        data={data}
+        isError={isError}
+        isFetching={isFetching}
+        texts={{
+          error: 'The hits could not be loaded. Reload the page to try again.',
+          loading: 'Loading the hits',
+          empty: filter.status === 'open' ? 'No open hits.' : 'No hits marked as false positives.',
+        }}
+        countText={(total) => (total === 1 ? '1 hit' : `${total} hits`)}
+        onPage={(page) => applyFilter({ ...filter, page })}
+      >
+        {(hits) => (
+          <>
+            <Box visibleFrom="md">
+              <HitTable hits={hits} onMark={setMarking} />
+            </Box>
+            <Box hiddenFrom="md">
+              <HitCards hits={hits} onMark={setMarking} />
+            </Box>
+          </>
+        )}
+      </PagedResults>
+      <FalsePositiveModal hit={marking} onClose={() => setMarking(null)} />
+    </Stack>
+  );
+}
+
+/** `/admin/sanctions` (compliance, superadmin): the consolidated list, its import, and the hits to review. */
+export function SanctionsPage() {
+  const me = useSignedInStaff();
+  if (!mayOpen(me.role, SANCTIONS_SCREEN_ROLES)) return <AdminNotFound />;
+  return (
+    <Stack gap="md" maw={1200}>
+      <title>Sanctions · Florin back office</title>
+      <Stack gap={2}>
+        <Title order={1} fz={{ base: 24, sm: 28 }}>
+          Sanctions screening
+        </Title>
+        <Text size="sm" c="dimmed">
+          Customers, companies and their directors and owners are screened against the active list when they
+          submit verification, whenever a screened detail changes, and when a new list is imported.
+        </Text>
+      </Stack>
+      <ListPanel />
+      <ImportPanel />
+      <HitsPanel />
+    </Stack>
+  );
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { SANCTIONS_TEXTS } from '@florin/contracts';
+import { expect, test } from '../admin-fixtures.js';
+import {
+  currentUser,
+  finishIndividualVerification,
+  INDIVIDUAL_DETAILS,
+  submitIndividualDocuments,
+} from '../kyc/customer-actions.js';
+import { closeToasts } from '../kyc/wizard-page.js';
+
+/** The columns of OFSI's ConList.csv, as published since 2022. */
+const CON_LIST_HEADER =
+  'Name 6,Name 1,Name 2,Name 3,Name 4,Name 5,Title,Name Non-Latin Script,Non-Latin Script Type,' +
+  'Non-Latin Script Language,DOB,Town of Birth,Country of Birth,Nationality,Passport Number,' +
+  'Passport Details,National Identification Number,National Identification Details,Position,' +
+  'Address 1,Address 2,Address 3,Address 4,Address 5,Address 6,Post/Zip Code,Country,' +
+  'Other Information,Group Type,Alias Type,Alias Quality,Regime,Listed On,' +
+  'UK Sanctions List Date Designated,Last Updated,Group ID';
+
+type Listed = { surname: string; given: string; dob: string; groupType: string; groupId: string };
+
+/** A consolidated list file: each row's cells in the header's order, quoted where RFC 4180 asks. */
+function conList(rows: readonly Listed[]): string {
+  const columns = CON_LIST_HEADER.split(',');
+  const quote = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+  const line = (row: Listed) => {
+    const cells: Record<string, string> = {
+      'Name 6': row.surname,
+      'Name 1': row.given,
+      DOB: row.dob,
+      'Other Information': 'Listed for the e2e story, with "quotes", commas',
+      'Group Type': row.groupType,
+      'Alias Type': 'Primary name',
+      Regime: 'Russia',
+      'Listed On': '15/03/2022',
+      'Group ID': row.groupId,
+    };
+    return columns.map((column) => quote(cells[column] ?? '')).join(',');
+  };
+  return ['\uFEFFLast Updated,03/06/2026', CON_LIST_HEADER, ...rows.map(line)].join('\r\n') + '\r\n';
+}
+
+/** A surname nobody else in the run has: an import screens every customer of the e2e server. */
+function uniqueSurname(): string {
+  const letters = [...randomBytes(8)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
+  return `Zed${letters}`;
+}
+
+test.describe('the back office: sanctions screening', () => {
+  // Staff sign-in waits for fresh 30-second codes; the customer verifies through the API.
+  test.describe.configure({ timeout: 120_000 });
+
+  test('a compliance officer imports the consolidated list; a customer it names is put on hold when they submit verification; the officer sees the hit and marks it a false positive', async ({
+    page,
+    signUp,
+    signIn,
+    newDevice,
+    staffMember,
+    signInStaff,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    const surname = uniqueSurname();
+    const birthYear = INDIVIDUAL_DETAILS.birthdate.slice(0, 4);
+    const listed = conList([
+      {
+        surname: surname.toUpperCase(),
+        given: 'Olég',
+        dob: `00/00/${birthYear}`,
+        groupType: 'Individual',
+        groupId: '90001',
+      },
+      {
+        surname: `${surname.toUpperCase()} HOLDINGS LTD`,
+        given: '',
+        dob: '',
+        groupType: 'Entity',
+        groupId: '90002',
+      },
+    ]);
+
+    await signInStaff(page, await staffMember('compliance'));
+    await page
+      .getByRole('navigation', { name: 'Back office' })
+      .getByRole('link', { name: 'Sanctions' })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Sanctions screening' })).toBeVisible();
+    const importForm = page.getByRole('form', { name: 'Import the consolidated list' });
+
+    // A file in another format is refused, with the reason, and nothing changes.
+    await importForm.locator('input[type="file"]').setInputFiles({
+      name: 'customers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('first_name,last_name\nAda,Lovelace\n'),
+    });
+    await importForm.getByRole('button', { name: 'Import list' }).click();
+    const refusal = importForm.getByRole('alert').filter({ hasText: 'The file was not imported' });
+    await expect(refusal).toContainText(SANCTIONS_TEXTS.notConList);
+    await expect(refusal).toContainText('The active list has not changed.');
+    await saveScreenshots('admin-sanctions-refused', [375]);
+
+    await importForm.locator('input[type="file"]').setInputFiles({
+      name: 'ConList.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(listed),
+    });
+    await importForm.getByRole('button', { name: 'Import list' }).click();
+    await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toContainText(
+      SANCTIONS_TEXTS.imported,
+    );
+    const active = page.getByRole('region', { name: 'Active list' });
+    await expect(active).toContainText('03/06/2026');
+    await expect(active).toContainText('ConList.csv');
+    await expect(active).toContainText('2 designations: 1 individual, 1 entity, 0 ships');
+    await saveScreenshots('admin-sanctions-imported', [1280]);
+
+    // The customer named on the list submits verification and is put on hold at once.
+    const customer = await signUp({ firstName: 'Oleg', lastName: surname });
+    const { page: customerPage } = await newDevice();
+    await signIn(customerPage.request, customer);
+    await submitIndividualDocuments(customerPage.request);
+    await finishIndividualVerification(customerPage.request);
+    const { id: userId, user_identification: reference } = await currentUser(customerPage.request);
+    await customerPage.goto('/user');
+    await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toContainText(
+      'Our compliance team has put your account on hold.',
+    );
+
+    // The officer sees the hit, with the way to the customer.
+    await page.reload();
+    const hits = page.getByRole('table', { name: 'Screening hits' });
+    const hit = hits.getByRole('row').filter({ hasText: reference });
+    await expect(hit).toContainText(`Oleg ${surname}`);
+    await expect(hit).toContainText(`Olég ${surname.toUpperCase()}`);
+    await expect(hit).toContainText('group 90001');
+    await expect(hit).toContainText('On hold');
+    await expect(hit.getByRole('link', { name: `Oleg ${surname}` })).toHaveAttribute(
+      'href',
+      `/admin/customers/${userId}`,
+    );
+    await closeToasts(page);
+    await saveScreenshots('admin-sanctions');
+
+    // Not the listed person: recorded with a note; the hold stays for the officer to lift.
+    await hit.getByRole('button', { name: `Mark false positive: Oleg ${surname}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark as a false positive' });
+    await dialog.getByRole('button', { name: 'Mark false positive' }).click();
+    await expect(dialog.getByText(SANCTIONS_TEXTS.noteRequired)).toBeVisible();
+    await dialog
+      .getByLabel('Why is this not the listed person or entity?')
+      .fill('Passport checked: born in Leeds, not the listed person.');
+    await saveScreenshots('admin-sanctions-false-positive', [375]);
+    await dialog.getByRole('button', { name: 'Mark false positive' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(SANCTIONS_TEXTS.falsePositiveMarked)).toBeVisible();
+    await expect(hits.getByRole('row').filter({ hasText: reference })).toHaveCount(0);
+    // The segmented control's radio is visually hidden under its label: the label is what people click.
+    await page.getByRole('radiogroup', { name: 'Hits to show' }).getByText('False positives').click();
+    await expect(page.getByRole('radio', { name: 'False positives' })).toBeChecked();
+    await expect(
+      page.getByRole('table', { name: 'Screening hits' }).getByRole('row').filter({ hasText: reference }),
+    ).toContainText('Passport checked: born in Leeds');
+    await customerPage.reload();
+    await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});
