@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { CLOSURE_TEXTS, ERROR_CODES } from '@florin/contracts';
 import { expect, test } from '../admin-fixtures.js';
 import { csrfHeaders, solveCaptcha } from '../fixtures.js';
 import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
 import { closeToasts } from '../kyc/wizard-page.js';
+
+const SCREENSHOT_DIR = fileURLToPath(new URL('../screenshots/', import.meta.url));
 
 test.describe('the end of an account', () => {
   test('compliance gives a customer notice of termination, the customer sees it, cannot close while holding money, and closes the emptied account for good', async ({
@@ -29,6 +32,11 @@ test.describe('the end of an account', () => {
       await expect(office.getByRole('alert').filter({ hasText: CLOSURE_TEXTS.terminated })).toBeVisible();
       await expect(office.getByText(/^Withdraw-only from /)).toBeVisible();
       await expect(office.getByRole('button', { name: 'Terminate account' })).toHaveCount(0);
+      await closeToasts(office);
+      await office.screenshot({
+        path: `${SCREENSHOT_DIR}admin-customer-terminated-1280.png`,
+        fullPage: true,
+      });
     });
 
     await test.step('the customer is told, in the shell and by e-mail', async () => {
@@ -74,6 +82,7 @@ test.describe('the end of an account', () => {
       await dialog.getByRole('button', { name: CLOSURE_TEXTS.closeConfirm }).click();
       await expect(page).toHaveURL(/\/login\?account_closed=success$/);
       await expect(page.getByRole('status').filter({ hasText: CLOSURE_TEXTS.closed })).toBeVisible();
+      await saveScreenshots('account-closed-login');
       const login = await page.request.post('/api/v1/login', {
         data: {
           username: customer.email,

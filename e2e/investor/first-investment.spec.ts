@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CATEGORY_STATEMENTS, ERROR_CODES, INVESTOR_TEXTS } from '@florin/contracts';
+import { ACCOUNT_TEXTS, CATEGORY_STATEMENTS, ERROR_CODES, INVESTOR_TEXTS } from '@florin/contracts';
 import { QUESTION_BANK } from '@florin/domain/appropriateness';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
@@ -63,6 +63,18 @@ test.describe('the first investment', () => {
     await approveAllDocuments(staff, userId);
     await makeLive(staff, userId);
     await fund(page.request, customer.email, 'GBP', '10000.00');
+
+    await test.step('term deposits and auto buys wait too, and say why', async () => {
+      await page.goto('/user/term-deposit');
+      await expect(page.getByRole('region', { name: INVESTOR_TEXTS.gateTitle })).toContainText(
+        INVESTOR_TEXTS.gateText,
+      );
+      await saveScreenshots('investor-gate-term-deposit');
+      await page.goto('/user/accounts');
+      await page.getByRole('tab', { name: ACCOUNT_TEXTS.autoTradeTab }).click();
+      await expect(page.getByRole('region', { name: INVESTOR_TEXTS.gateTitle })).toBeVisible();
+      await saveScreenshots('investor-gate-auto-trade', [1280]);
+    });
 
     await test.step('buying waits: the trade page says why and leads to the steps', async () => {
       await page.goto('/user/trade?side=buy&coin=btc');

@@ -139,10 +139,11 @@ export const CATEGORY_THRESHOLDS = {
   ownFunds: '2000000',
 } as const;
 
+/** 0 to 100 with up to two decimals, checked on the text (a figure declared, compared exactly). */
 const percent = z
   .string()
   .regex(/^\d{1,3}(\.\d{1,2})?$/, 'Enter a percentage such as 5 or 7.5.')
-  .refine((text) => Number.parseFloat(text) <= 100, 'Enter a percentage from 0 to 100.');
+  .regex(/^(100(\.0{1,2})?|\d{1,2}(\.\d{1,2})?)$/, 'Enter a percentage from 0 to 100.');
 /** Pounds, whole or with pence; 0 is allowed (a figure declared, not money moved). */
 const pounds = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'Enter an amount in pounds, such as 120000.');
 const confirmed = z.literal(true, { error: 'Confirm the statement is true.' });

@@ -100,7 +100,11 @@ function toUrlText(value: unknown, where: string): string | undefined {
   throw new Error(`${where}: cannot put an object in a URL`);
 }
 
-function buildUrl(endpoint: Endpoint, input: RawInput): string {
+/**
+ * The URL of a call: path parameters filled in and encoded, the query appended. Also for the
+ * calls apiCall cannot make itself (uploads with progress, file downloads, plain download links).
+ */
+export function endpointUrl(endpoint: Endpoint, input: Omit<RawInput, 'body'> = {}): string {
   const where = `${endpoint.method} ${endpoint.path}`;
   const path = endpoint.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
     const text = toUrlText(input.params?.[name], where);
@@ -173,7 +177,7 @@ async function send(
   extraHeaders: Readonly<Record<string, string>> = {},
   encoding: BodyEncoding = 'json',
 ): Promise<unknown> {
-  const url = buildUrl(endpoint, input);
+  const url = endpointUrl(endpoint, input);
   const hasBody = input.body !== undefined;
   const headers = await buildHeaders(endpoint.method, hasBody, encoding);
   for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);

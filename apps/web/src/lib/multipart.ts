@@ -1,6 +1,6 @@
 import { AppError, ErrorBodySchema, getCsrfToken, type Endpoint } from '@florin/contracts';
 import type { z } from 'zod';
-import { apiCall, CSRF_COOKIE, CSRF_HEADER } from './api-client';
+import { apiCall, CSRF_COOKIE, CSRF_HEADER, endpointUrl } from './api-client';
 import { reportError } from './errors';
 import { readCookie } from './cookies';
 
@@ -25,14 +25,6 @@ async function csrfToken(): Promise<string | undefined> {
   if (token) return token;
   await apiCall(getCsrfToken, {}, { notify: false });
   return readCookie(CSRF_COOKIE);
-}
-
-function toPath(endpoint: Endpoint, params: Record<string, string | number> = {}): string {
-  return endpoint.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${endpoint.path}: missing path parameter "${name}"`);
-    return encodeURIComponent(String(value));
-  });
 }
 
 function errorOf(request: XMLHttpRequest): AppError {
@@ -65,7 +57,7 @@ export async function sendMultipart<E extends Endpoint>(
   try {
     return await new Promise<SuccessBody<E>>((resolve, reject) => {
       const request = new XMLHttpRequest();
-      request.open(endpoint.method, toPath(endpoint, params));
+      request.open(endpoint.method, endpointUrl(endpoint, { params }));
       request.withCredentials = true;
       request.setRequestHeader('accept', 'application/json');
       if (token) request.setRequestHeader(CSRF_HEADER, token);

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { SanctionsHitStatus } from '@florin/contracts';
 import type {
   DB,
@@ -13,18 +13,8 @@ import type { IndexEntry } from './matching.js';
 
 type Executor = Kysely<DB>;
 
-export type ListRow = {
-  id: number;
-  file_name: string;
-  sha256: string;
-  size_bytes: number;
-  list_updated_on: string;
-  row_count: number;
-  designation_count: number;
-  individual_count: number;
-  entity_count: number;
-  ship_count: number;
-  imported_at: Date;
+/** An import as the back office lists it: who imported it by e-mail, not by id. */
+export type ListRow = Omit<Selectable<SanctionsListsTable>, 'imported_by_staff_id' | 'replaced_at'> & {
   imported_by: string | null;
 };
 

@@ -318,6 +318,13 @@ function SessionsTab({ userId }: { userId: number }) {
   );
 }
 
+/** Where the account's end stands now: notice running, withdraw-only, or closed. */
+function accountEndTitle(terminatedAt: string, accessEndsAt: string): string {
+  const now = Date.now();
+  if (Date.parse(accessEndsAt) <= now) return 'Closed';
+  return Date.parse(terminatedAt) <= now ? 'Terminated: withdraw-only' : 'Notice of termination given';
+}
+
 const JOURNEY_STEP_LABELS: Record<InvestorJourney['step'], string> = {
   categorisation: 'Not categorised',
   assessment: 'Assessment not passed',
@@ -621,10 +628,7 @@ function CustomerScreen({
         {canReview && <AccountEndActions customer={customer} />}
       </Stack>
       {customer.terminated_at && customer.access_ends_at && (
-        <Alert
-          color="orange"
-          title={customer.access_ends_at <= new Date().toISOString() ? 'Closed' : 'Terminated'}
-        >
+        <Alert color="orange" title={accountEndTitle(customer.terminated_at, customer.access_ends_at)}>
           {`Withdraw-only from ${formatDateTime(customer.terminated_at) ?? ''}; sign-in ends ${formatDateTime(customer.access_ends_at) ?? ''}.`}
         </Alert>
       )}

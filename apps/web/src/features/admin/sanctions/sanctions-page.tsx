@@ -1,4 +1,5 @@
 import {
+  FalsePositiveBodySchema,
   SANCTIONS_FILE_MAX_MB,
   SANCTIONS_TEXTS,
   type RescreenSummary,
@@ -26,14 +27,16 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import { Link, useSearchParams } from 'react-router';
 import { toAppError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { customerPath } from '../admin-paths';
+import { ReasonModal } from '../compliance/components/reason-modal';
 import { AdminNotFound } from '../components/admin-not-found';
 import { PagedResults } from '../components/paged-results';
 import { mayOpen, SANCTIONS_SCREEN_ROLES, useSignedInStaff } from '../staff-access';
-import { FalsePositiveModal } from './components/false-positive-modal';
+import { useMarkFalsePositive } from './api/mark-false-positive';
 import { useSanctionsList } from './api/get-list';
 import { useImportSanctionsList } from './api/import-list';
 import { useSanctionsHits, type SanctionsHitsFilter } from './api/list-hits';
@@ -46,6 +49,9 @@ const SUBJECT_LABELS: Record<ScreeningSubjectKind, string> = {
 };
 
 /** The list's own way of writing a date: YYYY-MM-DD as dd/mm/yyyy. */
+/** The note's rules and texts, as the reason modal's one field. */
+const FALSE_POSITIVE_NOTE = z.strictObject({ reason: FalsePositiveBodySchema.shape.note });
+
 function listDate(value: string): string {
   const [year, month, day] = value.split('-');
   return `${day}/${month}/${year}`;
@@ -373,6 +379,7 @@ function HitsPanel() {
   const filter = filterFrom(searchParams);
   const { data, isError, isFetching } = useSanctionsHits(filter);
   const [marking, setMarking] = useState<SanctionsHit | null>(null);
+  const markFalsePositive = useMarkFalsePositive(marking?.id ?? 0);
 
   const applyFilter = (next: SanctionsHitsFilter) => {
     const params = new URLSearchParams();
@@ -425,7 +432,19 @@ function HitsPanel() {
           </>
         )}
       </PagedResults>
-      <FalsePositiveModal hit={marking} onClose={() => setMarking(null)} />
+      <ReasonModal
+        opened={marking !== null}
+        onClose={() => setMarking(null)}
+        title="Mark as a false positive"
+        description={`${marking ? `${marking.subject_name} is not ${marking.listed_name} (group ${marking.group_id}). ` : ''}The account stays on hold until you lift the hold on the customer's page.`}
+        reasonLabel="Why is this not the listed person or entity?"
+        schema={FALSE_POSITIVE_NOTE}
+        confirmLabel="Mark false positive"
+        isPending={markFalsePositive.isPending}
+        onSubmit={(note) => markFalsePositive.mutateAsync(note)}
+        successTitle="False positive recorded"
+        errorTitle="The hit could not be updated"
+      />
     </Stack>
   );
 }

@@ -1,10 +1,11 @@
 import { AppError, ErrorBodySchema, getAdminDocumentFile } from '@florin/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { endpointUrl } from '../../../../lib/api-client';
 import { reportError } from '../../../../lib/errors';
 
 /** The file's bytes, never parsed as JSON: the one back-office call apiCall cannot make. */
 export async function fetchDocumentFile(documentId: number, signal?: AbortSignal): Promise<Blob> {
-  const url = getAdminDocumentFile.path.replace('{id}', encodeURIComponent(String(documentId)));
+  const url = endpointUrl(getAdminDocumentFile, { params: { id: documentId } });
   let response: Response;
   try {
     response = await fetch(url, { credentials: 'same-origin', signal, headers: { accept: '*/*' } });

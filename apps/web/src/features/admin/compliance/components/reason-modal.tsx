@@ -1,4 +1,5 @@
 import { ReasonBodySchema } from '@florin/contracts';
+import type { z } from 'zod';
 import { Button, Group, Modal, Stack, Text, Textarea, type MantineColor } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
@@ -17,6 +18,8 @@ export type ReasonModalProps = {
   color?: MantineColor;
   /** What the reason field is called: the audit log keeps it. */
   reasonLabel?: string;
+  /** The field's rules and texts when they are another endpoint's ({ reason } in, as its schema words it). */
+  schema?: z.ZodType;
   isPending: boolean;
   /** Sends the reason; resolves with the server's message, rejects with its error. */
   onSubmit: (reason: string) => Promise<{ message: string }>;
@@ -31,7 +34,7 @@ export type ReasonModalProps = {
  */
 export function ReasonModal(props: ReasonModalProps) {
   const form = useForm<ReasonForm>({
-    resolver: contractResolver<ReasonForm>(ReasonBodySchema),
+    resolver: contractResolver<ReasonForm>(props.schema ?? ReasonBodySchema),
     defaultValues: { reason: '' },
   });
 

@@ -1,5 +1,6 @@
 import { exportInvestorEvidence, getInvestorEvidence, type InvestorEvidence } from '@florin/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { endpointUrl } from '../../../../lib/api-client';
 import { adminCall } from '../../api/admin-client';
 import { customerKey } from './get-customer';
 
@@ -14,5 +15,5 @@ export function useInvestorEvidence(userId: number) {
 
 /** The same record as one JSON file: the browser downloads it with the staff session's cookie. */
 export function investorEvidenceUrl(userId: number): string {
-  return exportInvestorEvidence.path.replace('{userId}', String(userId));
+  return endpointUrl(exportInvestorEvidence, { params: { userId } });
 }
