@@ -20,7 +20,7 @@ npx vitest run
 step 'API tests on a PostgreSQL server'
 FLORIN_TEST_DB=postgres npx vitest run --project server
 
-step 'Two instances behind nginx on a PostgreSQL server'
+step 'Two instances behind nginx, and crashes under load, on a PostgreSQL server'
 npm run --silent test:scale
 
 step 'Browser tests (Playwright, Chromium)'

@@ -6,14 +6,13 @@
  * `COPY (SELECT … the same rows) TO STDOUT (FORMAT csv)` in the same run.
  * The app runs in its own process (bench/history/server.ts) so its memory is
  * measured alone; the clients and the clock run here. Prints every figure and
- * writes bench/results/history.md.
+ * writes bench/results/history.md and its summary for the suite, history.json.
  *
  *   npm run bench:history   BENCH_HISTORY_TRANSACTIONS (1,000,000), BENCH_HISTORY_REQUESTS (100 per page),
  *                           BENCH_HISTORY_DEEP_REQUESTS (20), BENCH_HISTORY_DEEP_PAGE (50,000),
  *                           BENCH_HISTORY_ROUNDS (2 exports and 2 COPYs, taking turns)
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -37,7 +36,7 @@ import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
 import { percentile, processCpu } from '../ledger/workloads.js';
 import { seedHistory, type Seeded } from './seed.js';
 import { SAMPLE_MS, type ChildMessage, type MemoryPeaks, type ParentMessage } from './protocol.js';
-import { positiveNumber } from '../support.js';
+import { positiveNumber, writeResult, writeSummary, type Comparison } from '../support.js';
 
 const TRANSACTIONS = Math.round(positiveNumber('BENCH_HISTORY_TRANSACTIONS', 1_000_000));
 const REQUESTS = Math.round(positiveNumber('BENCH_HISTORY_REQUESTS', 100));
@@ -47,7 +46,6 @@ const DEEP_PAGE = Math.min(
   Math.ceil(TRANSACTIONS / HISTORY_PAGE_SIZE),
 );
 const ROUNDS = Math.round(positiveNumber('BENCH_HISTORY_ROUNDS', 2));
-const RESULTS = new URL('../results/history.md', import.meta.url);
 const HISTORY_PATH = '/api/v1/user/fiat-crypto-transactions';
 const EXPORT_PATH = '/api/v1/crypto/transactions/export';
 const MB = 1024 * 1024;
@@ -626,7 +624,7 @@ try {
           .join('; ')}. See the figures below.\n`;
   const markdown = `# History benchmark
 
-Run on 2026-11-23 with \`npm run bench:history\` (bench/history/run.ts).
+Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:history\` (bench/history/run.ts).
 
 One customer with ${whole(TRANSACTIONS)} transactions on a throw-away PostgreSQL server; the whole Florin app
 (\`buildApp\`, production settings, logging at warn) in its own Node process on loopback, a real session cookie,
@@ -725,8 +723,47 @@ BENCH_HISTORY_TRANSACTIONS=100000 npm run bench:history  # a quicker, smaller ru
 
 It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`) and writes this file, \`bench/results/history.md\`.
 `;
-  await fs.writeFile(RESULTS, markdown);
   console.log(markdown);
+  const rows = `${whole(TRANSACTIONS)} rows`;
+  const workloads: Comparison[] = [
+    {
+      workload: `Full CSV export over HTTP, ${rows}`,
+      ours: { value: exportRate, unit: 'rows/s' },
+      peer: {
+        name: 'PostgreSQL `COPY … TO STDOUT (FORMAT csv)` of the same rows',
+        value: copyRate,
+        unit: 'rows/s',
+      },
+      ratio,
+      better: 'higher',
+      goal: { target: '≥ 0.5 × COPY', met: ratioMet },
+    },
+    {
+      workload: `The server's peak RSS growth during the export, ${rows}`,
+      ours: { value: rssGrowth / MB, unit: 'MiB' },
+      peer: null,
+      ratio: null,
+      better: 'lower',
+      goal: { target: 'under 50 MB', met: rssGrowth < 50 * MB },
+    },
+    {
+      workload: `The server's peak V8 heap growth during the export, ${rows}`,
+      ours: { value: heapGrowth / MB, unit: 'MiB' },
+      peer: null,
+      ratio: null,
+      better: 'lower',
+      goal: { target: 'under 50 MB', met: heapGrowth < 50 * MB },
+    },
+    ...pages.map((page): Comparison => ({
+      workload: `History page over HTTP, ${page.name} (\`?${page.query}\`, ${rows}): p50 latency`,
+      ours: { value: page.p50, unit: 'ms' },
+      peer: null,
+      ratio: null,
+      better: 'lower',
+    })),
+  ];
+  log(`wrote ${await writeResult('history.md', markdown)}`);
+  log(`wrote ${await writeSummary('history', { workloads })}`);
 } finally {
   if (server) {
     const exited = new Promise((resolve) => server?.child.once('exit', resolve));

@@ -243,10 +243,10 @@ ${integrityLines.join('\n')}
 ## How to run
 
 \`\`\`
-npm run bench                      # from the repository root; about 2½ minutes
-BENCH_SECONDS=30 npm run bench     # longer runs
-BENCH_PGBENCH_SCALE=10 npm run bench
-BENCH_LEDGER=prototype-function npm run bench   # the one-statement prototype, to bench/results/ledger-prototype-function.md
+npm run bench:ledger                      # from the repository root; about 2½ minutes
+BENCH_SECONDS=30 npm run bench:ledger     # longer runs
+BENCH_PGBENCH_SCALE=10 npm run bench:ledger
+BENCH_LEDGER=prototype-function npm run bench:ledger   # the one-statement prototype, to bench/results/ledger-prototype-function.md
 \`\`\`
 
 It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`; the bench starts its own throw-away server

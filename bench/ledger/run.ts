@@ -3,9 +3,9 @@
  * 2-leg transfers and 5-leg trades at 8 and 32 clients, on a throw-away
  * PostgreSQL server and on in-memory PGlite, beside pgbench's tpcb-like
  * script on the same server. Prints every figure and writes
- * bench/results/ledger.md.
+ * bench/results/ledger.md and its summary for the suite, ledger.json.
  *
- *   npm run bench        BENCH_SECONDS (default 10) per run, BENCH_PGBENCH_SCALE (default 32)
+ *   npm run bench:ledger   BENCH_SECONDS (default 10) per run, BENCH_PGBENCH_SCALE (default 32)
  */
 import fs from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +26,10 @@ import { countStatements, findPostmaster, sampleWaits, serverCpuSeconds } from '
 import {
   cpuFigures,
   goal,
+  isPgbench,
   machineInfo,
+  pgbenchOf,
+  ratioOf,
   renderMarkdown,
   resultsTable,
   type Engine,
@@ -35,7 +38,7 @@ import {
   type Row,
 } from './report.js';
 import { runClients, seed, workloads, type PostJournal, type Workload } from './workloads.js';
-import { positiveNumber } from '../support.js';
+import { positiveNumber, textSetting, writeResult, writeSummary, type Comparison } from '../support.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const CLIENT_COUNTS = [8, 32];
@@ -47,16 +50,15 @@ const PGBENCH_THREADS = 2;
  * (the same statement inside a PL/pgSQL function, planned once per connection)
  * measures bench/ledger/prototype.ts instead of the app's ledger, into its own file.
  */
+const LEDGER_SETTING = textSetting('BENCH_LEDGER');
 const PROTOTYPE = ({ prototype: 'statement', 'prototype-function': 'function' } as const)[
-  process.env.BENCH_LEDGER ?? ''
+  LEDGER_SETTING ?? ''
 ];
-if (process.env.BENCH_LEDGER && !PROTOTYPE) {
-  throw new Error(`BENCH_LEDGER must be prototype or prototype-function, not "${process.env.BENCH_LEDGER}"`);
+if (LEDGER_SETTING && !PROTOTYPE) {
+  throw new Error(`BENCH_LEDGER must be prototype or prototype-function, not "${LEDGER_SETTING}"`);
 }
-const RESULTS = new URL(
-  `../results/${PROTOTYPE ? `ledger-${process.env.BENCH_LEDGER}` : 'ledger'}.md`,
-  import.meta.url,
-);
+/** The report's and the summary's name in the results folder. */
+const NAME = PROTOTYPE ? `ledger-${LEDGER_SETTING}` : 'ledger';
 
 const ledger = (): PostJournal => {
   const instance = PROTOTYPE ? createPrototypeLedger(PROTOTYPE) : createLedger();
@@ -263,6 +265,34 @@ async function benchPglite(report: Report, opened: Database[]): Promise<void> {
   report.integrity.push(await integrity('PGlite', lite.db, rows));
 }
 
+/** Every run of ours beside pgbench at the same client count, for the suite's table. */
+function comparisons(report: Report): Comparison[] {
+  const { met } = goal(report);
+  return report.rows
+    .filter((row) => !isPgbench(row))
+    .map((row) => {
+      const base = pgbenchOf(report, row);
+      const isGoal = row.engine === 'PostgreSQL' && row.workload === 'trade' && row.clients === 32;
+      return {
+        workload: `${row.engine} ${row.workload} (${row.legs} legs), ${row.clients} clients`,
+        ours: { value: row.result.perSecond, unit: 'journals/s' },
+        peer: base
+          ? {
+              name: `${base.workload}, ${base.clients} clients${row.engine === 'PGlite' ? ' (on the PostgreSQL server)' : ''}`,
+              value: base.result.perSecond,
+              unit: 'TPS',
+            }
+          : null,
+        ratio: ratioOf(report, row),
+        better: 'higher',
+        ...(isGoal ? { goal: { target: '≥ 0.5 × pgbench', met } } : {}),
+        ...(row.engine === 'PGlite'
+          ? { note: 'PGlite has one connection, so its clients queue; the ratio is for scale only' }
+          : {}),
+      } satisfies Comparison;
+    });
+}
+
 async function pglitePackageVersion(): Promise<string> {
   try {
     const file = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
@@ -287,9 +317,9 @@ async function main(): Promise<void> {
     statements: [],
     rows: [],
     integrity: [],
-    file: `bench/results/${RESULTS.pathname.split('/').pop() ?? 'ledger.md'}`,
+    file: `bench/results/${NAME}.md`,
     prototype: PROTOTYPE
-      ? `the PROTOTYPE in bench/ledger/prototype.ts (BENCH_LEDGER=${process.env.BENCH_LEDGER}: one SQL statement ` +
+      ? `the PROTOTYPE in bench/ledger/prototype.ts (BENCH_LEDGER=${LEDGER_SETTING}: one SQL statement ` +
         `per journal${PROTOTYPE === 'function' ? ', inside a PL/pgSQL function' : ''}), not the app's ledger`
       : undefined,
   };
@@ -318,9 +348,8 @@ async function main(): Promise<void> {
     `goal: PostgreSQL trade ×32 ÷ pgbench ×32 = ${ratio === null ? '–' : ratio.toFixed(2)} ` +
       `(needs ≥ 0.50): ${met ? 'met' : 'NOT met'}`,
   );
-  await fs.mkdir(new URL('.', RESULTS), { recursive: true });
-  await fs.writeFile(RESULTS, renderMarkdown(report));
-  log(`wrote ${RESULTS.pathname}`);
+  log(`wrote ${await writeResult(`${NAME}.md`, renderMarkdown(report))}`);
+  log(`wrote ${await writeSummary(NAME, { workloads: comparisons(report) })}`);
 
   const failed =
     report.integrity.some((item) => !item.checkOk || !item.countsMatch) ||

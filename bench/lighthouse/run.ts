@@ -9,7 +9,8 @@
  * plus the route's lazy chunks and theirs, gzip -9 (what the goal counts) and
  * as Lighthouse saw it transferred (brotli, as the server sends it).
  *
- * Prints the figures and writes bench/results/lighthouse.md.
+ * Prints the figures and writes bench/results/lighthouse.md and its summary
+ * for the suite, lighthouse.json (the cold loads, no workload with a peer).
  *
  *   npm run bench:lighthouse   BENCH_LIGHTHOUSE_RUNS (3)
  */
@@ -25,7 +26,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { startMain } from '../../apps/server/src/test/main-process.js';
 import { freePort } from '../../apps/server/src/test/postgres-server.js';
 import { machineInfo } from '../ledger/report.js';
-import { positiveNumber } from '../support.js';
+import { positiveNumber, writeResult, writeSummary, type ColdLoad } from '../support.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = Math.round(positiveNumber('BENCH_LIGHTHOUSE_RUNS', 3));
@@ -227,8 +228,23 @@ async function main(): Promise<void> {
     ...jsRows,
     '',
   ].join('\n');
-  fs.writeFileSync(path.join(repoRoot, 'bench/results/lighthouse.md'), report);
-  console.log('Wrote bench/results/lighthouse.md');
+  console.log(`Wrote ${await writeResult('lighthouse.md', report)}`);
+  const coldLoads = PAGES.flatMap((page) =>
+    FORM_FACTORS.map((formFactor): ColdLoad => {
+      const measure = results.get(`${page.name} ${formFactor}`);
+      if (!measure) throw new Error('missing result');
+      return {
+        page: page.name,
+        path: page.path,
+        formFactor,
+        ...measure,
+        performanceGoal: formFactor === 'desktop' ? GOALS.desktop : GOALS.mobile,
+        accessibilityGoal: GOALS.accessibility,
+        initialJsKb: jsKb.get(page.name) ?? Number.NaN,
+      };
+    }),
+  );
+  console.log(`Wrote ${await writeSummary('lighthouse', { workloads: [], coldLoads })}`);
   fs.rmSync(outDir, { recursive: true, force: true });
 }
 

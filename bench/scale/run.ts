@@ -11,14 +11,13 @@
  * Both instances run throughout (the second idle in setups 1 and 2); rounds
  * interleave the setups so other work on the shared machine weighs on each
  * alike. Prints throughput, p50 and p99 of each and the ratio two ÷ one, and
- * writes bench/results/scale.md.
+ * writes bench/results/scale.md and its summary for the suite, scale.json.
  *
  *   npm run bench:scale   BENCH_SCALE_SECONDS (5 per stretch), BENCH_SCALE_ROUNDS (2),
  *                         BENCH_SCALE_CLIENTS (8,32), BENCH_SCALE_WAIT (30 s at most for the
  *                         load average to fall below 1.5)
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -36,7 +35,16 @@ import { freePort, startPostgres } from '../../apps/server/src/test/postgres-ser
 import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
 import { machineInfo } from '../ledger/report.js';
 import { percentile, processCpu, withCpu, type CpuUse } from '../ledger/workloads.js';
-import { loadAverages, log, positiveNumber, waitForQuietMachine } from '../support.js';
+import {
+  loadAverages,
+  log,
+  positiveNumber,
+  textSetting,
+  waitForQuietMachine,
+  writeResult,
+  writeSummary,
+  type Comparison,
+} from '../support.js';
 import { executeInstant, INSTANT_QUANTITY, post, Refused, type Reply } from '../trading/instant-client.js';
 import type { Customer } from '../trading/protocol.js';
 
@@ -45,7 +53,7 @@ const SECONDS = positiveNumber('BENCH_SCALE_SECONDS', 5);
 const ROUNDS = Math.round(positiveNumber('BENCH_SCALE_ROUNDS', 2));
 /** Untimed load on each instance before the first round, so no setup pays for a cold JIT. */
 const WARM_UP_SECONDS = 5;
-const CLIENT_COUNTS = (process.env.BENCH_SCALE_CLIENTS ?? '8,32')
+const CLIENT_COUNTS = (textSetting('BENCH_SCALE_CLIENTS') ?? '8,32')
   .split(',')
   .map((count) => Math.round(Number(count)))
   .filter((count) => count > 0);
@@ -53,7 +61,6 @@ const LOAD_WAIT_SECONDS = positiveNumber('BENCH_SCALE_WAIT', 30);
 const LOAD_GOAL = 1.5;
 /** The funding covers every execution of a run (each buys INSTANT_QUANTITY). */
 const FUNDING_PENCE = 1_000_000_000n;
-const RESULTS = new URL('../results/scale.md', import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // Customers: live, on the instant platform, funded by a bank deposit, each with a session as a
@@ -379,8 +386,9 @@ try {
     runs,
     ledger: { ok: check.ok, violations: describeViolations(check), seconds: checkSeconds },
   });
-  await fs.writeFile(RESULTS, markdown);
   console.log(markdown);
+  log(`wrote ${await writeResult('scale.md', markdown)}`);
+  log(`wrote ${await writeSummary('scale', { workloads: comparisons(runs) })}`);
 } finally {
   for (const balancer of balancers) await balancer.stop();
   for (const instance of instances) await instance.stop('SIGTERM');
@@ -392,6 +400,28 @@ try {
 
 // ---------------------------------------------------------------------------------------------
 // The report
+
+/** Each setup behind nginx beside one instance reached directly, same run, for the suite's table. */
+function comparisons(runs: Run[]): Comparison[] {
+  return CLIENT_COUNTS.flatMap((clients) => {
+    const direct = runs.find((run) => run.setup === 'one instance, direct' && run.clients === clients);
+    if (!direct) return [];
+    return runs
+      .filter((run) => run.clients === clients && run !== direct)
+      .map((run): Comparison => ({
+        workload: `Instant executions over HTTP, ${run.setup}, ${clients} clients`,
+        ours: { value: run.perSecond, unit: 'executions/s' },
+        peer: {
+          name: `one instance, direct, ${clients} clients`,
+          value: direct.perSecond,
+          unit: 'executions/s',
+        },
+        ratio: run.perSecond / direct.perSecond,
+        better: 'higher',
+        note: 'everything shares 2 cores, so this measures what nginx and a second instance cost, not scale-out',
+      }));
+  });
+}
 
 function renderReport(input: {
   loadBefore: number[];

@@ -8,7 +8,8 @@
  * POST /api/v1/crypto/limit_order, crossed by one tick, timed from the tick
  * until every fill has committed. The app runs in its own process
  * (bench/trading/server.ts); the clients and the clock run here. Prints every
- * figure and writes bench/results/trading.md.
+ * figure and writes bench/results/trading.md and its summary for the suite,
+ * trading.json.
  *
  *   npm run bench:trading   BENCH_TRADING_SECONDS (10 per run), BENCH_TRADING_ORDERS (10,000),
  *                           BENCH_TRADING_ORDER_CUSTOMERS (1,000), BENCH_PGBENCH_SCALE (32),
@@ -18,7 +19,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -31,7 +31,16 @@ import { pgbenchInit, pgbenchRun, type PgbenchResult, type PgbenchTarget } from 
 import { findPostmaster, sampleWaits, serverCpuSeconds, type WaitSample } from '../ledger/probes.js';
 import { machineInfo } from '../ledger/report.js';
 import { percentile, processCpu, withCpu, type CpuUse } from '../ledger/workloads.js';
-import { loadAverages, log, positiveNumber, waitForQuietMachine } from '../support.js';
+import {
+  loadAverages,
+  log,
+  positiveNumber,
+  textSetting,
+  waitForQuietMachine,
+  writeResult,
+  writeSummary,
+  type Comparison,
+} from '../support.js';
 import { executeInstant, INSTANT_QUANTITY, post, Refused } from './instant-client.js';
 import { type ChildMessage, type CrossResult, type Customer, type ParentMessage } from './protocol.js';
 
@@ -41,11 +50,11 @@ const ORDERS = Math.round(positiveNumber('BENCH_TRADING_ORDERS', 10_000));
 const ORDER_CUSTOMERS = Math.round(positiveNumber('BENCH_TRADING_ORDER_CUSTOMERS', 1_000));
 const PGBENCH_SCALE = Math.round(positiveNumber('BENCH_PGBENCH_SCALE', 32));
 const PGBENCH_THREADS = 2;
-const PGLITE_FILLS = process.env.BENCH_TRADING_PGLITE_FILLS === '1';
+const PGLITE_FILLS = textSetting('BENCH_TRADING_PGLITE_FILLS') === '1';
 const LOAD_WAIT_SECONDS = positiveNumber('BENCH_TRADING_WAIT', 180);
 const LOAD_GOAL = 1.5;
 /** A diagnostic: the app's process writes a V8 CPU profile (.cpuprofile) into this folder when it stops. */
-const CPU_PROFILE_DIR = process.env.BENCH_TRADING_CPU_PROFILE;
+const CPU_PROFILE_DIR = textSetting('BENCH_TRADING_CPU_PROFILE');
 /** Each instant execution buys the coin's smallest order, 0.01 BTC (about £200 at the resting price). */
 /** Enough for every execution a client can make in a run. */
 const INSTANT_FUNDING_PENCE = 1_000_000_000n;
@@ -56,7 +65,6 @@ const ORDER_FUNDING_PENCE = 1_000_000n;
 const CROSSING_MID = '10000';
 const PLACING_CLIENTS = 8;
 const FILL_TIMEOUT_MS = 600_000;
-const RESULTS = new URL('../results/trading.md', import.meta.url);
 
 // ---------------------------------------------------------------------------------------------
 // The app in its own process
@@ -505,8 +513,9 @@ try {
     fills,
     checks,
   });
-  await fs.writeFile(RESULTS, markdown);
   console.log(markdown);
+  log(`wrote ${await writeResult('trading.md', markdown)}`);
+  log(`wrote ${await writeSummary('trading', { workloads: comparisons(httpRuns, pgbenchRuns, fills) })}`);
 } finally {
   for (const server of servers) await stopServer(server);
   await admin.close();
@@ -516,6 +525,58 @@ try {
 
 // ---------------------------------------------------------------------------------------------
 // The report
+
+/** Instant executions beside pgbench on the same server, and the crossing tick, for the suite's table. */
+function comparisons(
+  httpRuns: HttpRun[],
+  pgbenchRuns: { clients: number; result: PgbenchResult }[],
+  fills: Fills[],
+): Comparison[] {
+  const instant = httpRuns.map((run): Comparison => {
+    const pgbench =
+      run.engine === 'PostgreSQL'
+        ? pgbenchRuns.find((item) => item.clients === run.clients)?.result
+        : undefined;
+    const ratio = pgbench ? run.perSecond / pgbench.perSecond : null;
+    return {
+      workload: `Instant executions over HTTP (quote + order), ${run.engine}, ${run.clients} clients`,
+      ours: { value: run.perSecond, unit: 'executions/s' },
+      peer: pgbench
+        ? {
+            name: `pgbench tpcb-like, scale ${PGBENCH_SCALE}, ${run.clients} clients`,
+            value: pgbench.perSecond,
+            unit: 'TPS',
+          }
+        : null,
+      ratio,
+      better: 'higher',
+      ...(ratio === null
+        ? { note: "PGlite runs inside the app's process: no pgbench beside it" }
+        : { goal: { target: '≥ 0.25 × pgbench', met: ratio >= 0.25 } }),
+    };
+  });
+  const crossing = fills.flatMap((fill): Comparison[] => [
+    {
+      workload: `Placing ${fill.placing.orders.toLocaleString('en-GB')} limit orders over HTTP, ${fill.engine}, ${PLACING_CLIENTS} connections`,
+      ours: { value: fill.placing.perSecond, unit: 'placements/s' },
+      peer: null,
+      ratio: null,
+      better: 'higher',
+    },
+    {
+      workload: `${ORDERS.toLocaleString('en-GB')} resting limit orders crossed by one tick, ${fill.engine}: until every fill committed`,
+      ours: { value: fill.result.allCommittedMs, unit: 'ms' },
+      peer: null,
+      ratio: null,
+      better: 'lower',
+      goal: {
+        target: 'within 1 s',
+        met: !fill.result.timedOut && fill.result.filled >= ORDERS && fill.result.allCommittedMs <= 1000,
+      },
+    },
+  ]);
+  return [...instant, ...crossing];
+}
 
 /** Why instant executions fall short of the ratio: CPU per execution beside pgbench's per transaction. */
 function instantTime(runs: HttpRun[], pgbench: { clients: number; result: PgbenchResult }[]): string {

@@ -5,20 +5,20 @@
  * broadcast of the same payload, taking turns in the same run. Each server runs in its own
  * process; the clients run here, and so does the clock: a tick's latency is
  * from the moment this process asks the server to tick to the moment a
- * client has the message. Writes bench/results/ws-fanout.md.
+ * client has the message. Writes bench/results/ws-fanout.md and its summary
+ * for the suite, ws-fanout.json.
  *
  *   npm run bench:ws      BENCH_WS_SECONDS, BENCH_WS_CLIENTS, BENCH_WS_TICKS_PER_SECOND, BENCH_WS_ROUNDS
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { percentile } from '../ledger/workloads.js';
 import { machineInfo } from '../ledger/report.js';
-import { SYMBOL, type ChildMessage, type ParentMessage, type ServerKind } from './server.js';
-import { positiveNumber } from '../support.js';
+import { SYMBOL, type ChildMessage, type ParentMessage, type ServerKind } from './protocol.js';
+import { computeRatio, positiveNumber, writeResult, writeSummary, type Comparison } from '../support.js';
 
 const SECONDS = positiveNumber('BENCH_WS_SECONDS', 60);
 const CLIENTS = Math.round(positiveNumber('BENCH_WS_CLIENTS', 1_000));
@@ -28,7 +28,6 @@ const TICKS_PER_SECOND = positiveNumber('BENCH_WS_TICKS_PER_SECOND', 10);
  * change in what else the shared machine is doing weighs on both alike.
  */
 const ROUNDS = Math.round(positiveNumber('BENCH_WS_ROUNDS', 4));
-const RESULTS = new URL('../results/ws-fanout.md', import.meta.url);
 /** After the last tick, how long stragglers may take before a missing message counts as lost. */
 const DRAIN_MS = 3_000;
 
@@ -192,6 +191,39 @@ No tick lost for a connected client: ${lossless ? 'met' : 'NOT met'}.
 `;
 }
 
+/** Florin's figures beside bare ws's, for the suite's table. */
+function comparisons(results: Result[]): Comparison[] {
+  const [florin, bare] = results as [Result, Result];
+  const load = `${whole(CLIENTS)} clients, ${TICKS_PER_SECOND} ticks/s`;
+  const peer = 'bare `ws` broadcast';
+  const p99Ratio = florin.p99 / bare.p99;
+  return [
+    {
+      workload: `Price fan-out, ${load}: p99 latency`,
+      ours: { value: florin.p99, unit: 'ms' },
+      peer: { name: peer, value: bare.p99, unit: 'ms' },
+      ratio: p99Ratio,
+      better: 'lower',
+      goal: { target: '≤ 1.5 × bare ws', met: p99Ratio <= 1.5 },
+    },
+    {
+      workload: `Price fan-out, ${load}: p50 latency`,
+      ours: { value: florin.p50, unit: 'ms' },
+      peer: { name: peer, value: bare.p50, unit: 'ms' },
+      ratio: florin.p50 / bare.p50,
+      better: 'lower',
+    },
+    {
+      workload: `Price fan-out, ${load}: lost ticks per connected client`,
+      ours: { value: florin.lostPerConnectedClient, unit: 'ticks' },
+      peer: { name: peer, value: bare.lostPerConnectedClient, unit: 'ticks' },
+      ratio: computeRatio(florin.lostPerConnectedClient, bare.lostPerConnectedClient),
+      better: 'lower',
+      goal: { target: 'none lost', met: florin.lostPerConnectedClient === 0 },
+    },
+  ];
+}
+
 /** One kind's rounds as one result: latencies pooled, losses and counts summed. */
 function combine(kind: ServerKind, rounds: Round[]): Result {
   const all = new Float64Array(rounds.reduce((sum, round) => sum + round.latencies.length, 0));
@@ -240,5 +272,6 @@ for (let round = 0; round < ROUNDS; round += 1) {
 const results = [combine('florin', rounds.florin), combine('bare', rounds.bare)];
 for (const result of results) log(JSON.stringify(result));
 const markdown = render(results, loadBefore, roundRows);
-await fs.writeFile(RESULTS, markdown);
 console.log(markdown);
+log(`wrote ${await writeResult('ws-fanout.md', markdown)}`);
+log(`wrote ${await writeSummary('ws-fanout', { workloads: comparisons(results) })}`);

@@ -11,14 +11,10 @@ import type { PriceUpdate } from '@florin/contracts';
 import { createPriceHub } from '../../apps/server/src/modules/realtime/hub.js';
 import { registerRealtimeRoutes } from '../../apps/server/src/modules/realtime/routes.js';
 
-export type ServerKind = 'florin' | 'bare';
-export type ParentMessage = { type: 'tick'; seq: number } | { type: 'stop' };
-export type ChildMessage = { type: 'listening'; url: string };
-
-export const SYMBOL = 'BTC/GBP';
+import { SYMBOL, type ChildMessage, type ParentMessage, type ServerKind } from './protocol.js';
 
 /** The tick number travels in the price, so the client knows which tick each message is. */
-export function update(seq: number): PriceUpdate {
+function update(seq: number): PriceUpdate {
   const mid = `${50_000 + seq}.12345678`;
   return { symbol: SYMBOL, mid, bid: mid, ask: mid, at: new Date().toISOString(), stale: false };
 }

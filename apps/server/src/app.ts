@@ -15,6 +15,7 @@ import { registerSpa } from './http/spa.js';
 import type { CheckResult, DomainCheck, Ledger } from './ledger/index.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { registerAuth, registerStaffAuth } from './http/auth.js';
+import { registerInputGuards, trackRoutes } from './http/route.js';
 import { createAdminAuthService } from './modules/admin/auth-service.js';
 import { createStaffMailer } from './modules/admin/mail.js';
 import { createAdminRepository } from './modules/admin/repository.js';
@@ -177,12 +178,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY ?? false,
   });
+  trackRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers are private (balances, secrets being enrolled, documents) unless a route says otherwise.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
+  // JSON, and the two exceptions below; Fastify's plain-text parser would let any text through to a route.
+  app.removeContentTypeParser('text/plain');
+  registerInputGuards(app);
   // The spec sends the instant order form-encoded (002 §7), and only it; its fields then meet the same zod
   // contract. Every other route takes JSON alone.
   app.addContentTypeParser(
@@ -216,7 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         upgradeInsecureRequests: config.isProduction ? [] : null,
       },
     },
-    strictTransportSecurity: config.isProduction,
+    // Always sent: browsers ignore it over plain http (RFC 6797 §8.1), so local runs are unaffected.
+    strictTransportSecurity: { maxAge: 63_072_000, includeSubDomains: true },
   });
   await app.register(fastifyCookie);
   // A file over the limit stops the upload with FILE_TOO_LARGE before any of it is kept.
@@ -270,7 +279,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter: createTokenRateLimiter(config.API_TOKEN_RATE_LIMIT_PER_MINUTE),
   });
   registerApiTokenRoutes(app, { tokens: apiTokens });
-  // Before any route: the back office's door also lists every /api/admin route as it is added.
   const staffSessions = createStaffSessionStore(db);
   registerStaffAuth(app, staffSessions);
   const captcha = createCaptcha(db, {

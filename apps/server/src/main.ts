@@ -35,7 +35,13 @@ async function main(): Promise<void> {
   };
   const database = await openDatabase(
     config.DATABASE_URL
-      ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, slowQueries }
+      ? {
+          engine: 'postgres',
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          slowQueries,
+          onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
+        }
       : { engine: 'pglite', dataDir: config.dataDir, slowQueries },
   );
   await migrateToLatest(database.db);

@@ -13,6 +13,8 @@ export type Endpoint = {
   body?: z.ZodType;
   query?: z.ZodType;
   params?: z.ZodType;
+  /** The body is a multipart form the handler reads itself (uploads); every other route refuses one. */
+  multipart?: true;
   responses: Record<number, z.ZodType>;
 };
 

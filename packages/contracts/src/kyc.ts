@@ -188,6 +188,7 @@ export type IdProofFields = z.infer<typeof IdProofFieldsSchema>;
 export const uploadIdProof = defineEndpoint({
   method: 'POST',
   path: '/api/v1/user/id-proof',
+  multipart: true,
   summary: 'Upload an identity document, the selfie with it, or a proof of address (multipart)',
   responses: {
     200: z.object({ data: z.object({ done: z.literal(1), documents: z.array(DocumentSchema) }) }),
@@ -207,6 +208,7 @@ export type DocumentUploadParameters = z.infer<typeof DocumentUploadParametersSc
 export const uploadDocument = defineEndpoint({
   method: 'POST',
   path: '/api/v1/user/documents/upload',
+  multipart: true,
   summary: 'Upload or re-upload one document by key (multipart)',
   responses: { 200: z.object({ data: DocumentSchema }) },
 });
@@ -591,6 +593,7 @@ export const DirectorDocumentFieldsSchema = z.strictObject({
 export const uploadDirectorDocument = defineEndpoint({
   method: 'POST',
   path: '/api/v1/users/corporate/company-director/{id}/document-upload',
+  multipart: true,
   summary: "Upload a director's or owner's identity document or proof of address (multipart)",
   params: DirectorParams,
   responses: { 200: z.object({ data: z.object({ done: z.literal(1), director: DirectorSchema }) }) },

@@ -131,6 +131,7 @@ export const getSanctionsList = defineEndpoint({
 export const importSanctionsList = defineEndpoint({
   method: 'POST',
   path: '/api/admin/sanctions/list',
+  multipart: true,
   summary:
     'Import the UK consolidated list (ConList.csv, multipart `file`): it replaces the active list and every customer is screened again (compliance)',
   responses: {

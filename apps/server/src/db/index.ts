@@ -22,7 +22,7 @@ export type SlowQueryWatch = {
 };
 
 export type DatabaseOptions = (
-  | { engine: 'postgres'; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
+  | { engine: 'postgres'; url: string; poolSize?: number; onConnectionError?: (error: Error) => void }
   /** `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder. */
   | { engine: 'pglite'; dataDir?: string; template?: Blob }
 ) & { slowQueries?: SlowQueryWatch };
@@ -46,7 +46,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
     // An idle connection the server closed (restart, failover): pg drops it from
     // the pool and the next query opens a new one. Unhandled, it would crash the process.
-    pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('error', (error) => options.onConnectionError?.(error));
+    // The pool listens only while a connection is idle. One checked out (a transaction between two
+    // queries) whose server dies emits 'error' with nobody listening, which would end the process:
+    // the query running on it fails instead, and its request gets a 5xx the client may retry.
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     const db = new Kysely<DB>({
       dialect: new PostgresDialect({ pool }),
       log: slowQueryLog(options.slowQueries),

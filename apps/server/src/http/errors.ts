@@ -2,12 +2,15 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, type FieldErrors } from '@florin/contracts';
 
+/** A body of a type the route does not read (JSON everywhere; multipart on uploads; a form on one route). */
+export const UNACCEPTED_CONTENT_TYPE = new AppError('BAD_REQUEST', 'This content type is not accepted here.');
+
 /** Fastify's own client errors, by code, in the words a person reads. */
 const FASTIFY_CLIENT_ERRORS: Record<string, AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: new AppError('PAYLOAD_TOO_LARGE'),
   FST_ERR_CTP_INVALID_JSON_BODY: new AppError('BAD_REQUEST', 'The request body is not valid JSON.'),
   FST_ERR_CTP_EMPTY_JSON_BODY: new AppError('BAD_REQUEST', 'The request body is empty.'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: new AppError('BAD_REQUEST', 'This content type is not accepted here.'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: UNACCEPTED_CONTENT_TYPE,
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: new AppError('BAD_REQUEST', 'The request body length is wrong.'),
 };
 
@@ -20,7 +23,8 @@ type ValidationIssue = {
 
 /** zod issues as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
 function fieldErrors(error: { validation: ValidationIssue[]; validationContext?: string }): FieldErrors {
-  const errors: FieldErrors = {};
+  // No prototype: a field named "constructor" or "__proto__" is a key like any other.
+  const errors = Object.create(null) as FieldErrors;
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const issue of error.validation) {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');

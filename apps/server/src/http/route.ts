@@ -1,7 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, type Endpoint } from '@florin/contracts';
+import { UNACCEPTED_CONTENT_TYPE } from './errors.js';
 import {
   isAdminApiPath,
   isStaffAccess,
@@ -34,10 +35,91 @@ export type RouteOptions<E extends Endpoint> = {
   handler: (request: RouteRequest<E>, reply: FastifyReply) => Promise<Output<E>>;
 };
 
+/** A route as the running app has it: what the sweeps in security/ call, and with which schemas. */
+export type AppRoute = {
+  method: string;
+  url: string;
+  access: Access | undefined;
+  schema: Pick<FastifySchema, 'body' | 'querystring' | 'params'>;
+};
+
+const routesByApp = new WeakMap<FastifyInstance, AppRoute[]>();
+
+/** Called first in buildApp, so every route added after it is listed (with the HEAD copies of GETs). */
+export function trackRoutes(app: FastifyInstance): void {
+  const routes: AppRoute[] = [];
+  routesByApp.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    const { body, querystring, params } = route.schema ?? {};
+    for (const method of [route.method].flat())
+      routes.push({
+        method,
+        url: route.url ?? route.path,
+        access: route.config?.access,
+        schema: { body, querystring, params },
+      });
+  });
+}
+
+/** Every route registered so far: the tests that must cover all of them read them here. */
+export function listRoutes(app: FastifyInstance): readonly AppRoute[] {
+  return routesByApp.get(app) ?? [];
+}
+
+/** Every route under /api/admin/, for tests that prove none of them shows itself to outsiders. */
+export function listAdminRoutes(app: FastifyInstance): readonly AppRoute[] {
+  return listRoutes(app).filter((route) => isAdminApiPath(route.url));
+}
+
+/** The path of the first string holding a NUL character, if any. */
+function nulCharacterAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const found = nulCharacterAt(inner, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * What every route refuses before its contract is read: a multipart body
+ * where the route reads none (only uploads do), and a NUL character anywhere
+ * in the path, the query or the body. PostgreSQL text cannot hold one, and no
+ * field of ours needs one, so it is bad input, not a database error.
+ */
+export function registerInputGuards(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.isMultipart() && !request.routeOptions.config.multipart) {
+      done(UNACCEPTED_CONTENT_TYPE);
+      return;
+    }
+    const field =
+      nulCharacterAt({ ...(request.params as object), ...(request.query as object) }, '') ??
+      nulCharacterAt(request.body, '');
+    if (field === null) done();
+    else
+      done(
+        new AppError('VALIDATION_FAILED', undefined, {
+          [field || 'body']: ['This value holds a character that is not allowed.'],
+        }),
+      );
+  });
+}
+
 function isStrictObject(schema: z.ZodType): boolean {
   if (!(schema instanceof z.ZodObject)) return true;
   const catchall = schema._zod.def.catchall;
   return catchall !== undefined && catchall._zod.def.type === 'never';
+}
+
+/** A change that takes no fields still refuses any it is sent (no body, null or {} is fine); uploads read their own. */
+const NO_FIELDS = z.strictObject({}).nullish();
+
+function bodyOf(endpoint: Endpoint): z.ZodType | undefined {
+  if (endpoint.body) return endpoint.body;
+  if (endpoint.method === 'GET' || endpoint.multipart) return undefined;
+  return NO_FIELDS;
 }
 
 /**
@@ -66,7 +148,7 @@ export function registerRoute<E extends Endpoint>(
     url: endpoint.path.replace(/\{(\w+)\}/g, ':$1'),
     schema: {
       summary: endpoint.summary,
-      ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...(bodyOf(endpoint) ? { body: bodyOf(endpoint) } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       response: endpoint.responses,
@@ -76,6 +158,7 @@ export function registerRoute<E extends Endpoint>(
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.token ? { token: options.token } : {}),
       ...(options.allowWhenTerminated ? { allowWhenTerminated: true } : {}),
+      ...(endpoint.multipart ? { multipart: true } : {}),
     },
     ...(access === 'customer'
       ? {

@@ -3,22 +3,22 @@ import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { WS_PATH, type WsServerMessage } from '@florin/contracts';
 import { openDatabase, type Database } from '../db/index.js';
 import { checkLedger, describeViolations } from '../ledger/index.js';
-import { autoTradeDomainCheck } from '../modules/auto-trade/service.js';
-import { cryptoDomainCheck } from '../modules/crypto/service.js';
-import { cryptoWithdrawalDomainCheck } from '../modules/crypto/withdrawals.js';
-import { fiatDomainCheck } from '../modules/fiat/service.js';
-import { completeInvestorJourney } from '../modules/investor/test-kit.js';
-import { referralsDomainCheck } from '../modules/referrals/service.js';
-import { termDepositDomainCheck } from '../modules/term-deposits/service.js';
-import { tradingDomainCheck } from '../modules/trading/service.js';
+import { DOMAIN_CHECKS } from '../ops/domain-checks.js';
+import {
+  answeredBy,
+  createClient,
+  expectOk,
+  signUpLiveCustomer,
+  sleep,
+  until,
+  type Client,
+} from '../test/http-client.js';
 import { startMain, type MainProcess } from '../test/main-process.js';
 import { startNginx, UPSTREAM_HEADER, type Nginx } from '../test/nginx.js';
 import { freePort, startPostgres, type PostgresServer } from '../test/postgres-server.js';
@@ -38,113 +38,12 @@ import { freePort, startPostgres, type PostgresServer } from '../test/postgres-s
 
 const SYMBOL = 'BTC/GBP';
 const METRICS_TOKEN = randomBytes(24).toString('base64url');
-const PASSWORD = 'Harbour-Lantern-Quiet-42';
 const CUSTOMERS = 4;
 /** The relay's follower retries the leader lock every 2 s; the simulated source ticks every second. */
 const TAKEOVER_LIMIT_MS = 10_000;
 const SHUTDOWN_LIMIT_MS = 5_000;
 /** The catalogue's subject; the mailer appends the product's name. */
 const MATURED_SUBJECT = 'Your term deposit has matured%';
-
-const DOMAIN_CHECKS = [
-  fiatDomainCheck,
-  cryptoDomainCheck,
-  cryptoWithdrawalDomainCheck,
-  tradingDomainCheck,
-  termDepositDomainCheck,
-  referralsDomainCheck,
-  autoTradeDomainCheck,
-];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false>,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// A browser over real HTTP: a cookie jar, the CSRF header, its own client address (X-Forwarded-For,
-// which the instances believe from nginx), and the instance that answered each request.
-
-type Answer = { status: number; json: unknown; text: string; upstream: string };
-
-/** nginx's $upstream_addr lists every instance it tried ("a, b" after a refused connection); the last one answered. */
-function answeredBy(header: string | string[] | null | undefined): string {
-  return (
-    String(header ?? '')
-      .split(',')
-      .at(-1)
-      ?.trim() ?? ''
-  );
-}
-
-function createClient(baseUrl: string, ip: string, served: Set<string>) {
-  const cookies = new Map<string, string>();
-
-  async function request(method: 'GET' | 'POST', url: string, body?: unknown, headers = {}): Promise<Answer> {
-    if (method === 'POST' && !cookies.has('csrf_token')) await request('GET', '/api/v1/csrf');
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        'x-forwarded-for': ip,
-        ...(cookies.size > 0
-          ? { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') }
-          : {}),
-        ...(method === 'POST'
-          ? { 'content-type': 'application/json', 'x-csrf-token': cookies.get('csrf_token') ?? '' }
-          : {}),
-        ...headers,
-      },
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const separator = pair.indexOf('=');
-      const name = pair.slice(0, separator).trim();
-      const value = pair.slice(separator + 1).trim();
-      if (/max-age=0\b/i.test(line) || value === '') cookies.delete(name);
-      else cookies.set(name, value);
-    }
-    const upstream = answeredBy(response.headers.get(UPSTREAM_HEADER));
-    if (upstream) served.add(upstream);
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // Not JSON: the text says what it was.
-    }
-    return { status: response.status, json, text, upstream };
-  }
-
-  return {
-    ip,
-    cookies,
-    get: (url: string) => request('GET', url),
-    post: (url: string, body?: unknown, headers?: Record<string, string>) =>
-      request('POST', url, body, headers),
-  };
-}
-
-type Client = ReturnType<typeof createClient>;
-
-async function expectOk(answer: Promise<Answer>, what: string): Promise<Answer> {
-  const result = await answer;
-  if (result.status < 200 || result.status > 299)
-    throw new Error(`${what}: HTTP ${result.status} ${result.text.slice(0, 300)}`);
-  return result;
-}
 
 // ---------------------------------------------------------------------------------------------
 // A websocket client through nginx, keeping every message and noting which instance it reached.
@@ -293,43 +192,7 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
       for (let index = 1; index <= CUSTOMERS; index += 1) {
         const client = createClient(nginx.url, `10.14.${index}.1`, served);
         const email = `scale-${index}-${stamp}@florin.test`;
-        await expectOk(
-          client.post('/api/v1/user-register', {
-            first_name: 'Ada',
-            last_name: `Scale ${index}`,
-            email,
-            password: PASSWORD,
-            password_confirmation: PASSWORD,
-            accept_terms_and_privacy: true,
-          }),
-          'register',
-        );
-        // The mail was written by whichever instance took the sign-up; the link works on either.
-        const mail = await until('the verification mail', async () => {
-          const list = await client.get(`/dev/mailbox.json?to=${encodeURIComponent(email)}`);
-          return (list.json as { subject: string; text: string }[]).find((item) =>
-            item.subject.includes('Verify your email address'),
-          );
-        });
-        const link = /https?:\/\/\S+/.exec(mail.text)?.[0] ?? '';
-        await expectOk(client.post(`/api/v1/user-verify/${link.split('/').at(-1)}`), 'verify');
-        // Identity checks and staff approval are the KYC module's tests; here the customer is made live
-        // as the API tests make one, in the database.
-        const live = await database.db
-          .updateTable('users')
-          .set({ status: 1, live_since: new Date() })
-          .where('email', '=', email)
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await completeInvestorJourney(database.db, live.id);
-        // The captcha challenge comes from one instance and is checked by the other half the time.
-        const challenge = (await client.get('/api/v1/captcha/challenge')).json as Challenge;
-        const solution = await solveChallenge({ challenge, deriveKey });
-        const altcha = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
-        await expectOk(
-          client.post('/api/v1/login', { username: email, password: PASSWORD, altcha }),
-          'login',
-        );
+        await signUpLiveCustomer(client, database.db, email);
         for (const [asset, amount] of [
           ['GBP', '10000.00'],
           ['ETH', '2.000000000000000000'],

@@ -19,7 +19,11 @@ import { endOfJpeg } from './image-structure.js';
  *   LONG_NAMES in all of it, every name in output that reads as text (object
  *   and content streams), and output compressed again is inflated again;
  * - when the file names a text encoding (ASCIIHex, ASCII85), every stream
- *   decoded with it as well.
+ *   decoded with it as well;
+ * - the target of every URI action, wherever names are looked for, decoded as
+ *   a reader decodes it (only web and e-mail links pass);
+ * - what follows the last %%EOF, and the file's end for a ZIP archive
+ *   (polyglots).
  */
 
 /** Names that run code, open or carry other files, or hide content: refused wherever they appear. */
@@ -75,13 +79,17 @@ type Inspection = {
   foundTextFilter: boolean;
 };
 
-/** True when the bytes are a PDF (header and %%EOF) with none of the refused names anywhere. */
+/**
+ * True when the bytes are a PDF (header and %%EOF) and nothing else, with
+ * none of the refused names and only web links anywhere.
+ */
 export async function isSafePdf(
   bytes: Buffer,
   limits: PdfInspectionLimits = PDF_INSPECTION_LIMITS,
 ): Promise<boolean> {
   const latin1 = bytes.toString('latin1');
   if (!latin1.startsWith('%PDF-') || !latin1.includes('%%EOF')) return false;
+  if (isAlsoAnotherFile(bytes, latin1)) return false;
   try {
     let namesTextFilter = false;
     for (const name of pdfNames(latin1)) {
@@ -127,8 +135,27 @@ async function inspectStreams(
       if (ascii85.strictEnd !== undefined) dataRanges.push([start, ascii85.strictEnd]);
     }
   }
-  assertNoNameFrom(withoutRanges(latin1, dataRanges), SHORT_NAMES);
+  const syntax = withoutRanges(latin1, dataRanges);
+  assertNoNameFrom(syntax, SHORT_NAMES);
+  assertOnlyWebLinks(syntax);
   return inspection;
+}
+
+/** A ZIP reader finds an archive by its end record, within the last 64 KiB (a comment's most) and 22 bytes. */
+const ZIP_END_RECORD = Buffer.from('PK\x05\x06', 'latin1');
+const ZIP_END_REACH = 0xffff + 22;
+
+/**
+ * Polyglots (issue 15): bytes after the last %%EOF other than whitespace, as
+ * after a PNG's IEND, are there for another program (a ZIP, an executable);
+ * and a ZIP archive whose end record sits near the end of the file, even
+ * inside a stream, makes the stored PDF a ZIP as well. Four given bytes turn
+ * up by chance in the last 64 KiB of binary data about once in 65,000 files.
+ */
+function isAlsoAnotherFile(bytes: Buffer, latin1: string): boolean {
+  const afterEof = latin1.slice(latin1.lastIndexOf('%%EOF') + '%%EOF'.length);
+  if (!/^[\0\t\n\f\r ]*$/.test(afterEof)) return true;
+  return bytes.includes(ZIP_END_RECORD, Math.max(0, bytes.length - ZIP_END_REACH));
 }
 
 /** Where each stream's data begins: after every `stream` keyword (not `endstream`) and its line end. */
@@ -148,14 +175,98 @@ function withoutRanges(latin1: string, ranges: Array<[number, number]>): string 
   return pieces.join(' ');
 }
 
+const NAME_TOKEN = /\/([^\0\t\n\f\r ()<>[\]{}/%]*)/g;
+
 /** Every name token (`/Name`), with `#xx` escapes decoded as readers do (`/J#61vaScript` is /JavaScript). */
 function* pdfNames(text: string): Generator<string> {
-  for (const match of text.matchAll(/\/([^\0\t\n\f\r ()<>[\]{}/%]*)/g)) {
-    const raw = match[1] ?? '';
-    yield raw.includes('#')
-      ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-      : raw;
+  for (const match of text.matchAll(NAME_TOKEN)) yield decodeName(match[1] ?? '');
+}
+
+function decodeName(raw: string): string {
+  return raw.includes('#')
+    ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : raw;
+}
+
+const WEB_LINK = /^(?:https?:\/\/|mailto:)/i;
+
+/**
+ * A URI action may open a web page or an e-mail, nothing else (issue 15): a
+ * file:, smb: or \\server target opens another file or leaks the reviewer's
+ * network credentials, as /GoToR would, and javascript: runs script in a
+ * reader that follows it. Targets are decoded as readers decode them (string
+ * escapes, hex strings), so the markup check's `javascript:` cannot be
+ * written around; one given by reference (`/URI 7 0 R`) cannot be checked
+ * here and is refused, and a relative one, which a /Base could send
+ * anywhere, is not a web link.
+ */
+function assertOnlyWebLinks(text: string): void {
+  for (const match of text.matchAll(NAME_TOKEN)) {
+    if (decodeName(match[1] ?? '') !== 'URI') continue;
+    const target = uriTarget(text, match.index + match[0].length);
+    if (target !== undefined && !WEB_LINK.test(target)) throw new RefusedPdf();
   }
+}
+
+const SPACE_AND_COMMENTS = /(?:[\0\t\n\f\r ]|%[^\r\n]*)*/y;
+
+/**
+ * The string after a /URI name, decoded; '' when it cannot be read (a
+ * reference, an unterminated string); undefined when the name is not
+ * followed by a target (`/S /URI`, the catalogue's `/URI << /Base … >>`).
+ */
+function uriTarget(text: string, from: number): string | undefined {
+  SPACE_AND_COMMENTS.lastIndex = from;
+  SPACE_AND_COMMENTS.exec(text);
+  const start = SPACE_AND_COMMENTS.lastIndex;
+  const first = text[start] ?? '';
+  if (first === '(') return literalString(text, start) ?? '';
+  if (first === '<' && text[start + 1] !== '<') return hexString(text, start) ?? '';
+  if (/[0-9]/.test(first)) return '';
+  return undefined;
+}
+
+const STRING_ESCAPES: Partial<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+
+/**
+ * A literal string `( … )` starting at `start`: balanced parentheses,
+ * backslash and octal escapes, line continuations.
+ */
+function literalString(text: string, start: number): string | undefined {
+  let depth = 0;
+  let value = '';
+  for (let offset = start; offset < text.length; offset += 1) {
+    const char = text[offset] ?? '';
+    if (char === '\\') {
+      const next = text[offset + 1] ?? '';
+      const octal = /^[0-7]{1,3}/.exec(text.slice(offset + 1, offset + 4))?.[0];
+      if (octal) {
+        value += String.fromCharCode(parseInt(octal, 8) & 0xff);
+        offset += octal.length;
+      } else if (next === '\r' || next === '\n') {
+        offset += next === '\r' && text[offset + 2] === '\n' ? 2 : 1;
+      } else {
+        value += STRING_ESCAPES[next] ?? next;
+        offset += 1;
+      }
+    } else if (char === '(') {
+      depth += 1;
+      if (depth > 1) value += char;
+    } else if (char === ')') {
+      depth -= 1;
+      if (depth === 0) return value;
+      value += char;
+    } else value += char;
+  }
+  return undefined;
+}
+
+/** A hex string `< … >` at `start`; anything but hex digits is skipped, an odd last digit padded with 0. */
+function hexString(text: string, start: number): string | undefined {
+  const end = text.indexOf('>', start);
+  if (end < 0) return undefined;
+  const digits = text.slice(start + 1, end).replace(/[^0-9A-Fa-f]/g, '');
+  return Buffer.from(digits.length % 2 === 0 ? digits : `${digits}0`, 'hex').toString('latin1');
 }
 
 function assertNoNameFrom(text: string, ...refused: Array<Set<string>>): void {
@@ -174,6 +285,7 @@ async function inspectDecoded(decoded: Buffer, depth: number, inspection: Inspec
     if (LONG_NAMES.has(name) || (readsAsText && SHORT_NAMES.has(name))) throw new RefusedPdf();
     if (readsAsText && TEXT_FILTERS.has(name) && !inspection.decodesText) inspection.foundTextFilter = true;
   }
+  if (readsAsText) assertOnlyWebLinks(text);
   if (depth >= MAX_DECODE_DEPTH) return;
   if (isZlibHeader(decoded, 0)) await inflateAndInspect(decoded, depth + 1, inspection);
   if (inspection.decodesText) {

@@ -2,7 +2,7 @@ import type { StaffRole } from '@florin/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { listAdminRoutes } from '../http/auth.js';
+import { listAdminRoutes } from '../http/route.js';
 import { hashPassword } from '../security/passwords.js';
 import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from './browser.js';
 

@@ -14,6 +14,12 @@ export type PostgresServer = {
   port: number;
   bin: string;
   stop: () => Promise<void>;
+  /**
+   * Kills the server as a power cut would for its processes (SIGKILL to the
+   * postmaster and every backend) and starts it again on the same data and
+   * port, through crash recovery.
+   */
+  crash: () => Promise<void>;
 };
 
 export function findPostgresBin(): string | null {
@@ -46,7 +52,13 @@ function asPostgresUser(command: string, args: string[]): [string, string[]] {
   return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
-export async function startPostgres(options: { maxConnections?: number } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  options: {
+    maxConnections?: number;
+    /** Keep synchronous_commit on: a commit the server acknowledged survives the server being killed. */
+    durableCommits?: boolean;
+  } = {},
+): Promise<PostgresServer> {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-pg-'));
@@ -77,20 +89,46 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
     `max_connections=${options.maxConnections ?? 200}`,
     '-c',
     'shared_buffers=256MB',
-    // A throw-away server: durability is not what the tests measure.
+    // A throw-away server: surviving the machine's crash is not what the tests measure (the operating
+    // system keeps what was written when only the server's processes die).
     '-c',
     'fsync=off',
     '-c',
-    'synchronous_commit=off',
+    `synchronous_commit=${options.durableCommits ? 'on' : 'off'}`,
     '-c',
     'full_page_writes=off',
   ]);
-  const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  let child: ChildProcess;
+  async function start(): Promise<void> {
+    log = '';
+    child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await waitForPort(port, child, () => log);
+  }
+  await start();
   const url = (database = 'postgres') => `postgres://florin@127.0.0.1:${port}/${database}`;
-  await waitForPort(port, child, () => log);
   return {
+    crash: async () => {
+      // runuser passes no signals on: find the postmaster by its pid file, freeze it so it forks no more
+      // backends, kill its children, then it.
+      const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(postmaster, 'SIGSTOP');
+      try {
+        execFileSync('pkill', ['-KILL', '-P', String(postmaster)], { stdio: 'ignore' });
+      } catch {
+        // No children at that moment: nothing to kill.
+      }
+      process.kill(postmaster, 'SIGKILL');
+      // runuser stops itself when its child stops (job control): it must go too.
+      child.kill('SIGKILL');
+      await exited;
+      // The new postmaster refuses to start while the old one's pid still names a process (a zombie
+      // not yet reaped by init).
+      while (isRunning(postmaster)) await new Promise((resolve) => setTimeout(resolve, 50));
+      await start();
+    },
     url,
     port,
     bin,
@@ -112,6 +150,15 @@ export async function startPostgres(options: { maxConnections?: number } = {}): 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {

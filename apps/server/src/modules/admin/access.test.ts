@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineEndpoint, ErrorBodySchema } from '@florin/contracts';
 import { z } from 'zod';
-import { listAdminRoutes } from '../../http/auth.js';
+import { listAdminRoutes } from '../../http/route.js';
 import { registerRoute } from '../../http/route.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {

@@ -42,9 +42,7 @@ export function registerAdminRoutes(
 
   registerRoute(app, adminLogin, {
     access: 'public',
-    handler: async (request, reply) => {
-      // The answer may carry a 2FA secret being enrolled.
-      reply.header('cache-control', 'no-store');
+    handler: async (request) => {
       return auth.login(request.body, metaOf(request));
     },
   });

@@ -46,8 +46,7 @@ export function registerAuthRoutes(
 
   registerRoute(app, getCaptchaChallenge, {
     access: 'public',
-    handler: async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
+    handler: async () => {
       return { ...(await deps.captcha.createChallenge()) };
     },
   });
@@ -154,8 +153,7 @@ export function registerAuthRoutes(
 
   registerRoute(app, generateTwoFactor, {
     access: 'customer',
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    handler: async (request) => {
       return { data: await auth.generateTwoFactorSecret(requireCustomer(request).userId) };
     },
   });

@@ -14,8 +14,7 @@ export function registerCarfRoutes(app: FastifyInstance, deps: { carf: CarfServi
       const file = await carf.exportYear(auditActorOf(request), request.query.year);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'no-store');
+        .header('content-disposition', `attachment; filename="${file.filename}"`);
       return file.csv;
     },
   });

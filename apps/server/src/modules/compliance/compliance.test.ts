@@ -240,7 +240,7 @@ describe("a document's file", () => {
     expect(imageFile.headers).toMatchObject({
       'content-type': 'image/png',
       'content-disposition': `inline; filename="passport-${passport?.id}.png"`,
-      'content-security-policy': 'sandbox',
+      'content-security-policy': "sandbox; frame-ancestors 'none'",
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
     });

@@ -61,9 +61,8 @@ export function registerComplianceRoutes(
       reply
         .header('content-type', file.contentType)
         .header('content-disposition', `${disposition}; filename="${file.filename}"`)
-        .header('content-security-policy', 'sandbox')
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'no-store');
+        .header('content-security-policy', "sandbox; frame-ancestors 'none'")
+        .header('x-content-type-options', 'nosniff');
       return file.bytes;
     },
   });

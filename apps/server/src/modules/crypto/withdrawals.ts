@@ -405,7 +405,14 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
         throw amountRefused(cryptoMinimumText(asset, coins(minimum, asset)));
       await expireOverdue(userId);
       const balance = await ledger.getBalance(db, userRef(userId, asset));
-      if (amount > balance.available) throw amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow);
+      if (amount > balance.available) {
+        // A copy of this request (same key) that committed since the first look holds the balance:
+        // the key answers with that withdrawal, not a refusal (LEDGER.md; 50 concurrent copies in
+        // security/races.test.ts got a 422 without this).
+        const committed = await replay(db);
+        if (committed) return committed;
+        throw amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow);
+      }
 
       const result = await db.transaction().execute(async (trx) => {
         // One customer's requests are decided one at a time: the key and the balance under this lock.

@@ -150,8 +150,7 @@ export function registerFiatRoutes(app: FastifyInstance, deps: { fiat: FiatServi
       const file = await fiat.exportPayoutFile(auditActorOf(request), request.query.currency);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'no-store');
+        .header('content-disposition', `attachment; filename="${file.filename}"`);
       return file.csv;
     },
   });

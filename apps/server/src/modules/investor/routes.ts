@@ -72,8 +72,7 @@ export function registerInvestorRoutes(app: FastifyInstance, deps: { investor: I
       const file = await investor.exportEvidence(request.params.userId, auditActorOf(request));
       reply
         .header('content-type', 'application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'no-store');
+        .header('content-disposition', `attachment; filename="${file.filename}"`);
       return file.json;
     },
   });

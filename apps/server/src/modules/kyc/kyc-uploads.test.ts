@@ -169,7 +169,7 @@ describe('an accepted upload', () => {
       'content-type': 'image/jpeg',
       'content-disposition': `attachment; filename="_passport_.jpg"; filename*=UTF-8''_passport_.jpg`,
       'x-content-type-options': 'nosniff',
-      'content-security-policy': 'sandbox',
+      'content-security-policy': "sandbox; frame-ancestors 'none'",
       'cache-control': 'no-store',
     });
     expect(file.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));

@@ -66,7 +66,8 @@ async function readMultipart(
   if (!request.isMultipart()) {
     throw new AppError('BAD_REQUEST', 'Please send the file as multipart/form-data.');
   }
-  const form: MultipartForm = { fields: {}, files: [] };
+  // No prototype: a part named "constructor" or "__proto__" is a field like any other.
+  const form: MultipartForm = { fields: Object.create(null) as MultipartForm['fields'], files: [] };
   try {
     for await (const part of request.parts() as AsyncIterable<Multipart>) {
       if (part.type === 'file') {
@@ -77,7 +78,7 @@ async function readMultipart(
           });
         }
         form.files.push({ filename: part.filename, bytes: await part.toBuffer() });
-      } else if (part.fieldname in form.fields) {
+      } else if (Object.hasOwn(form.fields, part.fieldname)) {
         throw new AppError('VALIDATION_FAILED', undefined, {
           [part.fieldname]: ['This field is sent more than once.'],
         });
@@ -145,8 +146,7 @@ export function sendDocumentFile(reply: FastifyReply, file: DocumentFile): Buffe
     .header('content-type', file.contentType)
     .header('content-disposition', contentDisposition(file.filename))
     .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', 'sandbox')
-    .header('cache-control', 'no-store');
+    .header('content-security-policy', "sandbox; frame-ancestors 'none'");
   return file.bytes;
 }
 

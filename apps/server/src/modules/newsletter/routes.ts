@@ -56,8 +56,7 @@ export function registerNewsletterRoutes(
       const file = await newsletter.exportConfirmed(auditActorOf(request));
       reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'no-store');
+        .header('content-disposition', `attachment; filename="${file.filename}"`);
       return file.csv;
     },
   });

@@ -49,7 +49,6 @@ export function registerPortfolioRoutes(app: FastifyInstance, deps: { portfolio:
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${HISTORY_CSV_FILENAME}"`)
-      .header('cache-control', 'no-store')
       .send(stream);
   });
 }

@@ -357,13 +357,23 @@ export function createReferralService(deps: ReferralServiceDeps) {
           'BANK_ACCOUNT_NOT_SET',
           `${FIAT_TEXTS.bankDetailsChanged} ${bank.withdrawals_allowed_from}.`,
         );
-      const unpaid = (await ledger.getBalance(db, affiliateRef(userId))).available;
-      if (unpaid <= 0n) throw refused(REFERRALS_TEXTS.nothingToClaim, 'withdraw_amount');
-      if (amount > unpaid) throw refused(REFERRALS_TEXTS.claimTooLarge, 'withdraw_amount');
-      const second = await deps.secondFactor.check(customer, body.passcode, AFFILIATE_CLAIM_PURPOSE);
-      if (second === 'missing') throw refused(REFERRALS_TEXTS.passcodeRequired, 'passcode');
-      if (second === 'expired') throw refused(REFERRALS_TEXTS.codeExpired, 'passcode');
-      if (second === 'wrong') throw refused(REFERRALS_TEXTS.wrongPasscode, 'passcode');
+      try {
+        const unpaid = (await ledger.getBalance(db, affiliateRef(userId))).available;
+        if (unpaid <= 0n) throw refused(REFERRALS_TEXTS.nothingToClaim, 'withdraw_amount');
+        if (amount > unpaid) throw refused(REFERRALS_TEXTS.claimTooLarge, 'withdraw_amount');
+        const second = await deps.secondFactor.check(customer, body.passcode, AFFILIATE_CLAIM_PURPOSE);
+        if (second === 'missing') throw refused(REFERRALS_TEXTS.passcodeRequired, 'passcode');
+        if (second === 'expired') throw refused(REFERRALS_TEXTS.codeExpired, 'passcode');
+        if (second === 'wrong') throw refused(REFERRALS_TEXTS.wrongPasscode, 'passcode');
+      } catch (error) {
+        // A copy of this request (same key) that committed since the first look has held the
+        // earnings and spent the code: the key answers with that claim, not a refusal (LEDGER.md;
+        // 50 concurrent copies in security/races.test.ts got a 400 without this).
+        const committed = await repository.findClaimByKey(db, userId, idempotencyKey);
+        if (!committed) throw error;
+        if (committed.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return answer(committed);
+      }
 
       let isNew = false;
       const row = await db.transaction().execute(async (trx) => {

@@ -26,7 +26,6 @@ export function registerTaxRoutes(app: FastifyInstance, deps: { tax: TaxService 
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${capitalGainsCsvFilename(label)}"`)
-      .header('cache-control', 'no-store')
       .send(csv);
   });
 }

@@ -238,9 +238,13 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
       };
 
       const row = await db.transaction().execute(async (trx) => {
+        const isLocked = await repository.lockOption(trx, input.day);
+        // After the option's lock, not before: a copy of this request (same key) that held it
+        // commits before this statement starts (READ COMMITTED), so it is seen here and answered
+        // with, not refused for the balance it took (50 concurrent copies in
+        // security/races.test.ts got 422s when this came first).
         const earlier = await repository.findByKey(trx, userId, idempotencyKey);
         if (earlier) return replay(earlier);
-        const isLocked = await repository.lockOption(trx, input.day);
         const option = isLocked ? await repository.findOption(input.day, trx) : undefined;
         if (!option || !option.active || option.asset !== asset)
           throw new AppError('VALIDATION_FAILED', undefined, { day: [TERM_DEPOSIT_TEXTS.termUnavailable] });

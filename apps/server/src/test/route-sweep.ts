@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { listRoutes, type AppRoute } from '../http/route.js';
+import type { Browser } from './browser.js';
+
+export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The routes the security sweeps call: every route of the running app but
+ * the HEAD copies and the /dev/ helpers, which exist only outside production
+ * (dev-routes.test.ts) for the e2e fixtures.
+ */
+export function sweptRoutes(app: FastifyInstance): AppRoute[] {
+  const routes = listRoutes(app).filter((route) => route.method !== 'HEAD' && !route.url.startsWith('/dev/'));
+  // A sweep must not quietly shrink: the app has well over a hundred routes.
+  if (routes.length < 150) throw new Error(`only ${routes.length} routes to sweep`);
+  return routes;
+}
+
+export type SweepCallers = { customer: Browser; staff: Browser; anonymous: Browser };
+
+/** Who calls a route in a sweep: staff in the back office, the customer on theirs, a visitor elsewhere. */
+export function callerOf(route: AppRoute, callers: SweepCallers): Browser {
+  if (route.url.startsWith('/api/admin/')) return callers.staff;
+  return route.access === 'customer' ? callers.customer : callers.anonymous;
+}
+
+/** The browser's cookies, and its CSRF header when `csrf` and the method changes state. */
+export function browserHeaders(browser: Browser, method: string, csrf: boolean): Record<string, string> {
+  const headers: Record<string, string> = {
+    cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+  };
+  const token = browser.cookies.get('csrf_token');
+  if (csrf && token && STATE_CHANGING.has(method)) headers['x-csrf-token'] = token;
+  return headers;
+}
