@@ -143,12 +143,13 @@ export function registerRoute<E extends Endpoint>(
       `${endpoint.method} ${endpoint.path}: staff access belongs to /api/admin/ routes and only there`,
     );
   }
+  const body = bodyOf(endpoint);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: endpoint.method,
     url: endpoint.path.replace(/\{(\w+)\}/g, ':$1'),
     schema: {
       summary: endpoint.summary,
-      ...(bodyOf(endpoint) ? { body: bodyOf(endpoint) } : {}),
+      ...(body ? { body } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       response: endpoint.responses,

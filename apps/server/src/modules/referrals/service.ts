@@ -338,11 +338,14 @@ export function createReferralService(deps: ReferralServiceDeps) {
         },
         message: REFERRALS_TEXTS.claimSent,
       });
-      const earlier = await repository.findClaimByKey(db, userId, idempotencyKey);
-      if (earlier) {
-        if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-        return answer(earlier);
-      }
+      /** The claim this key already made, if any; the same key with another request is a conflict. */
+      const claimed = async (executor: Kysely<DB>) => {
+        const earlier = await repository.findClaimByKey(executor, userId, idempotencyKey);
+        if (earlier && earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+        return earlier;
+      };
+      const earlier = await claimed(db);
+      if (earlier) return answer(earlier);
 
       const customer = await requireCustomer(userId);
       if (customer.status !== 1 || customer.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
@@ -369,9 +372,8 @@ export function createReferralService(deps: ReferralServiceDeps) {
         // A copy of this request (same key) that committed since the first look has held the
         // earnings and spent the code: the key answers with that claim, not a refusal (LEDGER.md;
         // 50 concurrent copies in security/races.test.ts got a 400 without this).
-        const committed = await repository.findClaimByKey(db, userId, idempotencyKey);
+        const committed = await claimed(db);
         if (!committed) throw error;
-        if (committed.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
         return answer(committed);
       }
 
@@ -379,11 +381,8 @@ export function createReferralService(deps: ReferralServiceDeps) {
       const row = await db.transaction().execute(async (trx) => {
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
-        const replay = await repository.findClaimByKey(trx, userId, idempotencyKey);
-        if (replay) {
-          if (replay.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-          return replay;
-        }
+        const replay = await claimed(trx);
+        if (replay) return replay;
         let holdId: string;
         try {
           ({ holdId } = await ledger.placeHold(trx, {
