@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AppError, placeInstantOrder } from '@florin/contracts';
 import type { Config } from './config.js';
@@ -156,6 +156,15 @@ export const VERSION = packageJson.version;
 const BODY_LIMIT = 1024 * 1024;
 
 /** The whole server as one Fastify instance; tests build it with in-memory dependencies and use inject(). */
+/** What helmet and the /api/ default would have set on an answer the router gave before any hook. */
+const ROUTERLESS_ANSWER_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+} as const;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -177,6 +186,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY ?? false,
+    // A path parameter the router cannot decode, or one too long, is refused before any hook runs
+    // (helmet's headers included): the refusal is ours, with the headers every other answer has.
+    frameworkErrors: (_error, request, reply) => {
+      // The option types its reply for no route in particular, which refuses any status: this one is plain.
+      const answer = reply as unknown as FastifyReply;
+      void answer
+        .status(400)
+        .headers(ROUTERLESS_ANSWER_HEADERS)
+        .send(new AppError('BAD_REQUEST').toBody(request.id));
+    },
   });
   trackRoutes(app);
   app.setValidatorCompiler(validatorCompiler);

@@ -161,9 +161,10 @@ export function registerRoute<E extends Endpoint>(
       ...(options.allowWhenTerminated ? { allowWhenTerminated: true } : {}),
       ...(endpoint.multipart ? { multipart: true } : {}),
     },
+    // Before validation, as the back office's door: an anonymous caller learns nothing from a 422.
     ...(access === 'customer'
       ? {
-          preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+          preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
             requireCustomer(request);
             done();
           },

@@ -6,7 +6,7 @@ import { signedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, type Browser } from '../test/browser.js';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.js';
-import { browserHeaders, callerOf, STATE_CHANGING, sweptRoutes } from '../test/route-sweep.js';
+import { browserHeaders, callerOf, STATE_CHANGING, sweptRoutes, WRITES_ON_GET } from '../test/route-sweep.js';
 
 /**
  * Sweeps over every route the running app has (read from the app, so a route
@@ -71,6 +71,24 @@ describe('every answer carries the security headers', () => {
   });
 });
 
+describe('paths the router cannot read', () => {
+  it('answers a path parameter that is not UTF-8 or is too long with our refusal and the same security headers', async () => {
+    for (const url of [
+      '/api/admin/motd/%zz',
+      '/api/v1/user/documents/%E0%A4%A/file',
+      `/api/v1/delete-permission/${'x'.repeat(300)}`,
+    ]) {
+      const response = await t.app.inject({ method: 'POST', url, payload: {} });
+      expect(response.statusCode, url).toBeLessThan(500);
+      expect(Object.keys(response.json<object>()).sort(), url).toEqual(['code', 'message', 'request_id']);
+      expect(String(response.headers['content-security-policy']), url).toContain("frame-ancestors 'none'");
+      expect(response.headers['strict-transport-security'], url).toContain('max-age=');
+      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(response.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+});
+
 describe('every change needs the proof that it comes from our own pages', () => {
   const FOREIGN: Array<[string, Record<string, string>]> = [
     ['no CSRF header', {}],
@@ -109,33 +127,6 @@ describe('every change needs the proof that it comes from our own pages', () => 
     expect(response.statusCode).toBe(200);
   });
 });
-
-/**
- * The GETs that write, and why that is no change of state a customer or staff
- * member asked for. Anything else a GET writes fails the sweep.
- */
-const WRITES_ON_GET: Record<string, { tables: string[]; why: string }> = {
-  'GET /api/v1/two-factor-authentication/generate': {
-    tables: ['users'],
-    why: 'the spec names this GET; it keeps a pending secret that does nothing until confirmed with a code',
-  },
-  'GET /api/v1/user/wallet-addresses': {
-    tables: ['deposit_address_counters', 'deposit_addresses'],
-    why: "the customer's deposit addresses are made on first sight, once: a second call writes nothing",
-  },
-  'GET /api/admin/fiat/withdrawals/export': {
-    tables: ['audit_log'],
-    why: 'a download of personal data is audited',
-  },
-  'GET /api/admin/customers/:userId/investor-evidence/export': {
-    tables: ['audit_log'],
-    why: 'a download of personal data is audited',
-  },
-  'GET /api/admin/newsletter/subscribers.csv': {
-    tables: ['audit_log'],
-    why: 'a download of personal data is audited',
-  },
-};
 
 describe('no GET changes anything', () => {
   it('leaves every table as it was after each GET route, called by the customer, staff and a visitor', async () => {

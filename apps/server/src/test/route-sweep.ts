@@ -33,3 +33,30 @@ export function browserHeaders(browser: Browser, method: string, csrf: boolean):
   if (csrf && token && STATE_CHANGING.has(method)) headers['x-csrf-token'] = token;
   return headers;
 }
+
+/**
+ * The GETs that write, and why that is no change of state a customer or staff
+ * member asked for. Anything else a GET writes fails the sweep.
+ */
+export const WRITES_ON_GET: Record<string, { tables: string[]; why: string }> = {
+  'GET /api/v1/two-factor-authentication/generate': {
+    tables: ['users'],
+    why: 'the spec names this GET; it keeps a pending secret that does nothing until confirmed with a code',
+  },
+  'GET /api/v1/user/wallet-addresses': {
+    tables: ['deposit_address_counters', 'deposit_addresses'],
+    why: "the customer's deposit addresses are made on first sight, once: a second call writes nothing",
+  },
+  'GET /api/admin/fiat/withdrawals/export': {
+    tables: ['audit_log'],
+    why: 'a download of personal data is audited',
+  },
+  'GET /api/admin/customers/:userId/investor-evidence/export': {
+    tables: ['audit_log'],
+    why: 'a download of personal data is audited',
+  },
+  'GET /api/admin/newsletter/subscribers.csv': {
+    tables: ['audit_log'],
+    why: 'a download of personal data is audited',
+  },
+};
