@@ -24,6 +24,7 @@ import * as enquiries from './migrations/0021-enquiries.js';
 import * as newsletter from './migrations/0022-newsletter.js';
 import * as ukRules from './migrations/0023-uk-rules.js';
 import * as sanctions from './migrations/0024-sanctions.js';
+import * as knownAddresses from './migrations/0025-known-addresses.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0022-newsletter': newsletter,
   '0023-uk-rules': ukRules,
   '0024-sanctions': sanctions,
+  '0025-known-addresses': knownAddresses,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

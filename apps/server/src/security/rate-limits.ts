@@ -9,7 +9,10 @@ export type Limit = { name: string; max: number; windowMinutes: number };
 export const LIMITS = {
   loginPerIp: { name: 'login:ip', max: 30, windowMinutes: 10 },
   loginFailuresPerAccount: { name: 'login:account', max: 5, windowMinutes: 15 },
+  /** From an address the account has signed in from before: counted apart, so strangers cannot lock the owner out. */
+  loginFailuresPerKnownAddress: { name: 'login:account-address', max: 5, windowMinutes: 15 },
   twoFactorFailuresPerUser: { name: '2fa:user', max: 5, windowMinutes: 15 },
+  twoFactorFailuresPerKnownAddress: { name: '2fa:user-address', max: 5, windowMinutes: 15 },
   registerPerIp: { name: 'register:ip', max: 10, windowMinutes: 60 },
   resendPerUser: { name: 'resend:user', max: 3, windowMinutes: 60 },
   resendPerIp: { name: 'resend:ip', max: 10, windowMinutes: 60 },

@@ -137,6 +137,18 @@ export function createAuthRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** Whether the account has had a session from this address: its sessions keep the address they began at. */
+    async hasSignedInFrom(userId: number, ip: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('ip', '=', ip)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async createLoginChallenge(userId: number, lifetimeSeconds: number): Promise<string> {
       const token = randomToken();
       await db

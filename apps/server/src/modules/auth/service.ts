@@ -9,7 +9,7 @@ import {
 import type { Notifier } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
-import { LIMITS, type RateLimiter } from '../../security/rate-limits.js';
+import { LIMITS, type Limit, type RateLimiter } from '../../security/rate-limits.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { createTotpSecret, matchTotpStep } from '../../security/totp.js';
 import { newRecoveryCode, type AuthRepository, type UserRow } from './repository.js';
@@ -125,6 +125,22 @@ export function createAuthService(deps: AuthServiceDeps) {
     throw new AppError('IP_NOT_WHITELISTED');
   }
 
+  /**
+   * Where a failed password or code is counted: with everyone's against the
+   * account, or, from an address the account has signed in from before, apart
+   * (per account and address). Guesses from elsewhere then stop at the
+   * account's limit without locking the owner out at home (docs/decisions.md).
+   */
+  async function failureCount(
+    userId: number | undefined,
+    ip: string,
+    accountWide: { limit: Limit; subject: string },
+    perKnownAddress: Limit,
+  ): Promise<{ limit: Limit; subject: string }> {
+    if (userId === undefined || !(await repository.hasSignedInFrom(userId, ip))) return accountWide;
+    return { limit: perKnownAddress, subject: `${accountWide.subject}:${ip}` };
+  }
+
   async function startSession(user: UserRow, meta: RequestMeta): Promise<NewSession> {
     const session = await sessions.create(user.id, meta);
     const now = new Date();
@@ -183,13 +199,19 @@ export function createAuthService(deps: AuthServiceDeps) {
     ): Promise<{ response: LoginResponse; session?: NewSession }> {
       await limits.take(LIMITS.loginPerIp, meta.ip);
       if (!(await deps.captcha.verify(input.altcha))) throw new AppError('CAPTCHA_FAILED');
-      await limits.check(LIMITS.loginFailuresPerAccount, input.username);
       const user = await repository.findUserByEmail(input.username);
+      const failures = await failureCount(
+        user?.id,
+        meta.ip,
+        { limit: LIMITS.loginFailuresPerAccount, subject: input.username },
+        LIMITS.loginFailuresPerKnownAddress,
+      );
+      await limits.check(failures.limit, failures.subject);
       if (!(await verifyPassword(user?.password_hash, input.password)) || !user) {
-        await limits.record(LIMITS.loginFailuresPerAccount, input.username);
+        await limits.record(failures.limit, failures.subject);
         throw new AppError('INVALID_CREDENTIALS');
       }
-      await limits.clear(LIMITS.loginFailuresPerAccount, input.username);
+      await limits.clear(failures.limit, failures.subject);
       // Only the right password learns that the account is closed (issue 13).
       if (user.access_ends_at && user.access_ends_at <= new Date()) throw new AppError('ACCOUNT_CLOSED');
       await checkSignInIp(user, meta);
@@ -222,7 +244,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     async loginSecondFactor(input: { login_token: string; passcode: string }, meta: RequestMeta) {
       const challenge = await repository.findLoginChallenge(input.login_token);
       if (!challenge) throw new AppError('UNAUTHENTICATED', AUTH_TEXTS.loginSessionExpired);
-      await limits.check(LIMITS.twoFactorFailuresPerUser, String(challenge.user_id));
+      const failures = await failureCount(
+        challenge.user_id,
+        meta.ip,
+        { limit: LIMITS.twoFactorFailuresPerUser, subject: String(challenge.user_id) },
+        LIMITS.twoFactorFailuresPerKnownAddress,
+      );
+      await limits.check(failures.limit, failures.subject);
       if (challenge.failed_attempts >= LOGIN_CHALLENGE_MAX_FAILURES) {
         throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please sign in again.');
       }
@@ -230,7 +258,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const factor = user ? await checkSecondFactor(user, input.passcode) : null;
       if (!user || !factor) {
         await repository.failLoginChallenge(challenge.id);
-        await limits.record(LIMITS.twoFactorFailuresPerUser, String(challenge.user_id));
+        await limits.record(failures.limit, failures.subject);
         throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongPasscode);
       }
       if (!(await repository.useLoginChallenge(challenge.id))) {
