@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests need Debian's PostgreSQL server (the API suite runs on it too),
+# The tests need Debian's PostgreSQL server (the API suite runs on it too), sqlmap,
 # oathtool (an independent TOTP implementation), Chromium (Playwright drives it; no browser is ever downloaded) and nginx (the
 # load balancer of the two-instance test and bench:scale). Installs them when missing and running as root; otherwise says
 # exactly what to install.
@@ -12,6 +12,8 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' > /dev/null || missing+=(postgresq
 command -v oathtool > /dev/null || missing+=(oathtool)
 # The load balancer in front of two instances (apps/server/src/scale/two-instances.test.ts, bench/scale).
 command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+# SQL injection scanning of every parameterised route (apps/server/src/scale/sqlmap.test.ts).
+command -v sqlmap > /dev/null || missing+=(sqlmap)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-step 'System packages (PostgreSQL, Chromium, oathtool, nginx)'
+step 'System packages (PostgreSQL, Chromium, oathtool, nginx, sqlmap)'
 bash scripts/ensure-system-deps.sh
 
 step 'Typecheck'
@@ -20,7 +20,7 @@ npx vitest run
 step 'API tests on a PostgreSQL server'
 FLORIN_TEST_DB=postgres npx vitest run --project server
 
-step 'Two instances behind nginx, and crashes under load, on a PostgreSQL server'
+step 'Two instances behind nginx, crashes under load and sqlmap, on a PostgreSQL server'
 npm run --silent test:scale
 
 step 'Browser tests (Playwright, Chromium)'

@@ -2,7 +2,7 @@
  * The Lighthouse benchmark (issue 12): Lighthouse from npm driving Debian's
  * Chromium against the real entry point (main.ts on its embedded defaults,
  * serving a fresh production build of the web app), on the landing page and
- * the login page, with Lighthouse's desktop and mobile settings (mobile:
+ * the login page, and a signed-in customer's dashboard (issue 15), with Lighthouse's desktop and mobile settings (mobile:
  * simulated slow 4G and a 4× slower CPU). Each page and form factor runs RUNS
  * times; the median run by performance score is reported. Also the initial
  * JavaScript of each route, from the build's manifest: the entry's chunks
@@ -24,6 +24,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { startMain } from '../../apps/server/src/test/main-process.js';
+import { createClient, signIn, signUpCustomer } from '../../apps/server/src/test/http-client.js';
 import { freePort } from '../../apps/server/src/test/postgres-server.js';
 import { machineInfo } from '../ledger/report.js';
 import { positiveNumber, writeResult, writeSummary, type ColdLoad } from '../support.js';
@@ -43,7 +44,14 @@ const PAGES = [
     path: '/login',
     routes: ['src/app/public-layout/public-layout.tsx', 'src/features/auth/login-page.tsx'],
   },
-] as const;
+  // Signed in (issue 15): a verified customer's first visit to their dashboard.
+  {
+    name: 'Dashboard',
+    path: '/user',
+    routes: ['src/app/user-layout/user-layout.tsx', 'src/features/dashboard/dashboard-page.tsx'],
+    signedIn: true,
+  },
+] as const satisfies readonly { name: string; path: string; routes: readonly string[]; signedIn?: boolean }[];
 
 const FORM_FACTORS = ['desktop', 'mobile'] as const;
 type FormFactor = (typeof FORM_FACTORS)[number];
@@ -138,6 +146,12 @@ async function main(): Promise<void> {
     env: { DATA_DIR: dataDir, WEB_DIST: outDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     timeoutMs: 180_000,
   });
+  // The dashboard's visitor: signed up and in through the API; Lighthouse sends their cookies.
+  const customer = createClient(server.url, '127.0.0.1', new Set());
+  const email = `lighthouse.${Date.now()}@example.com`;
+  await signUpCustomer(customer, email);
+  await signIn(customer, email);
+  const sessionCookie = [...customer.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
     chromeFlags: [
@@ -162,6 +176,7 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance', 'accessibility'],
+            ...('signedIn' in page ? { extraHeaders: { Cookie: sessionCookie } } : {}),
           };
           const result = await lighthouse(
             `${server.url}${page.path}`,
@@ -204,7 +219,7 @@ async function main(): Promise<void> {
   );
   const machine = machineInfo();
   const report = [
-    '# Lighthouse: the landing and login pages',
+    '# Lighthouse: the landing, login and dashboard pages',
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:lighthouse\` (bench/lighthouse/run.ts): Lighthouse ` +
       `12 (npm) driving Debian's Chromium against main.ts on its embedded defaults, serving a fresh ` +
@@ -221,7 +236,7 @@ async function main(): Promise<void> {
     '## Initial JavaScript per route',
     '',
     'Everything a first visit to the route loads before it can show the page: the entry chunk and its imports plus the',
-    "route's lazy chunks (the public layout and the page) and theirs, from the build's manifest, each file gzip -9.",
+    "route's lazy chunks (the layout and the page) and theirs, from the build's manifest, each file gzip -9.",
     '',
     '| Route | Initial JS KB (gzip) | |',
     '|---|---|---|',

@@ -254,7 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     // Only the API is limited; the web app's files are static and cached.
-    allowList: (request) => !request.url.startsWith('/api/'),
+    allowList: (request) => config.ABUSE_LIMITS === 'off' || !request.url.startsWith('/api/'),
   });
 
   await app.register(fastifySwagger, {
@@ -286,6 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, health);
 
   const db = deps.database.db;
+  const limits = createRateLimiter(db, { enabled: config.ABUSE_LIMITS === 'on' });
   const relay = deps.priceRelay ?? (await openRelay({ config, engine: deps.database.engine, log: app.log }));
   const userEvents = createUserEvents(relay, app.log);
   const cookies = { secure: config.isProduction };
@@ -326,7 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessions,
     notifier,
     captcha,
-    limits: createRateLimiter(db),
+    limits,
     secretBox: deps.secretBox,
     publicUrl: config.publicUrl,
     loadVerificationState: (userId) => kyc.getVerificationState(userId),
@@ -341,7 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db,
       repository: adminRepository,
       sessions: staffSessions,
-      limits: createRateLimiter(db),
+      limits,
       secretBox: deps.secretBox,
     }),
     staff: createStaffService({
@@ -509,7 +510,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db,
       repository: createNewsletterRepository(db),
       notifier,
-      limits: createRateLimiter(db),
+      limits,
       secretBox: deps.secretBox,
       publicUrl: config.publicUrl,
     }),
@@ -518,7 +519,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerEnquiryRoutes(app, {
     enquiries: createEnquiryService({
       repository: createEnquiryRepository(db),
-      limits: createRateLimiter(db),
+      limits,
       mail: createEnquiryMailer({
         mailer: deps.mailer,
         mailboxes: enquiryMailboxesFrom(config),

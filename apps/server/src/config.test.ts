@@ -49,6 +49,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...complete, PUBLIC_URL: 'http://app.florin.example' })).toThrow(
       /PUBLIC_URL: required in production, an https:\/\/ address/,
     );
+    // The scanner's switch never reaches customers.
+    expect(() => loadConfig({ ...complete, ABUSE_LIMITS: 'off' })).toThrow(
+      /ABUSE_LIMITS: must stay on in production/,
+    );
+    expect(loadConfig({ ABUSE_LIMITS: 'off' }).ABUSE_LIMITS).toBe('off');
   });
 
   it('documents every variable in the README configuration table', () => {

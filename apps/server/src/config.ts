@@ -140,6 +140,10 @@ export const CONFIG_VARIABLES = {
     schema: z.coerce.number().int().min(1).default(600),
     help: 'Requests per minute one IP address may make to the API before 429s.',
   },
+  ABUSE_LIMITS: {
+    schema: z.enum(['on', 'off']).default('on'),
+    help: '`off` lifts the per-IP and per-route request limits and the sign-in, code, mail and enquiry limits, so a scanner (sqlmap) sees every answer instead of 429s. Refused in production.',
+  },
   API_TOKEN_RATE_LIMIT_PER_MINUTE: {
     schema: z.coerce.number().int().min(1).default(60),
     help: 'Requests per minute one API token may make (per instance), besides the per-IP limit.',
@@ -261,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       values.PUBLIC_URL?.startsWith('https://')
         ? null
         : 'PUBLIC_URL: required in production, an https:// address',
+      values.ABUSE_LIMITS === 'on' ? null : 'ABUSE_LIMITS: must stay on in production',
     ].filter((problem) => problem !== null);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }

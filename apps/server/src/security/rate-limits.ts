@@ -33,8 +33,10 @@ function tooMany(limit: Limit): AppError {
  * Counts in the database so several instances share one count. `check`
  * refuses once the window is full; `record` counts one more event.
  */
-export function createRateLimiter(db: Kysely<DB>) {
+export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } = { enabled: true }) {
   const count = async (limit: Limit, subject: string) => {
+    // ABUSE_LIMITS=off (never in production): nothing is ever over its limit.
+    if (!options.enabled) return 0;
     const row = await sql<{ count: number }>`
       SELECT count(*)::int AS count FROM rate_limit_hits
       WHERE key = ${`${limit.name}:${subject}`} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(

@@ -133,12 +133,8 @@ export async function expectOk(answer: Promise<Answer>, what: string): Promise<A
 
 export const CUSTOMER_PASSWORD = 'Harbour-Lantern-Quiet-42';
 
-/**
- * Registers `email` through the API, follows the verification mail, makes
- * the customer live and past the investor journey in the database (identity
- * checks and staff approval are the KYC module's tests), and signs in.
- */
-export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: string): Promise<void> {
+/** Registers `email` through the API and follows the verification mail: a customer who may sign in, not live yet. */
+export async function signUpCustomer(client: Client, email: string): Promise<void> {
   await expectOk(
     client.post('/api/v1/user-register', {
       first_name: 'Ada',
@@ -159,13 +155,10 @@ export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: 
   });
   const link = /https?:\/\/\S+/.exec(mail.text)?.[0] ?? '';
   await expectOk(client.post(`/api/v1/user-verify/${link.split('/').at(-1)}`), 'verify');
-  const live = await db
-    .updateTable('users')
-    .set({ status: 1, live_since: new Date(), account_type: 'Individual' })
-    .where('email', '=', email)
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await completeInvestorJourney(db, live.id);
+}
+
+/** Signs the customer in with their password and a solved captcha; the session is in the client's cookies. */
+export async function signIn(client: Client, email: string): Promise<void> {
   // With several instances the captcha challenge comes from one and is checked by another half the time.
   const challenge = (await client.get('/api/v1/captcha/challenge')).json as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
@@ -174,6 +167,23 @@ export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: 
     client.post('/api/v1/login', { username: email, password: CUSTOMER_PASSWORD, altcha }),
     'login',
   );
+}
+
+/**
+ * Signs up `email` (signUpCustomer), makes the customer live and past the
+ * investor journey in the database (identity checks and staff approval are
+ * the KYC module's tests), and signs in.
+ */
+export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: string): Promise<void> {
+  await signUpCustomer(client, email);
+  const live = await db
+    .updateTable('users')
+    .set({ status: 1, live_since: new Date(), account_type: 'Individual' })
+    .where('email', '=', email)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await completeInvestorJourney(db, live.id);
+  await signIn(client, email);
 }
 
 /** A key for a request that moves money. */
