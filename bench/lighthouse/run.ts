@@ -170,7 +170,8 @@ async function main(): Promise<void> {
     for (const page of PAGES) {
       for (const formFactor of FORM_FACTORS) {
         const runs: Measure[] = [];
-        for (let run = 0; run < RUNS; run += 1) {
+        // A run Lighthouse itself could not record (NO_NAVSTART now and then) is run again, up to twice.
+        for (let run = 0, failures = 0; run < RUNS; run += 1) {
           const flags: Flags = {
             port: chrome.port,
             output: 'json',
@@ -184,7 +185,16 @@ async function main(): Promise<void> {
             formFactor === 'desktop' ? desktopConfig : undefined,
           );
           if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-          if (result.lhr.runtimeError) throw new Error(result.lhr.runtimeError.message);
+          if (result.lhr.runtimeError) {
+            failures += 1;
+            if (failures > 2) throw new Error(result.lhr.runtimeError.message);
+            console.log(`${page.name} ${formFactor}: ${result.lhr.runtimeError.code}, running again`);
+            run -= 1;
+            continue;
+          }
+          // A session that did not hold would measure the login page the dashboard sends strangers to.
+          if (new URL(result.lhr.finalDisplayedUrl).pathname !== page.path)
+            throw new Error(`${page.path} ended on ${result.lhr.finalDisplayedUrl}`);
           runs.push(measureOf(result));
         }
         const chosen = median(runs);

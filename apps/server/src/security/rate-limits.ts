@@ -34,19 +34,19 @@ function tooMany(limit: Limit): AppError {
  * refuses once the window is full; `record` counts one more event.
  */
 export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } = { enabled: true }) {
-  const count = async (limit: Limit, subject: string) => {
+  const count = async (executor: Kysely<DB>, limit: Limit, subject: string) => {
     // ABUSE_LIMITS=off (never in production): nothing is ever over its limit.
     if (!options.enabled) return 0;
     const row = await sql<{ count: number }>`
       SELECT count(*)::int AS count FROM rate_limit_hits
       WHERE key = ${`${limit.name}:${subject}`} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(
-      db,
+      executor,
     );
     return row.rows[0]?.count ?? 0;
   };
   return {
     async check(limit: Limit, subject: string): Promise<void> {
-      if ((await count(limit, subject)) >= limit.max) throw tooMany(limit);
+      if ((await count(db, limit, subject)) >= limit.max) throw tooMany(limit);
     },
     async record(limit: Limit, subject: string): Promise<void> {
       await db
@@ -54,13 +54,18 @@ export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } 
         .values({ key: `${limit.name}:${subject}` })
         .execute();
     },
-    /** check and record in one: for limits on every attempt, not only failures. */
+    /**
+     * check and record in one, under a lock on the key: of many concurrent
+     * attempts exactly `max` get through (counted and then recorded apart,
+     * all of them could pass the count first, as the brute-force test found).
+     */
     async take(limit: Limit, subject: string): Promise<void> {
-      if ((await count(limit, subject)) >= limit.max) throw tooMany(limit);
-      await db
-        .insertInto('rate_limit_hits')
-        .values({ key: `${limit.name}:${subject}` })
-        .execute();
+      const key = `${limit.name}:${subject}`;
+      await db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+        if ((await count(trx, limit, subject)) >= limit.max) throw tooMany(limit);
+        await trx.insertInto('rate_limit_hits').values({ key }).execute();
+      });
     },
     async clear(limit: Limit, subject: string): Promise<void> {
       await db.deleteFrom('rate_limit_hits').where('key', '=', `${limit.name}:${subject}`).execute();

@@ -206,9 +206,10 @@ export function createAuthService(deps: AuthServiceDeps) {
         { limit: LIMITS.loginFailuresPerAccount, subject: input.username },
         LIMITS.loginFailuresPerKnownAddress,
       );
-      await limits.check(failures.limit, failures.subject);
+      // Every attempt is counted before it is judged, and the count cleared by the right password:
+      // concurrent guesses cannot all slip in before the first failure is written.
+      await limits.take(failures.limit, failures.subject);
       if (!(await verifyPassword(user?.password_hash, input.password)) || !user) {
-        await limits.record(failures.limit, failures.subject);
         throw new AppError('INVALID_CREDENTIALS');
       }
       await limits.clear(failures.limit, failures.subject);
@@ -250,7 +251,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         { limit: LIMITS.twoFactorFailuresPerUser, subject: String(challenge.user_id) },
         LIMITS.twoFactorFailuresPerKnownAddress,
       );
-      await limits.check(failures.limit, failures.subject);
+      // Counted before judged, cleared by the right code, as the password is.
+      await limits.take(failures.limit, failures.subject);
       if (challenge.failed_attempts >= LOGIN_CHALLENGE_MAX_FAILURES) {
         throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please sign in again.');
       }
@@ -258,9 +260,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const factor = user ? await checkSecondFactor(user, input.passcode) : null;
       if (!user || !factor) {
         await repository.failLoginChallenge(challenge.id);
-        await limits.record(failures.limit, failures.subject);
         throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongPasscode);
       }
+      await limits.clear(failures.limit, failures.subject);
       if (!(await repository.useLoginChallenge(challenge.id))) {
         throw new AppError('UNAUTHENTICATED', AUTH_TEXTS.loginSessionExpired);
       }
