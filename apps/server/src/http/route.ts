@@ -71,13 +71,19 @@ export function listAdminRoutes(app: FastifyInstance): readonly AppRoute[] {
   return listRoutes(app).filter((route) => isAdminApiPath(route.url));
 }
 
-/** The path of the first string holding a NUL character, if any. */
+/**
+ * The path of a string holding a NUL character, if any. Walked with a list,
+ * not by recursion: a body of 5,000 nested arrays would overflow the stack.
+ */
 function nulCharacterAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const found = nulCharacterAt(inner, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
+  const pending: [unknown, string][] = [[value, path]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [current, at] = next;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return at;
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, inner] of Object.entries(current)) pending.push([inner, at ? `${at}.${key}` : key]);
+    }
   }
   return null;
 }
