@@ -155,7 +155,6 @@ export const VERSION = packageJson.version;
 /** 1 MiB: enough for any JSON this API takes; uploads go through multipart with their own limit. */
 const BODY_LIMIT = 1024 * 1024;
 
-/** The whole server as one Fastify instance; tests build it with in-memory dependencies and use inject(). */
 /** What helmet and the /api/ default would have set on an answer the router gave before any hook. */
 const ROUTERLESS_ANSWER_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -165,6 +164,7 @@ const ROUTERLESS_ANSWER_HEADERS = {
   'cache-control': 'no-store',
 } as const;
 
+/** The whole server as one Fastify instance; tests build it with in-memory dependencies and use inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
