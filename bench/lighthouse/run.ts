@@ -23,6 +23,7 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { WebSocket } from 'ws';
 import { startMain } from '../../apps/server/src/test/main-process.js';
 import { createClient, signIn, signUpCustomer } from '../../apps/server/src/test/http-client.js';
 import { freePort } from '../../apps/server/src/test/postgres-server.js';
@@ -132,6 +133,45 @@ function median(measures: Measure[]): Measure {
   return middle;
 }
 
+/**
+ * Sets the browser's cookie jar to exactly `cookies` for `url`, over the DevTools protocol. Lighthouse's storage reset
+ * keeps cookies, so a cookie an earlier page set (the login page's CSRF cookie) would otherwise outlive it, and a
+ * Cookie header passed as extraHeaders loses to the jar's: the dashboard then saw no session and went to /login.
+ */
+async function setBrowserCookies(
+  debuggingPort: number,
+  url: string,
+  cookies: ReadonlyMap<string, string>,
+): Promise<void> {
+  const version = (await (await fetch(`http://127.0.0.1:${debuggingPort}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(version.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let nextId = 0;
+  const send = (method: string, params: object = {}) =>
+    new Promise<void>((resolve, reject) => {
+      const id = (nextId += 1);
+      const onMessage = (data: Buffer) => {
+        const answer = JSON.parse(data.toString()) as { id?: number; error?: { message: string } };
+        if (answer.id !== id) return;
+        socket.off('message', onMessage);
+        if (answer.error) reject(new Error(`${method}: ${answer.error.message}`));
+        else resolve();
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  try {
+    await send('Storage.clearCookies');
+    await send('Storage.setCookies', {
+      cookies: [...cookies].map(([name, value]) => ({ name, value, url })),
+    });
+  } finally {
+    socket.close();
+  }
+}
+
 async function main(): Promise<void> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-lighthouse-web-'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-lighthouse-data-'));
@@ -151,7 +191,6 @@ async function main(): Promise<void> {
   const email = `lighthouse.${Date.now()}@example.com`;
   await signUpCustomer(customer, email);
   await signIn(customer, email);
-  const sessionCookie = [...customer.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
     chromeFlags: [
@@ -177,8 +216,9 @@ async function main(): Promise<void> {
             output: 'json',
             logLevel: 'error',
             onlyCategories: ['performance', 'accessibility'],
-            ...('signedIn' in page ? { extraHeaders: { Cookie: sessionCookie } } : {}),
           };
+          // Every run is a first visit: the signed-in page with the customer's session and nothing else.
+          await setBrowserCookies(chrome.port, server.url, 'signedIn' in page ? customer.cookies : new Map());
           const result = await lighthouse(
             `${server.url}${page.path}`,
             flags,

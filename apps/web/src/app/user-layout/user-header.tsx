@@ -74,6 +74,7 @@ function MobileNav() {
 function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'lg' }) {
   const signOut = useSignOut();
   const maskedEmail = maskEmail(user.email);
+  const initials = initialsOf(user.first_name, user.last_name);
   return (
     <Group gap="sm" wrap="nowrap">
       <Box className={classes.account} visibleFrom={detailsFrom}>
@@ -87,9 +88,10 @@ function AccountMenu({ user, detailsFrom }: { user: User; detailsFrom: 'sm' | 'l
       </Box>
       <Menu position="bottom-end" width={240} withinPortal>
         <Menu.Target>
-          <UnstyledButton aria-label="Account menu">
+          {/* The name starts with the initials the button shows, so speech control users can say what they see. */}
+          <UnstyledButton aria-label={`${initials}, account menu`}>
             <Avatar color="florin" radius="xl" variant="filled">
-              {initialsOf(user.first_name, user.last_name)}
+              {initials}
             </Avatar>
           </UnstyledButton>
         </Menu.Target>
