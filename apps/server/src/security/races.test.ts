@@ -1,7 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_TEXTS,
   AUTH_TEXTS,
+  ENQUIRY_TEXTS,
   FIAT_TEXTS,
   OpenOrderSchema,
   QuoteSchema,
@@ -13,7 +15,7 @@ import {
   type Quote,
 } from '@florin/contracts';
 import { notional, parseAmount, tradeFee } from '@florin/domain';
-import { freshTotpCode, signedInStaff, type SignedInStaff } from '../test/admin.js';
+import { freshTotpCode, insertStaff, signInStaff, signedInStaff, type SignedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, linkInMail, type Browser } from '../test/browser.js';
 import { expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
@@ -696,5 +698,124 @@ describe('idempotent replay', () => {
     expect(await countOf('orders', customer.id)).toBe(1);
     expect(await holdsOf(customer.id, 'limit_order')).toEqual([{ status: 'pending', amount: '1000000' }]);
     await expectLedgerToHold(db());
+  });
+});
+
+/**
+ * The failure limits counted in the database (5 wrong passwords or codes in 15 minutes, 5 enquiries an
+ * hour): each attempt takes its place in the count before it is judged, so of 50 at once exactly 5 are
+ * judged. Counted after judging, all 50 passed the count before the first failure was written.
+ */
+describe('abuse limits under concurrency', () => {
+  const JUDGED = 5;
+
+  /** The 5 judged answers carry `message` (or the field error); the rest are the limit's 429. */
+  function expectFiveJudged(
+    answers: readonly LightMyRequestResponse[],
+    judgedStatus: number,
+    message: string,
+  ) {
+    expect(tally(answers)).toEqual({ [judgedStatus]: JUDGED, 429: COPIES - JUDGED });
+    for (const answer of answers.filter((a) => a.statusCode === judgedStatus)) {
+      const error = errorOf(answer);
+      expect([error.message, ...Object.values(error.errors ?? {}).flat()]).toContain(message);
+    }
+    expect(refusals(answers).filter((text) => text.startsWith('Too many attempts'))).toHaveLength(1);
+  }
+
+  async function signedInCustomer() {
+    const { email, browser } = await registered();
+    expect((await browser.post(`/api/v1/user-verify/${await verifyToken(email)}`)).statusCode).toBe(200);
+    expect((await login(browser, email)).statusCode).toBe(200);
+    return { email, browser };
+  }
+
+  it('of 50 password changes with a wrong current password, 5 are judged and the password stays', async () => {
+    const { email, browser } = await signedInCustomer();
+    const answers = await race(() =>
+      browser.put('/api/v1/settings/change-password', {
+        current_password: 'not the password',
+        password: 'another long passphrase',
+        password_confirmation: 'another long passphrase',
+      }),
+    );
+    expectFiveJudged(answers, 422, AUTH_TEXTS.currentPasswordWrong);
+    expect((await login(createBrowser(t.app), email)).statusCode).toBe(200);
+  });
+
+  it('of 50 e-mail changes with a wrong password, 5 are judged and nothing is pending', async () => {
+    const { email, browser } = await signedInCustomer();
+    const answers = await race((copy) =>
+      browser.post('/api/v1/settings/email', { email: `new.${copy}.${email}`, password: 'not the password' }),
+    );
+    expectFiveJudged(answers, 422, AUTH_TEXTS.currentPasswordWrong);
+    const user = await db()
+      .selectFrom('users')
+      .select('pending_email')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(user.pending_email).toBeNull();
+  });
+
+  it('of 50 attempts to turn 2FA off with a wrong code, 5 are judged and 2FA stays on', async () => {
+    const { email, browser } = await twoFactorCustomer();
+    const answers = await race(() =>
+      browser.post('/api/v1/two-factor-authentication/toggle', { passcode: '000000', disable_2fa: 1 }),
+    );
+    expectFiveJudged(answers, 422, AUTH_TEXTS.wrongToggleCode);
+    const user = await db()
+      .selectFrom('users')
+      .select('totp_secret_encrypted')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(user.totp_secret_encrypted).not.toBeNull();
+  });
+
+  it('of 50 staff sign-ins with a wrong password from 50 addresses, 5 are judged', async () => {
+    const staff = await insertStaff(db(), { role: 'support' });
+    const answers = await race(() =>
+      createBrowser(t.app).post('/api/admin/login', { email: staff.email, password: 'not the password' }),
+    );
+    expectFiveJudged(answers, 401, ADMIN_TEXTS.invalidCredentials);
+  });
+
+  it('of 50 wrong codes on one staff sign-in, 5 are judged and no session opens', async () => {
+    const staff = await signInStaff(t.app, await insertStaff(db(), { role: 'support' }));
+    const browser = createBrowser(t.app);
+    const started = await browser.post('/api/admin/login', { email: staff.email, password: staff.password });
+    expect(started.statusCode, started.body).toBe(200);
+    const loginToken = started.json<{ login_token: string }>().login_token;
+    const answers = await race(() =>
+      browser.post('/api/admin/login-2fa', { login_token: loginToken, code: '000000' }),
+    );
+    expectFiveJudged(answers, 422, ADMIN_TEXTS.wrongCode);
+    const sessions = await db()
+      .selectFrom('staff_sessions')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('staff_id', '=', staff.id)
+      .executeTakeFirstOrThrow();
+    // The one signInStaff opened.
+    expect(Number(sessions.count)).toBe(1);
+  });
+
+  it('of 50 enquiries from one address, 5 are kept', async () => {
+    const browser = createBrowser(t.app);
+    const answers = await race((copy) =>
+      browser.post('/api/v1/inquire/general', {
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: `enquirer.${copy}.${Date.now()}@example.com`,
+        message: 'How do I open a company account?',
+      }),
+    );
+    expect(tally(answers)).toEqual({ 200: JUDGED, 429: COPIES - JUDGED });
+    for (const answer of answers.filter((a) => a.statusCode === 200))
+      expect(answer.json()).toMatchObject({ message: ENQUIRY_TEXTS.sent });
+    const kept = await db()
+      .selectFrom('enquiries')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('email', 'like', 'enquirer.%')
+      .executeTakeFirstOrThrow();
+    expect(Number(kept.count)).toBe(JUDGED);
   });
 });

@@ -30,8 +30,9 @@ function tooMany(limit: Limit): AppError {
 }
 
 /**
- * Counts in the database so several instances share one count. `check`
- * refuses once the window is full; `record` counts one more event.
+ * Counts in the database so several instances share one count. `take`
+ * counts one more event or refuses once the window is full; `clear` forgets
+ * a key's events (the right password ends a run of failures).
  */
 export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } = { enabled: true }) {
   const count = async (executor: Kysely<DB>, limit: Limit, subject: string) => {
@@ -45,19 +46,10 @@ export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } 
     return row.rows[0]?.count ?? 0;
   };
   return {
-    async check(limit: Limit, subject: string): Promise<void> {
-      if ((await count(db, limit, subject)) >= limit.max) throw tooMany(limit);
-    },
-    async record(limit: Limit, subject: string): Promise<void> {
-      await db
-        .insertInto('rate_limit_hits')
-        .values({ key: `${limit.name}:${subject}` })
-        .execute();
-    },
     /**
-     * check and record in one, under a lock on the key: of many concurrent
-     * attempts exactly `max` get through (counted and then recorded apart,
-     * all of them could pass the count first, as the brute-force test found).
+     * Counts and records under a lock on the key: of many concurrent attempts
+     * exactly `max` get through (counted and then recorded apart, all of them
+     * could pass the count first, as the brute-force test found).
      */
     async take(limit: Limit, subject: string): Promise<void> {
       const key = `${limit.name}:${subject}`;

@@ -74,11 +74,12 @@ export function createAdminAuthService(deps: {
      */
     async login(input: AdminLoginBody, meta: RequestMeta): Promise<AdminLoginResponse> {
       await limits.take(STAFF_LIMITS.loginPerIp, meta.ip);
-      await limits.check(STAFF_LIMITS.loginFailuresPerAccount, input.email);
+      // Counted before judged and cleared by the right password, as for customers: concurrent guesses
+      // cannot all pass the count before the first failure is written.
+      await limits.take(STAFF_LIMITS.loginFailuresPerAccount, input.email);
       const staff = await repository.findStaffByEmail(input.email);
       // verifyPassword spends one hash check even without a hash, so timing tells nothing either.
       if (!(await verifyPassword(staff?.password_hash ?? undefined, input.password)) || !staff) {
-        await limits.record(STAFF_LIMITS.loginFailuresPerAccount, input.email);
         throw new AppError('INVALID_CREDENTIALS', ADMIN_TEXTS.invalidCredentials);
       }
       await limits.clear(STAFF_LIMITS.loginFailuresPerAccount, input.email);
@@ -112,7 +113,7 @@ export function createAdminAuthService(deps: {
     ): Promise<{ staff: StaffMe; session: NewStaffSession }> {
       const challenge = await repository.findLoginChallenge(input.login_token);
       if (!challenge) throw new AppError('UNAUTHENTICATED', ADMIN_TEXTS.loginExpired);
-      await limits.check(STAFF_LIMITS.twoFactorFailuresPerStaff, String(challenge.staff_id));
+      await limits.take(STAFF_LIMITS.twoFactorFailuresPerStaff, String(challenge.staff_id));
       if (challenge.failed_attempts >= LOGIN_CHALLENGE_MAX_FAILURES) {
         throw new AppError('RATE_LIMITED', ADMIN_TEXTS.tooManyWrongCodes);
       }
@@ -123,9 +124,9 @@ export function createAdminAuthService(deps: {
       const outcome = await acceptCode(staff, challenge.pending_totp_secret_encrypted, input.code);
       if (!outcome) {
         await repository.failLoginChallenge(challenge.id);
-        await limits.record(STAFF_LIMITS.twoFactorFailuresPerStaff, String(staff.id));
         throw new AppError('INVALID_PASSCODE', ADMIN_TEXTS.wrongCode);
       }
+      await limits.clear(STAFF_LIMITS.twoFactorFailuresPerStaff, String(staff.id));
 
       const actor: AuditActor = { staffId: staff.id, ip: meta.ip };
       const session = await db.transaction().execute(async (trx) => {

@@ -345,13 +345,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       sessionId: string,
       input: { current_password: string; password: string },
     ): Promise<void> {
-      await limits.check(LIMITS.passwordChangeFailuresPerUser, String(userId));
+      // Counted before judged, cleared by the right password (as at sign-in).
+      await limits.take(LIMITS.passwordChangeFailuresPerUser, String(userId));
       const user = await repository.findUserById(userId);
       if (!user) throw new AppError('UNAUTHENTICATED');
       if (!(await verifyPassword(user.password_hash, input.current_password))) {
-        await limits.record(LIMITS.passwordChangeFailuresPerUser, String(userId));
         throw validation('current_password', AUTH_TEXTS.currentPasswordWrong);
       }
+      await limits.clear(LIMITS.passwordChangeFailuresPerUser, String(userId));
       const common = passwordProblems(input.password);
       if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
       await repository.updateUser(user.id, {
@@ -364,13 +365,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     },
 
     async requestEmailChange(userId: number, input: { email: string; password: string }): Promise<void> {
-      await limits.check(LIMITS.passwordChangeFailuresPerUser, String(userId));
+      await limits.take(LIMITS.passwordChangeFailuresPerUser, String(userId));
       const user = await repository.findUserById(userId);
       if (!user) throw new AppError('UNAUTHENTICATED');
       if (!(await verifyPassword(user.password_hash, input.password))) {
-        await limits.record(LIMITS.passwordChangeFailuresPerUser, String(userId));
         throw validation('password', AUTH_TEXTS.currentPasswordWrong);
       }
+      await limits.clear(LIMITS.passwordChangeFailuresPerUser, String(userId));
       if (input.email === user.email.toLowerCase()) {
         throw validation('email', 'This is already your email address.');
       }
@@ -420,12 +421,17 @@ export function createAuthService(deps: AuthServiceDeps) {
       userId: number,
       input: { passcode: string; disable_2fa: 0 | 1 },
     ): Promise<{ recoveryCodes?: string[] }> {
-      await limits.check(LIMITS.twoFactorFailuresPerUser, String(userId));
       const user = await repository.findUserById(userId);
       if (!user) throw new AppError('UNAUTHENTICATED');
-      const wrong = async () => {
-        await limits.record(LIMITS.twoFactorFailuresPerUser, String(userId));
-        return new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongToggleCode);
+      // Each code is counted before it is judged and the count cleared by a right one (as at sign-in);
+      // a toggle refused for the state it finds judges no code and is not counted.
+      const judged = async <T>(judge: () => T): Promise<Exclude<Awaited<T>, null | false>> => {
+        await limits.take(LIMITS.twoFactorFailuresPerUser, String(userId));
+        const outcome = await judge();
+        if (outcome === null || outcome === false)
+          throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongToggleCode);
+        await limits.clear(LIMITS.twoFactorFailuresPerUser, String(userId));
+        return outcome as Exclude<Awaited<T>, null | false>;
       };
 
       if (input.disable_2fa === 0) {
@@ -434,8 +440,8 @@ export function createAuthService(deps: AuthServiceDeps) {
         if (!user.totp_pending_secret_encrypted) {
           throw new AppError('CONFLICT', 'Scan a new QR code first: the setup has expired.');
         }
-        const step = matchTotpStep(secretBox.decrypt(user.totp_pending_secret_encrypted), input.passcode);
-        if (step === null) throw await wrong();
+        const pending = secretBox.decrypt(user.totp_pending_secret_encrypted);
+        const step = await judged(() => matchTotpStep(pending, input.passcode));
         await repository.updateUser(user.id, {
           totp_secret_encrypted: user.totp_pending_secret_encrypted,
           totp_pending_secret_encrypted: null,
@@ -450,7 +456,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
       if (!user.totp_secret_encrypted)
         throw new AppError('CONFLICT', 'Two-factor authentication is already off.');
-      if (!(await checkSecondFactor(user, input.passcode))) throw await wrong();
+      await judged(() => checkSecondFactor(user, input.passcode));
       await repository.updateUser(user.id, {
         totp_secret_encrypted: null,
         totp_last_step: null,

@@ -52,10 +52,8 @@ export function createEnquiryService(deps: EnquiryServiceDeps) {
      * that fails never loses an enquiry (the back office lists it unforwarded).
      */
     async send(type: EnquiryType, body: EnquiryBody, meta: { ip: string }): Promise<{ message: string }> {
-      await limits.check(ENQUIRY_LIMITS.perIp, meta.ip);
-      await limits.check(ENQUIRY_LIMITS.perEmail, body.email);
-      await limits.record(ENQUIRY_LIMITS.perIp, meta.ip);
-      await limits.record(ENQUIRY_LIMITS.perEmail, body.email);
+      await limits.take(ENQUIRY_LIMITS.perIp, meta.ip);
+      await limits.take(ENQUIRY_LIMITS.perEmail, body.email);
       const enquiry = await repository.insert(type, body);
       if (await mail.forward(enquiry)) await repository.markForwarded(enquiry.id);
       await mail.acknowledge(enquiry);
