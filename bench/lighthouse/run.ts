@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     env: { DATA_DIR: dataDir, WEB_DIST: outDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     timeoutMs: 180_000,
   });
-  // The dashboard's visitor: signed up and in through the API; Lighthouse sends their cookies.
+  // The dashboard's visitor: signed up and in through the API; their cookies go into Chromium's jar (setBrowserCookies).
   const customer = createClient(server.url, '127.0.0.1', new Set());
   const email = `lighthouse.${Date.now()}@example.com`;
   await signUpCustomer(customer, email);

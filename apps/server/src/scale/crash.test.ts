@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/index.js';
+import type { Database } from '../db/index.js';
 import { checkLedger, describeViolations } from '../ledger/index.js';
 import { DOMAIN_CHECKS } from '../ops/domain-checks.js';
 import {
@@ -17,8 +16,8 @@ import {
   type Answer,
   type Client,
 } from '../test/http-client.js';
-import { startMain, type MainProcess } from '../test/main-process.js';
-import { freePort, startPostgres, type PostgresServer } from '../test/postgres-server.js';
+import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
+import { freePort, type PostgresServer } from '../test/postgres-server.js';
 
 /**
  * Issue 15's crash test: main.ts in its own process on a PostgreSQL server,
@@ -60,25 +59,11 @@ describe('crashes under load', () => {
   beforeAll(async () => {
     fs.mkdirSync(dataDir);
     // Commits acknowledged only once written: killing the database must not lose what it said was done.
-    server = await startPostgres({ durableCommits: true });
-    const admin = await openDatabase({ engine: 'postgres', url: server.url(), poolSize: 1 });
-    await sql`CREATE DATABASE florin`.execute(admin.db);
-    await admin.close();
+    const started = await postgresForMain({ dataDir, durableCommits: true });
+    ({ server, database } = started);
+    env = { ...started.env, DATABASE_POOL_SIZE: '5', PRICE_SEED: 'crash' };
     port = await freePort();
-    env = {
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: server.url('florin'),
-      DATABASE_POOL_SIZE: '5',
-      DATA_DIR: dataDir,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      ADMIN_PASSWORD: 'crash-test-Admin-Password',
-      TRUST_PROXY: '127.0.0.1',
-      PRICE_SEED: 'crash',
-      CHAIN_WATCH_INTERVAL_MS: '0',
-    };
     instance = await startMain({ port, env });
-    database = await openDatabase({ engine: 'postgres', url: server.url('florin'), poolSize: 2 });
   }, 180_000);
 
   afterAll(async () => {

@@ -3,12 +3,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/index.js';
+import type { Database } from '../db/index.js';
 import { createClient, signUpLiveCustomer, type Client } from '../test/http-client.js';
-import { startMain, type MainProcess } from '../test/main-process.js';
-import { freePort, startPostgres, type PostgresServer } from '../test/postgres-server.js';
+import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
+import { freePort, type PostgresServer } from '../test/postgres-server.js';
 
 /**
  * Issue 15: Debian's sqlmap against every parameterised customer and public
@@ -85,28 +84,14 @@ let base: string;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-sqlmap-'));
 
 beforeAll(async () => {
-  server = await startPostgres();
-  const admin = await openDatabase({ engine: 'postgres', url: server.url(), poolSize: 1 });
-  await sql`CREATE DATABASE florin`.execute(admin.db);
-  await admin.close();
-  const port = await freePort();
+  const started = await postgresForMain({ dataDir });
+  ({ server, database } = started);
   instance = await startMain({
-    port,
-    env: {
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: server.url('florin'),
-      DATA_DIR: dataDir,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      ADMIN_PASSWORD: 'sqlmap-test-Admin-Password',
-      TRUST_PROXY: '127.0.0.1',
-      // Every limit lifted: a scanner throttled to 429s would learn nothing about the routes behind them.
-      ABUSE_LIMITS: 'off',
-      CHAIN_WATCH_INTERVAL_MS: '0',
-    },
+    port: await freePort(),
+    // Every limit lifted: a scanner throttled to 429s would learn nothing about the routes behind them.
+    env: { ...started.env, ABUSE_LIMITS: 'off' },
   });
   base = instance.url;
-  database = await openDatabase({ engine: 'postgres', url: server.url('florin'), poolSize: 2 });
   client = createClient(base, '127.0.0.77', new Set());
   await signUpLiveCustomer(client, database.db, `sqlmap.${Date.now()}@example.com`);
 }, 180_000);

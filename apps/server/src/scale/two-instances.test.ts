@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { WS_PATH, type WsServerMessage } from '@florin/contracts';
-import { openDatabase, type Database } from '../db/index.js';
+import type { Database } from '../db/index.js';
 import { checkLedger, describeViolations } from '../ledger/index.js';
 import { DOMAIN_CHECKS } from '../ops/domain-checks.js';
 import {
@@ -19,9 +19,9 @@ import {
   until,
   type Client,
 } from '../test/http-client.js';
-import { startMain, type MainProcess } from '../test/main-process.js';
+import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { startNginx, UPSTREAM_HEADER, type Nginx } from '../test/nginx.js';
-import { freePort, startPostgres, type PostgresServer } from '../test/postgres-server.js';
+import { freePort, type PostgresServer } from '../test/postgres-server.js';
 
 /**
  * Issue 14: two main.ts processes on one PostgreSQL server behind Debian's
@@ -126,19 +126,9 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
   const sockets: Socket[] = [];
   const served = new Set<string>();
 
-  const env = {
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_POOL_SIZE: '5',
-    DATA_DIR: dataDir,
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    METRICS_TOKEN,
-    ADMIN_PASSWORD: 'scale-test-Admin-Password',
-    TRUST_PROXY: '127.0.0.1',
-    PRICE_SEED: 'two-instances',
-    // Deposits are not what this test watches; the leader's other jobs run as in production.
-    CHAIN_WATCH_INTERVAL_MS: '0',
-  };
+  // Deposits are not what this test watches (postgresForMain turns the chain watch off); the leader's other jobs
+  // run as in production.
+  const settings = { DATABASE_POOL_SIZE: '5', METRICS_TOKEN, PRICE_SEED: 'two-instances' };
 
   async function isLeader(instance: MainProcess): Promise<boolean> {
     const response = await fetch(`${instance.url}/metrics`, {
@@ -154,18 +144,14 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(dataDir);
-    server = await startPostgres();
-    const admin = await openDatabase({ engine: 'postgres', url: server.url(), poolSize: 1 });
-    await sql`CREATE DATABASE florin`.execute(admin.db);
-    await admin.close();
-    const databaseUrl = server.url('florin');
+    const started = await postgresForMain({ dataDir });
+    ({ server, database } = started);
     const ports = [await freePort(), await freePort()];
     // Both at once on an empty database, as a deploy starts them: one migrates, the other waits its turn.
     instances = await Promise.all(
-      ports.map((port) => startMain({ port, env: { ...env, DATABASE_URL: databaseUrl } })),
+      ports.map((port) => startMain({ port, env: { ...started.env, ...settings } })),
     );
     nginx = await startNginx({ upstreams: instances.map((instance) => instance.address) });
-    database = await openDatabase({ engine: 'postgres', url: databaseUrl, poolSize: 2 });
   }, 180_000);
 
   afterAll(async () => {

@@ -13,6 +13,8 @@ export const LIMITS = {
   loginFailuresPerKnownAddress: { name: 'login:account-address', max: 5, windowMinutes: 15 },
   twoFactorFailuresPerUser: { name: '2fa:user', max: 5, windowMinutes: 15 },
   twoFactorFailuresPerKnownAddress: { name: '2fa:user-address', max: 5, windowMinutes: 15 },
+  /** Turning 2FA on or off, signed in: apart from sign-in's codes, so neither count clears or fills the other. */
+  twoFactorToggleFailuresPerUser: { name: '2fa-toggle:user', max: 5, windowMinutes: 15 },
   registerPerIp: { name: 'register:ip', max: 10, windowMinutes: 60 },
   resendPerUser: { name: 'resend:user', max: 3, windowMinutes: 60 },
   resendPerIp: { name: 'resend:ip', max: 10, windowMinutes: 60 },

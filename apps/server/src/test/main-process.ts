@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../db/index.js';
+import { startPostgres, type PostgresServer } from './postgres-server.js';
 
 /**
  * The real entry point (main.ts, as `npm start` runs it) in its own process
@@ -67,4 +71,40 @@ export async function startMain(options: {
       return exited;
     },
   };
+}
+
+/**
+ * What the tests that run main.ts on the real engine start from: a throw-away
+ * PostgreSQL server with an empty `florin` database, the environment main.ts
+ * runs on it with (a developer's settings, `dataDir` for its files, its own
+ * encryption key, the loopback believed as the proxy in front, no chain
+ * watch; a test adds its own), and the test's own connection to the database.
+ */
+export async function postgresForMain(options: {
+  dataDir: string;
+  /** Keep synchronous_commit on (startPostgres): for a test that kills the database. */
+  durableCommits?: boolean;
+}): Promise<{ server: PostgresServer; env: Record<string, string>; database: Database }> {
+  const server = await startPostgres({ durableCommits: options.durableCommits ?? false });
+  try {
+    const admin = await openDatabase({ engine: 'postgres', url: server.url(), poolSize: 1 });
+    await sql`CREATE DATABASE florin`.execute(admin.db);
+    await admin.close();
+  } catch (error) {
+    // The caller never gets the server to stop.
+    await server.stop();
+    throw error;
+  }
+  const env = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: server.url('florin'),
+    DATA_DIR: options.dataDir,
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ADMIN_PASSWORD: 'scale-test-Admin-Password',
+    TRUST_PROXY: '127.0.0.1',
+    CHAIN_WATCH_INTERVAL_MS: '0',
+  };
+  const database = await openDatabase({ engine: 'postgres', url: server.url('florin'), poolSize: 2 });
+  return { server, env, database };
 }

@@ -33,7 +33,7 @@ export const theme = createTheme({
 /**
  * Mantine's dimmed grey (gray.6) is 3.3:1 on white, below WCAG AA for body
  * text; this one is 5.4:1 and still reads as secondary. Its light yellow and
- * orange variants (warning alerts and badges) write shade 9 on shade 0, 2.7:1
+ * orange variants (warning alerts and badges) write shade 9 on shade 1, 2.7:1
  * and 3.3:1 (Lighthouse's contrast audit on the getting-started page); these
  * darker browns are about 6:1 on the same backgrounds.
  */

@@ -426,11 +426,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       // Each code is counted before it is judged and the count cleared by a right one (as at sign-in);
       // a toggle refused for the state it finds judges no code and is not counted.
       const judged = async <T>(judge: () => T): Promise<Exclude<Awaited<T>, null | false>> => {
-        await limits.take(LIMITS.twoFactorFailuresPerUser, String(userId));
+        await limits.take(LIMITS.twoFactorToggleFailuresPerUser, String(userId));
         const outcome = await judge();
         if (outcome === null || outcome === false)
           throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongToggleCode);
-        await limits.clear(LIMITS.twoFactorFailuresPerUser, String(userId));
+        await limits.clear(LIMITS.twoFactorToggleFailuresPerUser, String(userId));
         return outcome as Exclude<Awaited<T>, null | false>;
       };
 
