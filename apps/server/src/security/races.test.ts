@@ -418,11 +418,17 @@ async function login(browser: Browser, email: string, password = PASSWORD) {
   return browser.post('/api/v1/login', { username: email, password, altcha: await browser.captcha() });
 }
 
-/** A verified customer signed in with 2FA on. */
-async function twoFactorCustomer() {
+/** A customer registered, verified and signed in. */
+async function signedInCustomer() {
   const { email, browser } = await registered();
   expect((await browser.post(`/api/v1/user-verify/${await verifyToken(email)}`)).statusCode).toBe(200);
   expect((await login(browser, email)).statusCode).toBe(200);
+  return { email, browser };
+}
+
+/** A verified customer signed in with 2FA on. */
+async function twoFactorCustomer() {
+  const { email, browser } = await signedInCustomer();
   return { email, browser, ...(await enableTwoFactor(browser)) };
 }
 
@@ -721,13 +727,6 @@ describe('abuse limits under concurrency', () => {
       expect([error.message, ...Object.values(error.errors ?? {}).flat()]).toContain(message);
     }
     expect(refusals(answers).filter((text) => text.startsWith('Too many attempts'))).toHaveLength(1);
-  }
-
-  async function signedInCustomer() {
-    const { email, browser } = await registered();
-    expect((await browser.post(`/api/v1/user-verify/${await verifyToken(email)}`)).statusCode).toBe(200);
-    expect((await login(browser, email)).statusCode).toBe(200);
-    return { email, browser };
   }
 
   it('of 50 password changes with a wrong current password, 5 are judged and the password stays', async () => {
