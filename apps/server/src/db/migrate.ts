@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from './schema.js';
-import { Migrator, type Migration } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely/migration';
 import * as ledger from './migrations/0001-ledger.js';
 import * as referenceData from './migrations/0002-reference-data.js';
 import * as staff from './migrations/0003-staff.js';
@@ -25,6 +25,7 @@ import * as newsletter from './migrations/0022-newsletter.js';
 import * as ukRules from './migrations/0023-uk-rules.js';
 import * as sanctions from './migrations/0024-sanctions.js';
 import * as knownAddresses from './migrations/0025-known-addresses.js';
+import * as randomIds from './migrations/0026-random-ids.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -52,13 +53,26 @@ const migrations: Record<string, Migration> = {
   '0023-uk-rules': ukRules,
   '0024-sanctions': sanctions,
   '0025-known-addresses': knownAddresses,
+  '0026-random-ids': randomIds,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {
+  await migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** Stops after the named migration: a test builds the database a later migration finds in production. */
+export async function migrateUpTo(database: Kysely<DB>, name: keyof typeof migrations): Promise<void> {
+  await migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  database: Kysely<DB>,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<void> {
   // Migrations are written against no schema at all: each sees the database as it finds it.
   const db = database as unknown as Kysely<unknown>;
   const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });

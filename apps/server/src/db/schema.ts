@@ -1,9 +1,13 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** NUMERIC(40,0) and int8 arrive as strings on both engines; code turns them into bigint. */
 export type Numeric = ColumnType<string, string, string>;
 export type Int8Id = Generated<string>;
 type CreatedAt = ColumnType<Date, never, never>;
+/** The order rows were written in, where ids are random (migration 0026): order by it, never by id. */
+type WriteOrder = Generated<string>;
+/** A table's row as the modules read it: the write order is for sorting in the database, never for code or the wire. */
+export type RowOf<Table> = Omit<Selectable<Table>, 'seq'>;
 
 export type AssetsTable = { code: string; scale: number; kind: 'fiat' | 'coin' };
 
@@ -157,6 +161,7 @@ export type AuditLogTable = {
 
 export type UsersTable = {
   id: Generated<number>;
+  seq: WriteOrder;
   user_identification: string;
   first_name: string;
   last_name: string;
@@ -268,6 +273,7 @@ export type DevMailboxTable = {
 };
 export type NotificationsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   event: string;
   subject: string;
@@ -299,6 +305,7 @@ export type KycAnswersTable = {
 
 export type CompaniesTable = {
   id: Generated<number>;
+  seq: WriteOrder;
   user_id: number;
   name: string;
   company_number: string;
@@ -312,6 +319,7 @@ export type CompaniesTable = {
 
 export type CompanyDirectorsTable = {
   id: Generated<number>;
+  seq: WriteOrder;
   company_id: number;
   first_name: string;
   last_name: string;
@@ -342,6 +350,7 @@ export type KycDocumentStatus = 'pending' | 'approved' | 'declined' | 'supersede
 
 export type KycDocumentsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   director_id: number | null;
   key: KycDocumentKey;
@@ -372,6 +381,7 @@ export type CandlesTable = {
 /** Fiat money in and out (0011). */
 export type BankAccountsTable = {
   id: Generated<number>;
+  seq: WriteOrder;
   user_id: number;
   currency: string;
   name_of_account: string;
@@ -404,6 +414,7 @@ export type FiatSuspenseReason = 'unmatched' | 'name_mismatch' | 'customer_not_l
 
 export type FiatDepositsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   currency: string;
   bank_transaction_id: string;
   amount: Numeric;
@@ -425,6 +436,7 @@ export type FiatWithdrawalStatus = 'pending' | 'approved' | 'paid' | 'rejected' 
 
 export type FiatWithdrawalsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   idempotency_key: string;
   request_hash: string;
@@ -478,6 +490,7 @@ export type DepositAddressCountersTable = { asset: string; next_index: Generated
 
 export type DepositAddressesTable = {
   id: Int8Id;
+  seq: WriteOrder;
   asset: string;
   user_id: number;
   derivation_index: number;
@@ -491,6 +504,7 @@ export type CryptoDepositStatus = 'pending' | 'credited' | 'dropped' | 'suspense
 
 export type CryptoDepositsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   asset: string;
   txid: string;
   output: number;
@@ -536,6 +550,7 @@ export type SimulatedChainTransactionsTable = {
 
 export type WhitelistedWalletsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   asset: string;
   address: string;
@@ -549,6 +564,7 @@ export type WhitelistedWalletsTable = {
 
 export type WhitelistedIpsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   ip_address: string;
   city: string | null;
@@ -570,6 +586,7 @@ export type CryptoWithdrawalStatus =
 
 export type CryptoWithdrawalsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   idempotency_key: string;
   request_hash: string;
@@ -628,6 +645,7 @@ export type OrderStatus = 'open' | 'filled' | 'cancelled' | 'expired';
 
 export type OrdersTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   idempotency_key: string;
   request_hash: string;
@@ -650,6 +668,7 @@ export type OrdersTable = {
 
 export type TradesTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   kind: 'instant' | 'market' | 'limit' | 'stop';
   side: 'buy' | 'sell';
@@ -675,6 +694,7 @@ export type PlatformUpgradeWebhookStatus = 'pending' | 'delivered' | 'failed' | 
 
 export type PlatformUpgradesTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   from_platform: number;
   to_platform: number;
@@ -724,6 +744,7 @@ export type TermDepositStatus = 'live' | 'expired';
 
 export type TermDepositsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   option_id: number;
   idempotency_key: string;
@@ -742,6 +763,7 @@ export type TermDepositsTable = {
 
 export type AutoTradesTable = {
   id: Generated<number>;
+  seq: WriteOrder;
   user_id: number;
   type: 'buy' | 'sell';
   asset: string;
@@ -753,6 +775,7 @@ export type AutoTradeConversionStatus = 'pending' | 'converted' | 'skipped';
 
 export type AutoTradeConversionsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   auto_trade_id: number;
   user_id: number;
   source: 'fiat' | 'crypto';
@@ -784,6 +807,7 @@ export type ReferralPartnersTable = {
 
 export type ReferralCommissionsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   trade_id: string;
   referrer_user_id: number;
   referred_user_id: number;
@@ -797,6 +821,7 @@ export type ReferralCommissionsTable = {
 
 export type AffiliateClaimsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   idempotency_key: string;
   request_hash: string;
@@ -828,6 +853,7 @@ export type PromoCodesTable = {
 
 export type PromoRedemptionsTable = {
   id: Int8Id;
+  seq: WriteOrder;
   user_id: number;
   promo_code_id: string;
   discount_percent: string;

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DB, EmailTokenPurpose, UsersTable } from '../../db/schema.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, EmailTokenPurpose, UsersTable, RowOf } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
-export type UserRow = Selectable<UsersTable>;
+export type UserRow = RowOf<UsersTable>;
 type Executor = Kysely<DB> | Transaction<DB>;
 
 /** No 0/O, 1/I/L: a reference a person reads out to their bank without mistakes. */

@@ -46,7 +46,7 @@ export function createAutoTradeRepository(db: Kysely<DB>) {
       ])
       .where('auto_trades.user_id', '=', userId)
       .where('auto_trades.cancelled_at', 'is', null)
-      .orderBy('auto_trades.id');
+      .orderBy('auto_trades.seq');
 
   return {
     async findCustomer(userId: number): Promise<AutoTradeCustomer | undefined> {
@@ -118,7 +118,7 @@ export function createAutoTradeRepository(db: Kysely<DB>) {
             ),
           ),
         )
-        .orderBy('fiat_deposits.id')
+        .orderBy('fiat_deposits.seq')
         .limit(limit)
         .execute();
       const crypto = await db
@@ -155,7 +155,7 @@ export function createAutoTradeRepository(db: Kysely<DB>) {
             ),
           ),
         )
-        .orderBy('crypto_deposits.id')
+        .orderBy('crypto_deposits.seq')
         .limit(limit)
         .execute();
       return [...fiat, ...crypto];
@@ -217,7 +217,7 @@ export function createAutoTradeRepository(db: Kysely<DB>) {
             .select('id')
             .where('status', '=', 'pending')
             .where('claimed_at', '<', sql<Date>`now() - make_interval(secs => ${staleSeconds})`)
-            .orderBy('id')
+            .orderBy('seq')
             .limit(limit),
         )
         .where('status', '=', 'pending')
@@ -263,7 +263,7 @@ export function createAutoTradeRepository(db: Kysely<DB>) {
         .selectFrom('auto_trade_conversions')
         .select(['source', 'deposit_id', 'status', 'trade_id', 'reason'])
         .where('user_id', '=', userId)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
   };

@@ -55,7 +55,7 @@ export function createCarfRepository(db: Kysely<DB>) {
         .select(['user_id', 'side', 'asset', 'fiat', 'quantity', 'notional', 'gbp_value', 'created_at'])
         .where('created_at', '>=', span.from)
         .where('created_at', '<', span.to)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -75,7 +75,7 @@ export function createCarfRepository(db: Kysely<DB>) {
         .where('d.user_id', 'is not', null)
         .where('d.credited_at', '>=', span.from)
         .where('d.credited_at', '<', span.to)
-        .orderBy('d.id')
+        .orderBy('d.seq')
         .execute();
       return rows.filter((row): row is CarfTransferRow => row.user_id !== null && row.at !== null);
     },
@@ -94,7 +94,7 @@ export function createCarfRepository(db: Kysely<DB>) {
         .where('interest', '>', '0')
         .where('paid_at', '>=', span.from)
         .where('paid_at', '<', span.to)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
       return rows.filter((row): row is CarfTransferRow => row.at !== null);
     },
@@ -113,7 +113,7 @@ export function createCarfRepository(db: Kysely<DB>) {
         .where('status', 'in', ['sent', 'confirmed'])
         .where('sent_at', '>=', span.from)
         .where('sent_at', '<', span.to)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
       return rows.filter((row): row is CarfTransferRow => row.at !== null);
     },
@@ -146,7 +146,7 @@ export function createCarfRepository(db: Kysely<DB>) {
           'c.country as company_country',
         ])
         .where('u.id', 'in', ids)
-        .orderBy('u.id')
+        .orderBy('u.seq')
         .execute();
     },
   };

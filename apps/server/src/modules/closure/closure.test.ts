@@ -221,7 +221,7 @@ describe('the retention job', () => {
       .selectFrom('users')
       .select(['id', 'first_name', 'email', 'birthdate', 'personal_data_erased_at'])
       .where('id', 'in', [gone.id, held.id, recent.id])
-      .orderBy('id')
+      .orderBy('seq')
       .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(gone.id)).toMatchObject({

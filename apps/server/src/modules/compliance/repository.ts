@@ -1,5 +1,5 @@
-import { sql, type Kysely, type QueryCreator, type Selectable } from 'kysely';
-import type { DB, KycDocumentsTable, UsersTable } from '../../db/schema.js';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
+import type { DB, KycDocumentsTable, UsersTable, RowOf } from '../../db/schema.js';
 import { SESSION_IDLE_MINUTES } from '../auth/sessions.js';
 
 /** A query on the database or inside the caller's transaction. */
@@ -44,7 +44,7 @@ const CUSTOMER_COLUMNS = [
 ] as const;
 
 export type CustomerRow = Pick<
-  Selectable<UsersTable>,
+  RowOf<UsersTable>,
   (typeof CUSTOMER_COLUMNS)[number] extends `users.${infer C}` ? C : never
 > & {
   /** YYYY-MM-DD on both engines (pg gives a Date for DATE columns, PGlite a string). */
@@ -53,7 +53,7 @@ export type CustomerRow = Pick<
 };
 
 export type DocumentRow = Pick<
-  Selectable<KycDocumentsTable>,
+  RowOf<KycDocumentsTable>,
   | 'id'
   | 'user_id'
   | 'director_id'
@@ -164,7 +164,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
           waitingSince.as('waiting_since'),
         ])
         .orderBy(waitingSince)
-        .orderBy('users.id')
+        .orderBy('users.seq')
         .limit(limit)
         .offset(offset)
         .execute();
@@ -184,7 +184,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
       userId: number,
       values: Partial<
         Pick<
-          Selectable<UsersTable>,
+          RowOf<UsersTable>,
           | 'status'
           | 'live_since'
           | 'block_status'
@@ -229,7 +229,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
         ])
         .orderBy(sql`d.director_id nulls first`)
         .orderBy('d.key')
-        .orderBy('d.id', 'desc')
+        .orderBy('d.seq', 'desc')
         .execute();
     },
 
@@ -350,7 +350,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
         ])
         .where('company_id', '=', companyId)
         .where('deleted_at', 'is', null)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -379,7 +379,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
           sql`case when users.user_identification = ${query.toUpperCase()} then 0 else 1 end`,
         );
       }
-      return search.orderBy('users.id', 'desc').limit(limit).offset(offset).execute();
+      return search.orderBy('users.seq', 'desc').limit(limit).offset(offset).execute();
     },
 
     async countRecoveryCodesLeft(userId: number, executor: Executor = db): Promise<number> {

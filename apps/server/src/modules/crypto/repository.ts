@@ -1,8 +1,14 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { CryptoDepositStatus, CryptoDepositsTable, DB, DepositAddressesTable } from '../../db/schema.js';
+import { sql, type Kysely } from 'kysely';
+import type {
+  CryptoDepositStatus,
+  CryptoDepositsTable,
+  DB,
+  DepositAddressesTable,
+  RowOf,
+} from '../../db/schema.js';
 
-export type DepositAddressRow = Selectable<DepositAddressesTable>;
-export type CryptoDepositRow = Selectable<CryptoDepositsTable>;
+export type DepositAddressRow = RowOf<DepositAddressesTable>;
+export type CryptoDepositRow = RowOf<CryptoDepositsTable>;
 export type AdminCryptoDepositRow = CryptoDepositRow & {
   user_identification: string | null;
   first_name: string | null;
@@ -99,7 +105,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .selectFrom('deposit_addresses')
         .select(ADDRESS_COLUMNS)
         .where('user_id', '=', userId)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -244,7 +250,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .where('asset', '=', asset)
         .where('status', '=', 'pending')
         .whereRef('confirmations', '>=', 'required_confirmations')
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -299,7 +305,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .where('user_id', '=', userId)
         .where('status', 'in', status ? [status] : CUSTOMER_STATUSES)
         .$if(asset !== undefined, (query) => query.where('asset', '=', asset!))
-        .orderBy('id', 'desc')
+        .orderBy('seq', 'desc')
         .limit(limit)
         .offset(offset)
         .execute();
@@ -321,7 +327,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
     listAdminDeposits(status: CryptoDepositStatus | undefined, limit: number, offset: number) {
       return adminDeposits()
         .$if(status !== undefined, (query) => query.where('crypto_deposits.status', '=', status!))
-        .orderBy('crypto_deposits.id', status === 'suspense' ? 'asc' : 'desc')
+        .orderBy('crypto_deposits.seq', status === 'suspense' ? 'asc' : 'desc')
         .limit(limit)
         .offset(offset)
         .execute();

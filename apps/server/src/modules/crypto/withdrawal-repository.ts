@@ -1,7 +1,7 @@
-import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { CryptoWithdrawalStatus, CryptoWithdrawalsTable, DB } from '../../db/schema.js';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { CryptoWithdrawalStatus, CryptoWithdrawalsTable, DB, RowOf } from '../../db/schema.js';
 
-export type CryptoWithdrawalRow = Selectable<CryptoWithdrawalsTable>;
+export type CryptoWithdrawalRow = RowOf<CryptoWithdrawalsTable>;
 export type AdminCryptoWithdrawalRow = CryptoWithdrawalRow & {
   user_identification: string;
   first_name: string;
@@ -240,7 +240,7 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         .where('status', 'in', ['awaiting_code', 'verified'])
         .where('verify_by', '<=', sql<Date>`now()`);
       if (userId !== undefined) query = query.where('user_id', '=', userId);
-      return query.orderBy('id').limit(500).execute();
+      return query.orderBy('seq').limit(500).execute();
     },
 
     // ---- the customer's activity list: deposits and withdrawals in one order ----
@@ -260,13 +260,13 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
 
     async listActivity(userId: number, asset: string | undefined, limit: number, offset: number) {
       const result = await sql<{ type: 'deposit' | 'withdrawal'; id: string }>`
-        SELECT 'deposit' AS type, id::text AS id, created_at FROM crypto_deposits
+        SELECT 'deposit' AS type, id::text AS id, created_at, seq FROM crypto_deposits
         WHERE user_id = ${userId} AND status IN ('pending', 'credited')
           AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
         UNION ALL
-        SELECT 'withdrawal', id::text, created_at FROM crypto_withdrawals
+        SELECT 'withdrawal', id::text, created_at, seq FROM crypto_withdrawals
         WHERE user_id = ${userId} AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
-        ORDER BY created_at DESC, type, id DESC
+        ORDER BY created_at DESC, type, seq DESC
         LIMIT ${limit} OFFSET ${offset}`.execute(db);
       return result.rows;
     },
@@ -305,7 +305,7 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       return adminRows(db)
         .where('w.status', 'in', statuses)
         .orderBy('w.created_at', direction)
-        .orderBy('w.id', direction)
+        .orderBy('w.seq', direction)
         .limit(limit)
         .offset(offset)
         .execute();

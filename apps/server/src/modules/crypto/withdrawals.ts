@@ -26,7 +26,7 @@ import {
   type Page,
 } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
-import type { CryptoDepositsTable, DB } from '../../db/schema.js';
+import type { CryptoDepositsTable, DB, RowOf } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
@@ -45,7 +45,6 @@ import type {
   WithdrawCoinRules,
   WithdrawCustomer,
 } from './withdrawal-repository.js';
-import type { Selectable } from 'kysely';
 
 /** request-2fa's purpose for a crypto withdrawal (customers with e-mailed codes as their second factor). */
 export const CRYPTO_WITHDRAW_2FA_PURPOSE = 'Crypto Withdraw(2fa)';
@@ -575,7 +574,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     async listActivity(userId: number, page: number, coinId?: CoinId): Promise<Page<CryptoActivity>> {
       const asset = coinId ? assetOfCoinId(coinId) : undefined;
       await expireOverdue(userId);
-      type Item = { deposit: Selectable<CryptoDepositsTable> } | { withdrawal: CryptoWithdrawalRow };
+      type Item = { deposit: RowOf<CryptoDepositsTable> } | { withdrawal: CryptoWithdrawalRow };
       return readPage({
         page,
         path: listCryptoActivity.path,

@@ -7,11 +7,12 @@ import type {
   FiatSuspenseReason,
   FiatWithdrawalStatus,
   FiatWithdrawalsTable,
+  RowOf,
 } from '../../db/schema.js';
 
-export type BankAccountRow = Selectable<BankAccountsTable>;
+export type BankAccountRow = RowOf<BankAccountsTable>;
 export type FiatSettingsRow = Selectable<FiatBankSettingsTable>;
-export type WithdrawalRow = Selectable<FiatWithdrawalsTable>;
+export type WithdrawalRow = RowOf<FiatWithdrawalsTable>;
 
 /** The customer facts the fiat rules read. */
 export type FiatCustomer = {
@@ -114,10 +115,10 @@ export type FiatRepository = ReturnType<typeof createFiatRepository>;
 function activityOf(userId: number, currency: string | undefined) {
   const currencyFilter = currency ? sql`AND currency = ${currency}` : sql``;
   return sql`
-    SELECT 'deposit' AS type, id::text AS id, created_at FROM fiat_deposits
+    SELECT 'deposit' AS type, id::text AS id, created_at, seq FROM fiat_deposits
       WHERE user_id = ${userId} AND status = 'credited' ${currencyFilter}
     UNION ALL
-    SELECT 'withdrawal' AS type, id::text AS id, created_at FROM fiat_withdrawals
+    SELECT 'withdrawal' AS type, id::text AS id, created_at, seq FROM fiat_withdrawals
       WHERE user_id = ${userId} ${currencyFilter}`;
 }
 
@@ -215,7 +216,7 @@ export function createFiatRepository(db: Kysely<DB>) {
         .selectFrom('bank_accounts')
         .select(BANK_COLUMNS)
         .where('user_id', '=', userId)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -432,7 +433,7 @@ export function createFiatRepository(db: Kysely<DB>) {
       return adminWithdrawals(db)
         .where('fiat_withdrawals.status', 'in', statuses)
         .orderBy('fiat_withdrawals.created_at', direction)
-        .orderBy('fiat_withdrawals.id', direction)
+        .orderBy('fiat_withdrawals.seq', direction)
         .limit(limit)
         .offset(offset)
         .execute();
@@ -462,7 +463,7 @@ export function createFiatRepository(db: Kysely<DB>) {
           ]),
         )
         .orderBy('fiat_withdrawals.created_at', 'asc')
-        .orderBy('fiat_withdrawals.id', 'asc')
+        .orderBy('fiat_withdrawals.seq', 'asc')
         .execute();
     },
 
@@ -542,7 +543,7 @@ export function createFiatRepository(db: Kysely<DB>) {
       const direction = status === 'suspense' ? 'asc' : 'desc';
       return query
         .orderBy('fiat_deposits.created_at', direction)
-        .orderBy('fiat_deposits.id', direction)
+        .orderBy('fiat_deposits.seq', direction)
         .limit(limit)
         .offset(offset)
         .execute();
@@ -564,7 +565,7 @@ export function createFiatRepository(db: Kysely<DB>) {
     ): Promise<{ type: 'deposit' | 'withdrawal'; id: string; created_at: Date }[]> {
       const rows = await sql<{ type: 'deposit' | 'withdrawal'; id: string; created_at: Date }>`
         SELECT type, id, created_at FROM (${activityOf(userId, currency)}) activity
-        ORDER BY created_at DESC, type, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
+        ORDER BY created_at DESC, type, seq DESC LIMIT ${limit} OFFSET ${offset}`.execute(db);
       return rows.rows;
     },
 

@@ -72,7 +72,7 @@ async function documentRows(userId: number) {
     .selectFrom('kyc_documents')
     .select(['id', 'key', 'status', 'director_id', 'content_type', 'original_name', 'size_bytes', 'sha256'])
     .where('user_id', '=', userId)
-    .orderBy('id')
+    .orderBy('seq')
     .execute();
 }
 

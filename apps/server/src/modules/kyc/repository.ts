@@ -14,6 +14,7 @@ import type {
   KycDocumentKey,
   KycDocumentsTable,
   UsersTable,
+  RowOf,
 } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -21,10 +22,10 @@ type Executor = Kysely<DB> | Transaction<DB>;
 /** DATE columns read as YYYY-MM-DD on both engines (pg gives a Date, PGlite a string). */
 const isoDate = (column: string) => sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`;
 
-export type DocumentRow = Selectable<KycDocumentsTable>;
+export type DocumentRow = RowOf<KycDocumentsTable>;
 export type AnswersRow = Selectable<KycAnswersTable>;
-export type CompanyRow = Selectable<CompaniesTable>;
-export type DirectorRow = Omit<Selectable<CompanyDirectorsTable>, 'birthdate'> & { birthdate: string };
+export type CompanyRow = RowOf<CompaniesTable>;
+export type DirectorRow = Omit<RowOf<CompanyDirectorsTable>, 'birthdate'> & { birthdate: string };
 export type NewDocument = Insertable<KycDocumentsTable>;
 export type UserDetails = Pick<
   Updateable<UsersTable>,
@@ -173,7 +174,7 @@ export function createKycRepository(db: Kysely<DB>) {
         .select([...DIRECTOR_COLUMNS, isoDate('birthdate').as('birthdate')])
         .where('company_id', '=', companyId)
         .where('deleted_at', 'is', null)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 
@@ -246,7 +247,7 @@ export function createKycRepository(db: Kysely<DB>) {
         .selectAll()
         .where('user_id', '=', userId)
         .where('status', '<>', 'superseded')
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 

@@ -51,7 +51,7 @@ export function createPromoRepository(db: Kysely<DB>) {
         .innerJoin('promo_codes as c', 'c.id', 'r.promo_code_id')
         .select(['r.id', 'c.code', 'r.discount_percent', 'r.applied_at', 'r.ends_at'])
         .where('r.user_id', '=', userId)
-        .orderBy('r.id', 'desc')
+        .orderBy('r.seq', 'desc')
         .execute();
     },
 

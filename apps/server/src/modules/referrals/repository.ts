@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { AffiliateClaimsTable, DB, ReferralPartnersTable } from '../../db/schema.js';
+import type { AffiliateClaimsTable, DB, ReferralPartnersTable, RowOf } from '../../db/schema.js';
 
 export type ReferralCustomer = {
   id: number;
@@ -17,7 +17,7 @@ export type ReferralCustomer = {
   loginout_notifications: boolean;
 };
 
-export type ClaimRow = Selectable<AffiliateClaimsTable>;
+export type ClaimRow = RowOf<AffiliateClaimsTable>;
 export type PartnerRow = Selectable<ReferralPartnersTable>;
 
 export type UnaccruedTrade = {
@@ -165,7 +165,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .where('u.referred_by_user_id', 'is not', null)
         .where('rc.id', 'is', null)
         .where('t.fee', '>', '0')
-        .orderBy('t.id')
+        .orderBy('t.seq')
         .limit(limit)
         .execute();
     },
@@ -198,7 +198,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .select(['id', 'trade_id', 'amount', 'created_at'])
         .where('referrer_user_id', '=', referrerId)
         .where('journal_id', 'is not', null)
-        .orderBy('id', 'desc')
+        .orderBy('seq', 'desc')
         .limit(100)
         .execute();
     },
@@ -254,7 +254,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .selectFrom('affiliate_claims')
         .select(CLAIM_COLUMNS)
         .where('user_id', '=', userId)
-        .orderBy('id', 'desc')
+        .orderBy('seq', 'desc')
         .limit(100)
         .execute();
     },
@@ -266,7 +266,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .select(CLAIM_COLUMNS.map((column) => `c.${column}` as const))
         .select(['u.email', 'u.first_name', 'u.last_name'])
         .where('c.status', '=', status)
-        .orderBy('c.id', status === 'waiting' ? 'asc' : 'desc')
+        .orderBy('c.seq', status === 'waiting' ? 'asc' : 'desc')
         .limit(500)
         .execute();
     },

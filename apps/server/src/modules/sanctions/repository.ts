@@ -164,9 +164,9 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       directors = directors.where('companies.user_id', '=', userId);
     }
     const [people, firms, officers] = await Promise.all([
-      customers.orderBy('id').execute(),
+      customers.orderBy('seq').execute(),
       companies.execute(),
-      directors.orderBy('company_directors.id').execute(),
+      directors.orderBy('company_directors.seq').execute(),
     ]);
     return [
       ...people.map((row) => ({

@@ -33,7 +33,7 @@ export function createTaxRepository(db: Kysely<DB>) {
         .selectFrom('trades')
         .select(['side', 'asset', 'fiat', 'quantity', 'notional', 'total', 'gbp_value', 'created_at'])
         .where('user_id', '=', userId)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
 

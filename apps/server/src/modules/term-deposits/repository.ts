@@ -177,7 +177,7 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         .selectFrom('term_deposits')
         .select(DEPOSIT_COLUMNS)
         .where('user_id', '=', userId)
-        .orderBy('id', 'desc')
+        .orderBy('seq', 'desc')
         .offset(skip)
         .limit(take)
         .execute();

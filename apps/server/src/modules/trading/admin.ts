@@ -128,7 +128,7 @@ export function createTradingAdminRepository(db: Kysely<DB>) {
         .selectFrom('users')
         .select(FEE_PLAN_COLUMNS)
         .where('custom_fee_percent', 'is not', null)
-        .orderBy('id')
+        .orderBy('seq')
         .execute();
     },
     lockCustomer(trx: Kysely<DB>, userId: number): Promise<FeePlanRow | undefined> {

@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { DB, OrdersTable, TradeQuotesTable, TradesTable } from '../../db/schema.js';
+import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 
 export type QuoteRow = Selectable<TradeQuotesTable>;
-export type TradeRow = Selectable<TradesTable>;
-export type OrderRow = Selectable<OrdersTable>;
+export type TradeRow = RowOf<TradesTable>;
+export type OrderRow = RowOf<OrdersTable>;
 
 /** The customer facts trading reads: may they trade, on which platform, at which fee. */
 export type Trader = {
@@ -140,7 +140,7 @@ export function createTradingRepository(db: Kysely<DB>) {
     listTradesOf(userId: number, asset?: string): Promise<TradeRow[]> {
       let query = db.selectFrom('trades').selectAll().where('user_id', '=', userId);
       if (asset) query = query.where('asset', '=', asset);
-      return query.orderBy('id').execute();
+      return query.orderBy('seq').execute();
     },
 
     /** The coins the customer has a balance of (posted, holds included), in minor units. */
@@ -191,7 +191,7 @@ export function createTradingRepository(db: Kysely<DB>) {
         .selectAll()
         .where('id', '=', sql<string>`any(${[...ids]}::bigint[])`)
         .where('status', '=', 'open')
-        .orderBy('id')
+        .orderBy('seq')
         .forUpdate()
         .execute();
     },
@@ -234,7 +234,7 @@ export function createTradingRepository(db: Kysely<DB>) {
         .where('user_id', '=', userId)
         .where('status', '=', status as OrderRow['status']);
       if (asset) query = query.where('asset', '=', asset);
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      return query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(limit).offset(offset).execute();
     },
 
     /**
@@ -269,7 +269,7 @@ export function createTradingRepository(db: Kysely<DB>) {
             eb.and([eb('orders.type', '=', 'stop'), sql<boolean>`orders.price::numeric >= ${bid}`]),
           ]),
         )
-        .orderBy('orders.id')
+        .orderBy('orders.seq')
         .limit(limit)
         .execute();
     },
@@ -280,7 +280,7 @@ export function createTradingRepository(db: Kysely<DB>) {
         .select(['id'])
         .where('status', '=', 'open')
         .where('expires_at', '<=', sql<Date>`now()`)
-        .orderBy('id')
+        .orderBy('seq')
         .limit(limit)
         .execute();
     },

@@ -385,7 +385,7 @@ describe('limit and stop orders', () => {
         'in',
         orders.map((order) => order.id),
       )
-      .orderBy('order_id')
+      .orderBy('seq')
       .execute();
     expect(trades.map((trade) => [trade.user_id, trade.price, trade.quantity])).toEqual([
       [ann.id, ask, '1000000'],

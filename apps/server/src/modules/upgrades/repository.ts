@@ -51,7 +51,7 @@ export function createUpgradeRepository(db: Kysely<DB>) {
         .selectFrom('platform_upgrades as u')
         .innerJoin('users as c', 'c.id', 'u.user_id')
         .select(UPGRADE_COLUMNS)
-        .orderBy('u.id', 'desc')
+        .orderBy('u.seq', 'desc')
         .offset(skip)
         .limit(take)
         .execute();

@@ -127,7 +127,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
         base
           .select(WALLET_COLUMNS)
           .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
+          .orderBy('seq', 'desc')
           .limit(options.limit)
           .execute(),
         base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
@@ -210,7 +210,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
           .where('user_id', '=', userId)
           .where('deleted_at', 'is', null)
           .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
+          .orderBy('seq', 'desc')
           .limit(limit)
           .execute(),
         countLiveIps(userId),
