@@ -47,26 +47,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await runScript(
     db,
     `
-    CREATE FUNCTION random_object_id() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      candidate integer;
-      taken boolean;
-    BEGIN
-      IF NEW.id IS NOT NULL THEN
-        RETURN NEW;
-      END IF;
-      LOOP
-        -- The first 8 hex digits of a version 4 UUID are all random.
-        candidate := ('x' || left(gen_random_uuid()::text, 8))::bit(32)::integer & 2147483647;
-        CONTINUE WHEN candidate = 0;
-        EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I.%I WHERE id = $1)', TG_TABLE_SCHEMA, TG_TABLE_NAME)
-          INTO taken USING candidate;
-        EXIT WHEN NOT taken;
-      END LOOP;
-      NEW.id := candidate;
-      RETURN NEW;
-    END $$;
+    -- The first 8 hex digits of a version 4 UUID are all random; 0 is left to the caller to refuse.
+    CREATE FUNCTION random_object_id() RETURNS integer LANGUAGE sql VOLATILE AS $$
+      SELECT ('x' || left(gen_random_uuid()::text, 8))::bit(32)::integer & 2147483647
+    $$;
 
+    -- One trigger function per table, so the taken check is a plain query whose plan plpgsql keeps.
     DO $$
     DECLARE
       t text;
@@ -84,7 +70,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           'ALTER TABLE %I ALTER COLUMN seq SET DEFAULT nextval(%L), ALTER COLUMN seq SET NOT NULL',
           t, t || '_seq_seq');
         EXECUTE format('CREATE UNIQUE INDEX %I ON %I (seq)', t || '_seq_key', t);
-        EXECUTE format('CREATE TRIGGER random_id BEFORE INSERT ON %I FOR EACH ROW EXECUTE FUNCTION random_object_id()', t);
+        EXECUTE format(
+          'CREATE FUNCTION %I() RETURNS trigger LANGUAGE plpgsql AS %L',
+          t || '_random_id',
+          format(
+            'BEGIN
+               IF NEW.id IS NULL THEN
+                 LOOP
+                   NEW.id := random_object_id();
+                   EXIT WHEN NEW.id > 0 AND NOT EXISTS (SELECT 1 FROM %I WHERE id = NEW.id);
+                 END LOOP;
+               END IF;
+               RETURN NEW;
+             END', t));
+        EXECUTE format(
+          'CREATE TRIGGER random_id BEFORE INSERT ON %I FOR EACH ROW EXECUTE FUNCTION %I()',
+          t, t || '_random_id');
       END LOOP;
     END $$;
     `,
