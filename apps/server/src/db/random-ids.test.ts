@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/database.js';
 import { createTestUser } from '../test/ledger.js';
-import { openDatabase, type Database } from './index.js';
+import type { Database } from './index.js';
 import { migrateToLatest, migrateUpTo } from './migrate.js';
 import { RANDOM_ID_TABLES } from './migrations/0026-random-ids.js';
 import type { DB } from './schema.js';
@@ -102,7 +102,7 @@ describe('random object ids', () => {
 
 describe('the migration to random ids on a database that already has customers', () => {
   it('leaves every existing id and reference as it was, numbers the rows in their old order, and draws new ids at random', async () => {
-    const { db, close } = await openDatabase({ engine: 'pglite' });
+    const { db, close } = await createTestDatabase({ unmigrated: true });
     try {
       await migrateUpTo(db, '0025-known-addresses');
       const before = [await createTestUser(db), await createTestUser(db), await createTestUser(db)];
@@ -124,6 +124,12 @@ describe('the migration to random ids on a database that already has customers',
         .select(['user_id', 'seq'])
         .executeTakeFirstOrThrow();
       expect(notification).toEqual({ user_id: 2, seq: '1' });
+
+      // The serial columns' old sequences go with their defaults, as the identity columns' do.
+      const leftovers = await sql<{ name: string }>`
+        SELECT c.relname AS name FROM pg_class c WHERE c.relkind = 'S' AND c.relname IN
+          (${sql.join(RANDOM_ID_TABLES.map((table) => `${table}_id_seq`))})`.execute(db);
+      expect(leftovers.rows).toEqual([]);
 
       const after = Number(await createTestUser(db));
       expect(after).toBeGreaterThan(3);

@@ -21,16 +21,18 @@ export async function dumpMigratedPglite(): Promise<Blob> {
 /**
  * A fresh, migrated database on the engine this run tests: in-memory PGlite
  * by default, or a new database on the throw-away PostgreSQL server when
- * FLORIN_TEST_DB=postgres. close() drops it.
+ * FLORIN_TEST_DB=postgres. close() drops it. `unmigrated` leaves it empty,
+ * for a test that migrates it step by step.
  */
 export async function createTestDatabase(
-  options: { poolSize?: number } = {},
+  options: { poolSize?: number; unmigrated?: boolean } = {},
 ): Promise<Database & { url?: string }> {
   if (inject('testEngine') === 'postgres') {
     const adminUrl = inject('postgresUrl');
     const name = `test_${randomBytes(6).toString('hex')}`;
     const admin = await openDatabase({ engine: 'postgres', url: adminUrl, poolSize: 1 });
-    await sql`CREATE DATABASE ${sql.id(name)} TEMPLATE florin_template`.execute(admin.db);
+    const template = options.unmigrated ? 'template0' : 'florin_template';
+    await sql`CREATE DATABASE ${sql.id(name)} TEMPLATE ${sql.id(template)}`.execute(admin.db);
     const database = await openDatabase({
       engine: 'postgres',
       url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
@@ -46,6 +48,7 @@ export async function createTestDatabase(
       },
     };
   }
+  if (options.unmigrated) return openDatabase({ engine: 'pglite' });
   const template = new Blob([await fs.readFile(inject('pgliteTemplate'))]);
   return openDatabase({ engine: 'pglite', template });
 }

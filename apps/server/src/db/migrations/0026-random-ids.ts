@@ -57,10 +57,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     DECLARE
       t text;
       next_seq bigint;
+      old_sequence text;
     BEGIN
       FOREACH t IN ARRAY ARRAY[${RANDOM_ID_TABLES.map((table) => `'${table}'`).join(', ')}] LOOP
+        -- An identity column drops its sequence with the identity; a serial one leaves it behind.
+        old_sequence := pg_get_serial_sequence(t, 'id');
         EXECUTE format('ALTER TABLE %I ALTER COLUMN id DROP IDENTITY IF EXISTS', t);
         EXECUTE format('ALTER TABLE %I ALTER COLUMN id DROP DEFAULT', t);
+        EXECUTE format('DROP SEQUENCE IF EXISTS %s', old_sequence);
         EXECUTE format('ALTER TABLE %I ADD COLUMN seq bigint', t);
         EXECUTE format('UPDATE %I SET seq = id', t);
         EXECUTE format('SELECT coalesce(max(id), 0) + 1 FROM %I', t) INTO next_seq;

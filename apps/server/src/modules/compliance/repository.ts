@@ -227,7 +227,7 @@ export function createComplianceRepository(db: Kysely<DB>) {
           sql<string | null>`cd.first_name || ' ' || cd.last_name`.as('director_name'),
           'staff.email as reviewed_by',
         ])
-        .orderBy(sql`d.director_id nulls first`)
+        .orderBy(sql`cd.seq nulls first`)
         .orderBy('d.key')
         .orderBy('d.seq', 'desc')
         .execute();

@@ -184,7 +184,7 @@ export function createTradingRepository(db: Kysely<DB>) {
       return executor.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
     },
 
-    /** The open ones of these orders, locked in id order (the order every writer of orders locks them in). */
+    /** The open ones of these orders, locked in write order (the order every writer of several orders locks them in). */
     lockOpenOrders(executor: Kysely<DB>, ids: readonly string[]): Promise<OrderRow[]> {
       return executor
         .selectFrom('orders')

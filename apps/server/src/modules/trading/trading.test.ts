@@ -377,15 +377,17 @@ describe('limit and stop orders', () => {
     ]);
     expect(await statusOf(orders[3]?.id ?? '')).toBe('open');
     expect(await statusOf(waiting.id)).toBe('open');
+    // In the order the orders were placed: the two lanes of a tick write their trades at once.
     const trades = await db()
       .selectFrom('trades')
-      .select(['user_id', 'price', 'quantity', 'total'])
+      .innerJoin('orders', 'orders.id', 'trades.order_id')
+      .select(['trades.user_id', 'trades.price', 'trades.quantity', 'trades.total'])
       .where(
-        'order_id',
+        'trades.order_id',
         'in',
         orders.map((order) => order.id),
       )
-      .orderBy('seq')
+      .orderBy('orders.seq')
       .execute();
     expect(trades.map((trade) => [trade.user_id, trade.price, trade.quantity])).toEqual([
       [ann.id, ask, '1000000'],
