@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/index.js';
 import { DEFAULT_ADMIN_EMAIL } from '../modules/staff/service.js';
 import { freshTotpCode } from '../test/admin.js';
+import { cookieHeader } from '../test/browser.js';
 import { createClient, signUpLiveCustomer, type Client } from '../test/http-client.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
@@ -52,7 +53,7 @@ const SCOPES = {
 /** One sqlmap run per route: each parameter set to "1", path parameters marked with sqlmap's `*`. */
 function targetsOf(api: OpenApi, base: string, client: Client, scope: keyof typeof SCOPES): Target[] {
   const { inScope, pathValue } = SCOPES[scope];
-  const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookie = cookieHeader(client.cookies);
   const headers = [
     `X-CSRF-Token: ${client.cookies.get('csrf_token') ?? ''}`,
     `Idempotency-Key: sqlmap-${randomBytes(6).toString('hex')}`,
@@ -173,13 +174,11 @@ function scan(targets: readonly Target[]): { findings: string[]; testedParameter
 
 /** The status of a GET with the client's cookies, by curl: fetch's pooled socket has gone stale during a long scan. */
 function statusOf(caller: Client, url: string): string {
-  const cookie = [...caller.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const cookie = cookieHeader(caller.cookies);
   return spawnSync(
     'curl',
     ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', `cookie: ${cookie}`, `${base}${url}`],
-    {
-      encoding: 'utf8',
-    },
+    { encoding: 'utf8' },
   ).stdout;
 }
 

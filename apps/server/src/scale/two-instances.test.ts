@@ -19,6 +19,7 @@ import {
   until,
   type Client,
 } from '../test/http-client.js';
+import { cookieHeader } from '../test/browser.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { startNginx, UPSTREAM_HEADER, type Nginx } from '../test/nginx.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
@@ -224,7 +225,7 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
       // ---- websockets through nginx: one on each instance (round robin decides; retry until both) ----
       const wsUrl = `${nginx.url.replace('http', 'ws')}${WS_PATH}`;
       const first = customers[0]!;
-      const cookie = [...first.client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      const cookie = cookieHeader(first.client.cookies);
       const byInstance = new Map<string, Socket>();
       for (let attempt = 0; attempt < 10 && byInstance.size < 2; attempt += 1) {
         const socket = await openSocket(wsUrl, { cookie, 'x-forwarded-for': first.client.ip });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { listAdminRoutes } from '../http/route.js';
 import { hashPassword } from '../security/passwords.js';
-import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from './browser.js';
+import { awayFromTotpStepEdge, cookieHeader, createBrowser, oathtoolCode, type Browser } from './browser.js';
 
 /**
  * Back-office helpers for API tests: staff members made directly in the
@@ -117,7 +117,7 @@ export async function callEveryAdminRoute(
   for (const { method, url } of [...routes, ...unknown]) {
     const headers: Record<string, string> = { ...extraHeaders };
     if (browser && browser.cookies.size > 0) {
-      headers.cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      headers.cookie = cookieHeader(browser.cookies);
     }
     const csrf = browser?.cookies.get('csrf_token');
     if (csrf && method !== 'GET' && method !== 'HEAD') headers['x-csrf-token'] = csrf;

@@ -7,6 +7,11 @@ import type { DB } from '../db/schema.js';
 
 let addresses = 0;
 
+/** A cookie jar as the Cookie header a browser would send. */
+export function cookieHeader(cookies: ReadonlyMap<string, string>): string {
+  return [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
 /**
  * A browser over app.inject: keeps cookies, sends the CSRF header from its
  * cookie on state-changing requests, and has its own IP address.
@@ -25,7 +30,7 @@ export function createBrowser(app: FastifyInstance) {
       await request('GET', '/api/v1/csrf');
     }
     const headers: Record<string, string> = { ...options.headers };
-    if (cookies.size > 0) headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (cookies.size > 0) headers.cookie = cookieHeader(cookies);
     const csrf = cookies.get('csrf_token');
     if (method !== 'GET' && options.csrf !== false && csrf) headers['x-csrf-token'] = csrf;
     const response = await app.inject({

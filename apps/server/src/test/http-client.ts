@@ -4,6 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { completeInvestorJourney } from '../modules/investor/test-kit.js';
+import { cookieHeader } from './browser.js';
 import { UPSTREAM_HEADER } from './nginx.js';
 
 /**
@@ -54,9 +55,7 @@ export function createClient(baseUrl: string, ip: string, served: Set<string>) {
       headers: {
         accept: 'application/json',
         'x-forwarded-for': ip,
-        ...(cookies.size > 0
-          ? { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') }
-          : {}),
+        ...(cookies.size > 0 ? { cookie: cookieHeader(cookies) } : {}),
         ...(method === 'POST'
           ? { 'content-type': 'application/json', 'x-csrf-token': cookies.get('csrf_token') ?? '' }
           : {}),
@@ -104,7 +103,7 @@ export function createClient(baseUrl: string, ip: string, served: Set<string>) {
       headers: {
         accept: 'application/json',
         'x-forwarded-for': ip,
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        cookie: cookieHeader(cookies),
         'x-csrf-token': cookies.get('csrf_token') ?? '',
       },
       body: form,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listRoutes, type AppRoute } from '../http/route.js';
-import type { Browser } from './browser.js';
+import { cookieHeader, type Browser } from './browser.js';
 
 export const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -27,7 +27,7 @@ export function callerOf(route: AppRoute, callers: SweepCallers): Browser {
 /** The browser's cookies, and its CSRF header when `csrf` and the method changes state. */
 export function browserHeaders(browser: Browser, method: string, csrf: boolean): Record<string, string> {
   const headers: Record<string, string> = {
-    cookie: [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    cookie: cookieHeader(browser.cookies),
   };
   const token = browser.cookies.get('csrf_token');
   if (csrf && token && STATE_CHANGING.has(method)) headers['x-csrf-token'] = token;
