@@ -70,6 +70,55 @@ test.describe('the landing page', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('the page arrives drawn and styled before its scripts run, and the scripts take over that same page', async ({
+    page,
+    consoleErrors,
+  }) => {
+    // No scripts at all (a page of its own, as the refused scripts are console errors): what a phone shows
+    // while they are still on their way.
+    const drawn = await page.context().newPage();
+    await drawn.setViewportSize({ width: 375, height: 812 });
+    await drawn.route('**/assets/*.js', (route) => route.abort());
+    await drawn.goto('/home');
+    await expect(drawn).toHaveTitle('Buy, sell and store crypto in pounds · Florin');
+    await expect(drawn.getByRole('heading', { level: 1, name: 'Florin' })).toBeVisible();
+    await expect(drawn.getByRole('heading', { level: 2, name: 'How it works' })).toBeVisible();
+    await expect(drawn.getByRole('region', { name: 'Risk warning' })).toBeVisible();
+    // Styled by the stylesheet: the skip link is off screen until it has the focus.
+    await expect(drawn.getByRole('link', { name: 'Skip to content' })).not.toBeInViewport();
+    await expect(drawn.getByRole('region', { name: 'Live prices' }).getByRole('status')).toHaveText(
+      'Loading prices…',
+    );
+    // Controls that need the scripts wait for them; the cookie bar, which depends on the visitor, is not drawn.
+    await expect(drawn.getByRole('button', { name: 'Open navigation' })).toBeDisabled();
+    await expect(drawn.getByRole('button', { name: 'Subscribe' })).toBeDisabled();
+    await expect(drawn.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
+    await drawn.close();
+
+    // With the scripts (held back a little), React adopts the drawn page rather than drawing another.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const hero = page.getByRole('heading', { level: 1, name: 'Florin' });
+    await page.route('**/assets/*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    await page.goto('/home');
+    const subscribe = page.getByRole('button', { name: 'Subscribe' });
+    expect(await subscribe.isDisabled()).toBe(true);
+    await hero.evaluate((element) => {
+      (window as unknown as { drawnHero: Element }).drawnHero = element;
+    });
+    await expect(subscribe).toBeEnabled();
+    expect(
+      await hero.evaluate((element) => element === (window as unknown as { drawnHero: Element }).drawnHero),
+    ).toBe(true);
+    await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Live prices' }).getByTestId('strip-price-BTC')).toHaveText(
+      /^£[\d,]+\.\d{2}$/,
+    );
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('on a phone the site pages sit behind the menu button and the page does not scroll sideways', async ({
     page,
     consoleErrors,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { amountSchema, defineEndpoint, ErrorBodySchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { registerRoute } from './http/route.js';
-import { createTestApp, CSRF, FAKE_ASSET_SOURCE, type TestApp } from './test/app.js';
+import { createTestApp, CSRF, FAKE_ASSET_SOURCE, FAKE_PRERENDERED_HOME, type TestApp } from './test/app.js';
 import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from './test/ledger.js';
 
 /**
@@ -256,6 +256,30 @@ describe('the web app', () => {
       expect([url, response.statusCode]).toEqual([url, 200]);
       expect(response.body).toContain('<div id="root">');
       expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('sends a page the build prerendered at its own address, compressed when the browser accepts it', async () => {
+    for (const url of ['/home', '/home?utm_source=newsletter']) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': 'identity' },
+      });
+      expect([url, response.statusCode, response.body]).toEqual([url, 200, FAKE_PRERENDERED_HOME]);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+    const compressed = await t.app.inject({
+      method: 'GET',
+      url: '/home',
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(FAKE_PRERENDERED_HOME);
+    // Any other address, a longer one included, is the app's own page.
+    for (const url of ['/home/more', '/homes', '/prerendered']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect([url, response.body]).toEqual([url, expect.stringContaining('<div id="root"></div>')]);
     }
   });
 

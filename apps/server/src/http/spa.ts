@@ -9,12 +9,14 @@ const SERVER_PREFIXES = ['/api/', '/ws', '/dev/'];
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never
- * cached, and index.html for any other GET that wants HTML (history routing);
+ * cached, and index.html for any other GET that wants HTML (history routing),
+ * or the page itself where the build prerendered it;
  * compressed when the build left a compressed copy and the browser accepts it.
  */
 export async function registerSpa(app: FastifyInstance, webDist: string): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
   const built = fs.existsSync(indexFile);
+  const prerendered = prerenderedPages(webDist);
   if (built) {
     await app.register(fastifyStatic, {
       root: path.resolve(webDist),
@@ -49,6 +51,23 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const page = prerendered.get(request.url.split('?')[0] ?? '') ?? 'index.html';
+    return reply.header('cache-control', 'no-cache').sendFile(page);
   });
+}
+
+/**
+ * The pages the web build drew in advance (apps/web/src/prerender.tsx), by
+ * path: `prerendered/home.html` is what /home is sent, index.html with the
+ * page's markup in it.
+ */
+function prerenderedPages(webDist: string): Map<string, string> {
+  const folder = path.join(webDist, 'prerendered');
+  if (!fs.existsSync(folder)) return new Map();
+  return new Map(
+    fs
+      .readdirSync(folder)
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => [`/${path.basename(file, '.html')}`, `prerendered/${file}`]),
+  );
 }

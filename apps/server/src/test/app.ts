@@ -26,11 +26,19 @@ export type TestApp = {
 /** What the fake build's hashed asset says; the web build's own assets are larger. */
 export const FAKE_ASSET_SOURCE = `console.log(${JSON.stringify('florin '.repeat(300))})`;
 
-/** A built web app stand-in: an index.html and one hashed asset with the brotli copy the web build writes. */
+/** The fake build's prerendered /home. */
+export const FAKE_PRERENDERED_HOME =
+  '<!doctype html><title>Florin</title><div id="root"><h1>Florin</h1></div>';
+
+/** A built web app stand-in: an index.html, a prerendered page and one hashed asset, with the brotli copies the web build writes. */
 export function writeFakeWebDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Florin</title><div id="root"></div>');
+  // A page the build prerendered (apps/web/src/prerender.tsx), with the brotli copy the build writes beside it.
+  fs.mkdirSync(path.join(dir, 'prerendered'));
+  fs.writeFileSync(path.join(dir, 'prerendered', 'home.html'), FAKE_PRERENDERED_HOME);
+  fs.writeFileSync(path.join(dir, 'prerendered', 'home.html.br'), brotliCompressSync(FAKE_PRERENDERED_HOME));
   fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js'), FAKE_ASSET_SOURCE);
   fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js.br'), brotliCompressSync(FAKE_ASSET_SOURCE));
   return dir;

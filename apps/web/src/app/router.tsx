@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, redirect, type RouteObject } from 'react-router';
 import { PageLoader } from '../components/page-loader';
 import { adminRoute } from '../features/admin/routes';
 import { PATHS, SETTINGS_TABS, settingsTabPath } from '../lib/paths';
@@ -167,4 +167,22 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The browser's router, made once the chunks of the routes the address
+ * matches have loaded. A router that starts with them in place renders the
+ * page in its first render: over a prerendered page (prerender.tsx) that
+ * first render is the hydration, which must produce the same markup, and a
+ * plain first visit skips the spinner it would otherwise show while they load.
+ */
+export async function createRouter() {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      // A chunk that fails to load stays lazy: the router tries it again and shows the route's error boundary.
+      const loaded = await route.lazy().catch(() => undefined);
+      if (loaded) Object.assign(route, loaded, { lazy: undefined });
+    }),
+  );
+  return createBrowserRouter(routes);
+}

@@ -252,7 +252,12 @@ export function useLivePrice(symbol: string | null): PriceUpdate | undefined {
     (onChange: () => void) => (symbol ? getPriceStream().subscribe(symbol, onChange) : () => undefined),
     [symbol],
   );
-  return useSyncExternalStore(subscribe, () => (symbol ? getPriceStream().latest(symbol) : undefined));
+  // A page drawn at build time (prerender.tsx) has no price yet, like a first render before the first tick.
+  return useSyncExternalStore(
+    subscribe,
+    () => (symbol ? getPriceStream().latest(symbol) : undefined),
+    () => undefined,
+  );
 }
 
 /** Calls onUpdate with every tick of the symbol without re-rendering (the chart draws them itself). */
@@ -268,6 +273,7 @@ export function usePriceStreamStatus(): PriceStreamStatus {
   return useSyncExternalStore(
     (onChange) => getPriceStream().onStatusChange(onChange),
     () => getPriceStream().status,
+    () => 'idle',
   );
 }
 

@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, NavLink } from 'react-router';
 import { PATHS, PUBLIC_NAV_LINKS } from '../../lib/paths';
 import { useSiteInfo } from '../../lib/site-info';
+import { useIsHydrated } from '../../lib/use-is-hydrated';
 import classes from './public-layout.module.css';
 
 /** The site's pages plus the external guide and blog when configured (DECISIONS.md, Routes). */
@@ -43,6 +44,7 @@ function DesktopNav() {
 function MobileNav() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { internal, external } = useNavLinks();
+  const isHydrated = useIsHydrated();
   return (
     <Box hiddenFrom="md">
       <Menu
@@ -52,7 +54,12 @@ function MobileNav() {
         width={220}
       >
         <Menu.Target>
-          <Burger opened={opened} size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+          <Burger
+            opened={opened}
+            size="sm"
+            aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            disabled={!isHydrated}
+          />
         </Menu.Target>
         <Menu.Dropdown>
           {internal.map((link) => (

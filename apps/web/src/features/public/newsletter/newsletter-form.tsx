@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { describeError, toAppError } from '../../../lib/errors';
 import { contractResolver, markFieldErrors } from '../../../lib/forms';
 import { PATHS } from '../../../lib/paths';
+import { useIsHydrated } from '../../../lib/use-is-hydrated';
 import { useSignUpToNewsletter } from './api/subscribe-newsletter';
 
 const resolver = contractResolver<NewsletterSignUpBody>(NewsletterSignUpBodySchema);
@@ -31,6 +32,7 @@ function ConsentText() {
  */
 export function NewsletterForm() {
   const signUp = useSignUpToNewsletter();
+  const isHydrated = useIsHydrated();
   const form = useForm<NewsletterSignUpBody>({ resolver, defaultValues: { email: '' } });
   const { errors } = form.formState;
   const failure = signUp.error ? toAppError(signUp.error) : null;
@@ -64,7 +66,7 @@ export function NewsletterForm() {
               {...form.register('email')}
             />
             {/* Level with the input, below its label, on a wide screen. */}
-            <Button type="submit" mt={{ base: 0, xs: 25 }} loading={signUp.isPending}>
+            <Button type="submit" mt={{ base: 0, xs: 25 }} loading={signUp.isPending} disabled={!isHydrated}>
               {NEWSLETTER_TEXTS.subscribe}
             </Button>
           </Flex>

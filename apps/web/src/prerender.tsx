@@ -1,0 +1,33 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { AppProviders } from './app/providers';
+import { routes } from './app/router';
+
+/**
+ * The public pages the build draws in advance (vite.config.ts, prerender):
+ * the server sends their markup, so a visitor on a slow phone reads the page
+ * before the JavaScript arrives, which then hydrates it (main.tsx). Only
+ * pages that look the same to every visitor: anything that depends on the
+ * visitor (the cookie bar, prices, a session) renders after hydration.
+ */
+export const PRERENDERED_PATHS = ['/home'] as const;
+
+/** The markup of #root for a path, as the browser's first render will draw it. */
+export async function renderPage(pathname: string): Promise<string> {
+  const handler = createStaticHandler(routes);
+  const context = await handler.query(new Request(new URL(pathname, 'http://prerender.invalid')));
+  if (context instanceof Response) throw new Error(`${pathname} redirects; only a page can be prerendered`);
+  if (context.statusCode !== 200) throw new Error(`${pathname} answered ${context.statusCode}`);
+  return renderToString(
+    <StrictMode>
+      <AppProviders>
+        <StaticRouterProvider
+          router={createStaticRouter(handler.dataRoutes, context)}
+          context={context}
+          hydrate={false}
+        />
+      </AppProviders>
+    </StrictMode>,
+  );
+}
