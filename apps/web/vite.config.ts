@@ -45,17 +45,44 @@ function precompress(): Plugin {
   };
 }
 
+/** The entry script and its module preloads in the built index.html, the entry first, with the address of each. */
+const SCRIPT_TAGS =
+  /\s*<(?:script type="module"|link rel="modulepreload") crossorigin (?:src|href)="([^"]+)">(?:<\/script>)?/g;
+const TITLE_TAG = /<title>[^<]*<\/title>/;
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/**
+ * A module script that fetches the app's scripts once the page has been
+ * painted: a prerendered page is readable without them, so they should not
+ * share the network with the stylesheet its first paint waits for. A tab
+ * opened in the background starts them at once.
+ */
+function bootScript([entry, ...preloads]: string[]): string {
+  if (!entry) throw new Error('prerender: index.html names no entry script');
+  return [
+    `const load = () => {`,
+    `  for (const href of ${JSON.stringify(preloads)}) {`,
+    `    const link = document.createElement('link');`,
+    `    link.rel = 'modulepreload';`,
+    `    link.href = href;`,
+    `    document.head.append(link);`,
+    `  }`,
+    `  import(${JSON.stringify(entry)});`,
+    `};`,
+    `if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(load));`,
+    `else load();`,
+    ``,
+  ].join('\n');
+}
+
 /**
  * Draws the pages src/prerender.tsx lists at build time, so the server can
  * send /home with its markup: the page shows before the JavaScript has loaded
  * and run, which on a phone is most of the wait. A second, server-side build
  * of the same sources renders them (same CSS module names, same components),
- * and each page is index.html with its markup in #root and its own title.
+ * and each page is index.html with its markup in #root, its own title and
+ * the boot script in place of the app's scripts.
  */
-/** The entry script and its module preloads in the built index.html, the entry first, with the address of each. */
-const SCRIPT_TAGS =
-  /\s*<(?:script type="module"|link rel="modulepreload") crossorigin (?:src|href)="([^"]+)">(?:<\/script>)?/g;
-
 function prerender(): Plugin {
   const configFile = fileURLToPath(import.meta.url);
   let root = '';
@@ -74,6 +101,9 @@ function prerender(): Plugin {
         if (isServerBuild) return;
         const template = bundle['index.html'];
         if (template?.type !== 'asset') throw new Error('prerender: the bundle has no index.html');
+        const source = String(template.source);
+        if (!TITLE_TAG.test(source) || !source.includes(EMPTY_ROOT))
+          throw new Error('prerender: index.html has no <title> or no empty #root');
         // Inside apps/web, so Node finds the libraries the server build leaves as imports.
         const outDir = path.join(root, 'node_modules/.florin-prerender');
         await build({
@@ -82,46 +112,24 @@ function prerender(): Plugin {
           logLevel: 'warn',
           build: { ssr: 'src/prerender.tsx', outDir, emptyOutDir: true, copyPublicDir: false },
         });
-        const { PRERENDERED_PATHS, renderPage } = (await import(
-          pathToFileURL(path.join(outDir, 'prerender.js')).href
-        )) as typeof PrerenderModule;
-        // The page is readable without its scripts, so they are fetched once it has been painted rather than
-        // beside the stylesheet it waits for; a tab opened in the background starts them at once.
-        const scripts = [...String(template.source).matchAll(SCRIPT_TAGS)].map((tag) => tag[1]);
+        // A new address each build: Node keeps an imported module for the life of the process (vite build --watch).
+        const serverBuild = `${pathToFileURL(path.join(outDir, 'prerender.js')).href}?build=${Date.now()}`;
+        const { PRERENDERED_PATHS, renderPage } = (await import(serverBuild)) as typeof PrerenderModule;
+        const scripts = [...source.matchAll(SCRIPT_TAGS)].map((tag) => tag[1] ?? '');
         const bootFile = this.getFileName(
-          this.emitFile({
-            type: 'asset',
-            name: 'boot.js',
-            source: [
-              `const load = () => {`,
-              `  for (const href of ${JSON.stringify(scripts.slice(1))}) {`,
-              `    const link = document.createElement('link');`,
-              `    link.rel = 'modulepreload';`,
-              `    link.href = href;`,
-              `    document.head.append(link);`,
-              `  }`,
-              `  import(${JSON.stringify(scripts[0])});`,
-              `};`,
-              `if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(load));`,
-              `else load();`,
-              ``,
-            ].join('\n'),
-          }),
+          this.emitFile({ type: 'asset', name: 'boot.js', source: bootScript(scripts) }),
         );
         for (const pagePath of PRERENDERED_PATHS) {
           // React writes what belongs in the head (the page's <title>, preloads) at the start of the markup.
           const rendered = await renderPage(pagePath);
           const head = /^(?:<title>[^<]*<\/title>|<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
-          const title = /<title>[^<]*<\/title>/.exec(head)?.[0];
-          if (!title) throw new Error(`prerender: ${pagePath} has no <title>`);
-          const source = String(template.source);
-          if (!/<title>[^<]*<\/title>/.test(source) || !source.includes('<div id="root"></div>'))
-            throw new Error('prerender: index.html has no <title> or no empty #root');
+          if (!TITLE_TAG.test(head)) throw new Error(`prerender: ${pagePath} has no <title>`);
+          // Replacer functions: the markup is inserted as it is, never read as a replacement pattern ($&, $').
           const html = source
-            .replace(/<title>[^<]*<\/title>/, head)
+            .replace(TITLE_TAG, () => head)
             .replace(SCRIPT_TAGS, '')
-            .replace('</head>', `  <script type="module" src="/${bootFile}"></script>\n  </head>`)
-            .replace('<div id="root"></div>', `<div id="root">${rendered.slice(head.length)}</div>`);
+            .replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`)
+            .replace(EMPTY_ROOT, () => `<div id="root">${rendered.slice(head.length)}</div>`);
           this.emitFile({ type: 'asset', fileName: `prerendered${pagePath}.html`, source: html });
         }
       },
@@ -134,6 +142,8 @@ const API_SERVER = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   plugins: [react(), prerender(), precompress()],
+  // The year a prerendered page's copyright line was drawn with (public-footer.tsx).
+  define: { 'import.meta.env.FLORIN_BUILD_YEAR': JSON.stringify(String(new Date().getFullYear())) },
   server: {
     proxy: {
       '/api': { target: API_SERVER, changeOrigin: false },

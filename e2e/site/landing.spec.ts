@@ -95,23 +95,34 @@ test.describe('the landing page', () => {
     await expect(drawn.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
     await drawn.close();
 
-    // With the scripts (held back a little), React adopts the drawn page rather than drawing another.
+    // With the scripts, held back until the drawn page has been looked at (and scrolled), React adopts that page
+    // rather than drawing another, and leaves the scroll where the visitor took it.
     await page.setViewportSize({ width: 375, height: 812 });
-    const hero = page.getByRole('heading', { level: 1, name: 'Florin' });
+    let releaseScripts = () => {};
+    const scriptsReleased = new Promise<void>((resolve) => {
+      releaseScripts = resolve;
+    });
     await page.route('**/assets/*.js', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await scriptsReleased;
       await route.continue();
     });
-    await page.goto('/home');
+    await page.goto('/home', { waitUntil: 'commit' });
+    const hero = page.getByRole('heading', { level: 1, name: 'Florin' });
     const subscribe = page.getByRole('button', { name: 'Subscribe' });
-    expect(await subscribe.isDisabled()).toBe(true);
+    await expect(subscribe).toBeDisabled();
     await hero.evaluate((element) => {
       (window as unknown as { drawnHero: Element }).drawnHero = element;
     });
+    await scrollTo(page, 500);
+    const howItWorks = page.getByRole('heading', { level: 2, name: 'How it works' });
+    const drawnAt = await howItWorks.evaluate((element) => element.getBoundingClientRect().top);
+    releaseScripts();
     await expect(subscribe).toBeEnabled();
     expect(
       await hero.evaluate((element) => element === (window as unknown as { drawnHero: Element }).drawnHero),
     ).toBe(true);
+    await expect(page.getByTestId('public-top')).toHaveAttribute('data-fixed', 'true');
+    expect(await howItWorks.evaluate((element) => element.getBoundingClientRect().top)).toBe(drawnAt);
     await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Live prices' }).getByTestId('strip-price-BTC')).toHaveText(
       /^£[\d,]+\.\d{2}$/,

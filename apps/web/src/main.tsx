@@ -1,38 +1,37 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { PageLoader } from './components/page-loader';
 import { App } from './app/app';
-import { AppProviders } from './app/providers';
-import { createRouter } from './app/router';
+import { createRouter, loadMatchedRoutes } from './app/router';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-const routerReady = createRouter();
-if (container.hasChildNodes()) {
+const routesLoaded = loadMatchedRoutes();
+if (container.hasChildNodes() && (await routesLoaded)) {
   // A page the build prerendered (prerender.tsx) arrives drawn: React takes over its markup rather than drawing it
   // again, as a transition, so the work is cut into slices and a tap or a scroll meanwhile is not kept waiting.
   const app = (
     <StrictMode>
-      <App router={await routerReady} />
+      <App router={createRouter({ isHydrating: true })} />
     </StrictMode>
   );
   startTransition(() => {
     hydrateRoot(container, app);
   });
 } else {
+  // Drawn by the browser: the spinner while the page's chunks load, then the page. A prerendered page whose
+  // chunks failed to load is drawn again this way, so the route's error (with its retry) shows.
+  container.replaceChildren();
   const root = createRoot(container);
-  // The spinner while the chunks of the address's routes load (createRouter), then the page.
   root.render(
     <StrictMode>
-      <AppProviders>
-        <PageLoader />
-      </AppProviders>
+      <App router={null} />
     </StrictMode>,
   );
+  await routesLoaded;
   root.render(
     <StrictMode>
-      <App router={await routerReady} />
+      <App router={createRouter({ isHydrating: false })} />
     </StrictMode>,
   );
 }

@@ -10,6 +10,8 @@ import { routes } from './app/router';
  * before the JavaScript arrives, which then hydrates it (main.tsx). Only
  * pages that look the same to every visitor: anything that depends on the
  * visitor (the cookie bar, prices, a session) renders after hydration.
+ * Each is one path segment: the server serves `prerendered/<name>.html` for
+ * `/<name>` (apps/server/src/http/spa.ts).
  */
 export const PRERENDERED_PATHS = ['/home'] as const;
 

@@ -73,6 +73,8 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'GET /index.html',
       'GET /assets/index-3f9a1c.js',
       'GET /assets/index-3f9a1c.js.br',
+      'GET /prerendered/home.html',
+      'GET /prerendered/home.html.br',
       'GET /api/docs',
       'GET /api/docs/json',
       'GET /api/docs/yaml',

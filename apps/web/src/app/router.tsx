@@ -168,21 +168,31 @@ export const routes: RouteObject[] = [
 ];
 
 /**
- * The browser's router, made once the chunks of the routes the address
- * matches have loaded. A router that starts with them in place renders the
- * page in its first render: over a prerendered page (prerender.tsx) that
- * first render is the hydration, which must produce the same markup, and a
- * plain first visit skips the spinner it would otherwise show while they load.
+ * Loads the chunks of the routes the address matches before the router
+ * starts, so its first render is the page: over a prerendered page
+ * (prerender.tsx) that render is the hydration, which must draw the same
+ * markup. False when a chunk failed to load: that route stays lazy, and the
+ * router tries it again and shows the route's error boundary.
  */
-export async function createRouter() {
+export async function loadMatchedRoutes(): Promise<boolean> {
   const matches = matchRoutes(routes, window.location) ?? [];
-  await Promise.all(
+  const loaded = await Promise.all(
     matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      // A chunk that fails to load stays lazy: the router tries it again and shows the route's error boundary.
-      const loaded = await route.lazy().catch(() => undefined);
-      if (loaded) Object.assign(route, loaded, { lazy: undefined });
+      if (typeof route.lazy !== 'function') return true;
+      const module = await route.lazy().catch(() => undefined);
+      if (module) Object.assign(route, module, { lazy: undefined });
+      return module !== undefined;
     }),
   );
-  return createBrowserRouter(routes);
+  return loaded.every(Boolean);
+}
+
+/**
+ * The browser's router. Taking over a prerendered page it is given (empty)
+ * hydration data, which tells it the page is already drawn: it then leaves
+ * the scroll where the visitor has taken it while the scripts loaded, rather
+ * than back at the top.
+ */
+export function createRouter({ isHydrating }: { isHydrating: boolean }) {
+  return createBrowserRouter(routes, isHydrating ? { hydrationData: {} } : undefined);
 }

@@ -1,4 +1,5 @@
 import { Anchor, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { COMPANY } from '../../lib/company';
 import { LEGAL_LINKS, PATHS } from '../../lib/paths';
@@ -33,7 +34,24 @@ function FooterColumn({ title, links }: { title: string; links: FooterLink[] }) 
   );
 }
 
+const subscribeToNothing = () => () => undefined;
+
+/**
+ * This year, for the copyright line. A prerendered page was drawn with the
+ * year of its build (vite.config.ts defines it for both builds), so taking it
+ * over starts from that year and then shows the visitor's: a page built in
+ * December and opened in January is neither wrong nor redrawn.
+ */
+function useCurrentYear(): number {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => new Date().getFullYear(),
+    () => Number(import.meta.env.FLORIN_BUILD_YEAR),
+  );
+}
+
 export function PublicFooter() {
+  const year = useCurrentYear();
   const site = useSiteInfo().data;
   return (
     <footer className={classes.footer}>
@@ -79,7 +97,7 @@ export function PublicFooter() {
           </nav>
           <Stack gap={4}>
             <Text size="sm" c="gray.4">
-              © {new Date().getFullYear()} {COMPANY.name}. All rights reserved.
+              © {year} {COMPANY.name}. All rights reserved.
             </Text>
             <Text size="xs" c="gray.4">
               {COMPANY.registration}

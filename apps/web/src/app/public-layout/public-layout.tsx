@@ -17,8 +17,11 @@ const HEADER_FIXED_AFTER_PX = 60;
  * height keeps the page from jumping when they leave the flow.
  */
 export function PublicLayout() {
-  const isFixed = useScrolledPast(HEADER_FIXED_AFTER_PX);
+  const isScrolledPast = useScrolledPast(HEADER_FIXED_AFTER_PX);
   const { ref, height } = useElementSize();
+  // Pinned only once its height is known: a page taken over already scrolled (a prerendered one) would otherwise
+  // pin it over an empty slot for a frame, and the page under it would jump.
+  const isFixed = isScrolledPast && height > 0;
   return (
     <div className={classes.shell}>
       <a href="#main" className={classes.skipLink}>
