@@ -99,6 +99,22 @@ export const DEFAULT_PASSWORD = 'Harbour-Lantern-Quiet-42';
 let emailCount = 0;
 
 /** An address no earlier test or run used, so each test has a customer of its own on the shared server. */
+/**
+ * Holds the page's requests to `url` (a glob) until the returned function is
+ * called: for what a screen shows while it waits.
+ */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 export function uniqueEmail(label = 'customer'): string {
   emailCount += 1;
   const stamp = `${Date.now().toString(36)}${process.pid.toString(36)}${emailCount}`;

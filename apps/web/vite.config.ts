@@ -143,7 +143,7 @@ const API_SERVER = 'http://127.0.0.1:8080';
 export default defineConfig({
   plugins: [react(), prerender(), precompress()],
   // The year a prerendered page's copyright line was drawn with (public-footer.tsx).
-  define: { 'import.meta.env.FLORIN_BUILD_YEAR': JSON.stringify(String(new Date().getFullYear())) },
+  define: { FLORIN_BUILD_YEAR: JSON.stringify(String(new Date().getFullYear())) },
   server: {
     proxy: {
       '/api': { target: API_SERVER, changeOrigin: false },

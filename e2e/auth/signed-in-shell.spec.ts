@@ -1,6 +1,6 @@
 import type { User } from '@florin/contracts';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../fixtures.js';
+import { expect, holdRequests, test } from '../fixtures.js';
 
 const NAV = [
   ['Dashboard', '/user'],
@@ -182,14 +182,7 @@ test.describe('the signed-in shell', () => {
 
   test('while the user loads a full-page spinner shows', async ({ page, customer, signIn }) => {
     await signIn(page.request, customer);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route('**/api/v1/user', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/v1/user');
     await page.goto('/user');
     await expect(page.getByRole('status', { name: 'Loading your account' })).toBeVisible();
     release();

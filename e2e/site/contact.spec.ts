@@ -1,7 +1,7 @@
 import { ENQUIRY_TEXTS } from '@florin/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
-import { csrfHeaders, uniqueEmail, type Mail } from '../fixtures.js';
+import { csrfHeaders, holdRequests, uniqueEmail, type Mail } from '../fixtures.js';
 
 /** The e2e server's configuration (playwright.config.ts): the default mailboxes and a phone line. */
 const CONTACTS = [
@@ -78,12 +78,7 @@ test.describe('the contact page', () => {
     expect(enquiryPosts()).toBe(0);
 
     // A spinner on the button while the server answers.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/v1/inquire/*', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/v1/inquire/*');
     await dialog.getByLabel('Email').fill(email);
     const since = new Date(Date.now() - 1_000);
     await enquire.click();

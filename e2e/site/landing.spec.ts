@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { currentUser } from '../kyc/customer-actions.js';
-import { DEFAULT_PASSWORD, expect, test, uniqueEmail } from '../fixtures.js';
+import { DEFAULT_PASSWORD, expect, holdRequests, test, uniqueEmail } from '../fixtures.js';
 
 const TICK_WAIT = { timeout: 15_000 };
 const DAY_SECONDS = 86_400;
@@ -98,14 +98,7 @@ test.describe('the landing page', () => {
     // With the scripts, held back until the drawn page has been looked at (and scrolled), React adopts that page
     // rather than drawing another, and leaves the scroll where the visitor took it.
     await page.setViewportSize({ width: 375, height: 812 });
-    let releaseScripts = () => {};
-    const scriptsReleased = new Promise<void>((resolve) => {
-      releaseScripts = resolve;
-    });
-    await page.route('**/assets/*.js', async (route) => {
-      await scriptsReleased;
-      await route.continue();
-    });
+    const releaseScripts = await holdRequests(page, '**/assets/*.js');
     await page.goto('/home', { waitUntil: 'commit' });
     const hero = page.getByRole('heading', { level: 1, name: 'Florin' });
     const subscribe = page.getByRole('button', { name: 'Subscribe' });

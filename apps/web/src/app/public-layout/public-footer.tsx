@@ -46,7 +46,7 @@ function useCurrentYear(): number {
   return useSyncExternalStore(
     subscribeToNothing,
     () => new Date().getFullYear(),
-    () => Number(import.meta.env.FLORIN_BUILD_YEAR),
+    () => Number(FLORIN_BUILD_YEAR),
   );
 }
 
