@@ -77,7 +77,7 @@ function bootScript([entry, ...preloads]: string[]): string {
 
 /**
  * Draws the pages src/prerender.tsx lists at build time, so the server can
- * send /home with its markup: the page shows before the JavaScript has loaded
+ * send /home, / and /login with their markup: the page shows before the JavaScript has loaded
  * and run, which on a phone is most of the wait. A second, server-side build
  * of the same sources renders them (same CSS module names, same components),
  * and each page is index.html with its markup in #root, its own title and
@@ -119,7 +119,7 @@ function prerender(): Plugin {
         const bootFile = this.getFileName(
           this.emitFile({ type: 'asset', name: 'boot.js', source: bootScript(scripts) }),
         );
-        for (const pagePath of PRERENDERED_PATHS) {
+        for (const pagePath of PRERENDERED_PATHS as readonly string[]) {
           // React writes what belongs in the head (the page's <title>, preloads) at the start of the markup.
           const rendered = await renderPage(pagePath);
           const head = /^(?:<title>[^<]*<\/title>|<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
@@ -130,7 +130,10 @@ function prerender(): Plugin {
             .replace(SCRIPT_TAGS, '')
             .replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`)
             .replace(EMPTY_ROOT, () => `<div id="root">${rendered.slice(head.length)}</div>`);
-          this.emitFile({ type: 'asset', fileName: `prerendered${pagePath}.html`, source: html });
+          // `/` is kept as index.html (apps/server/src/http/spa.ts), so a page at /index would take its place.
+          if (pagePath === '/index') throw new Error('prerender: /index would be served for /');
+          const name = pagePath === '/' ? 'index' : pagePath.slice(1);
+          this.emitFile({ type: 'asset', fileName: `prerendered/${name}.html`, source: html });
         }
       },
     },

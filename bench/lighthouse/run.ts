@@ -274,9 +274,9 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:lighthouse\` (bench/lighthouse/run.ts): Lighthouse ` +
       `12 (npm) driving Debian's Chromium against main.ts on its embedded defaults, serving a fresh ` +
       `production build with the brotli copies the build writes. Median of ${RUNS} runs by performance score. Mobile is ` +
-      "Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is its desktop preset. The landing page is " +
-      'sent drawn (prerendered by the build, apps/web/src/prerender.tsx) and its scripts load after the first paint; ' +
-      'the login page and the dashboard are drawn in the browser.',
+      "Lighthouse's default (simulated slow 4G, 4× CPU slowdown); desktop is its desktop preset. The landing and " +
+      'login pages are sent drawn (prerendered by the build, apps/web/src/prerender.tsx) and their scripts load after ' +
+      "the first paint (the login's captcha after the form is drawn); the dashboard is drawn in the browser.",
     '',
     `Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB.toFixed(0)} GiB, Node ${machine.node}, ${machine.os}; ` +
       `load average ${os.loadavg()[0]?.toFixed(1)} when the runs ended.`,

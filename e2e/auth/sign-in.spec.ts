@@ -1,5 +1,5 @@
 import { AUTH_TEXTS } from '@florin/contracts';
-import { enableTwoFactor, expect, submitLoginForm, test, wrongTotp } from '../fixtures.js';
+import { enableTwoFactor, expect, holdRequests, submitLoginForm, test, wrongTotp } from '../fixtures.js';
 
 test.describe('signing in', () => {
   // The captcha's proof of work runs in the page; on a busy machine it takes well over a second.
@@ -77,6 +77,84 @@ test.describe('signing in', () => {
       await page.goto(`/login?${query}`);
       await expect(page.getByText(text)).toBeVisible();
     }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the form arrives drawn before its scripts, and what the visitor typed meanwhile signs them in', async ({
+    page,
+    customer,
+    consoleErrors,
+  }) => {
+    // No scripts at all (a page of its own, as the refused scripts are console errors): the form is there to read
+    // and fill, and Enter does not send it to the address bar, as Login waits for the scripts.
+    const drawn = await page.context().newPage();
+    await drawn.setViewportSize({ width: 375, height: 812 });
+    await drawn.route('**/assets/*.js', (route) => route.abort());
+    await drawn.goto('/login?user_verified=success');
+    await expect(drawn).toHaveTitle('Log in · Florin');
+    await expect(drawn.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+    await expect(drawn.getByRole('region', { name: 'Risk warning' })).toBeVisible();
+    await expect(drawn.getByRole('button', { name: 'Login' })).toBeDisabled();
+    await expect(drawn.getByRole('status')).toHaveText('Loading the security check…');
+    await drawn.getByLabel('User Name').fill(customer.email);
+    await drawn.getByLabel('User Name').press('Enter');
+    expect(new URL(drawn.url()).search).toBe('?user_verified=success');
+    // The banner depends on the address, not on the page the build drew: it comes with the scripts.
+    await expect(drawn.getByText(AUTH_TEXTS.verifySuccessBanner)).toHaveCount(0);
+    // The site's root is the same login page, drawn the same way.
+    await drawn.goto('/');
+    await expect(drawn.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+    await drawn.close();
+
+    // With the scripts held back, the visitor starts typing; React adopts the drawn form without emptying it,
+    // the captcha appears in the place kept for it (nothing below it moves), and the banner shows.
+    await page.setViewportSize({ width: 375, height: 812 });
+    const releaseScripts = await holdRequests(page, '**/assets/*.js');
+    await page.goto('/login?user_verified=success', { waitUntil: 'commit' });
+    const heading = page.getByRole('heading', { level: 1, name: 'Log in' });
+    await heading.evaluate((element) => {
+      (window as unknown as { drawnHeading: Element }).drawnHeading = element;
+    });
+    const login = page.getByRole('button', { name: 'Login' });
+    const userName = page.getByLabel('User Name');
+    const top = async (locator: typeof login) =>
+      locator.evaluate((element) => element.getBoundingClientRect().top);
+    const loginBelowUserName = (await top(login)) - (await top(userName));
+    await userName.fill(customer.email);
+    releaseScripts();
+    await expect(page.getByText(AUTH_TEXTS.verifySuccessBanner)).toBeVisible();
+    expect(
+      await heading.evaluate(
+        (element) => element === (window as unknown as { drawnHeading: Element }).drawnHeading,
+      ),
+    ).toBe(true);
+    await expect(userName).toHaveValue(customer.email);
+    await page.getByLabel('Password', { exact: true }).fill(customer.password);
+    await expect(login).toBeEnabled({ timeout: 30_000 });
+    await expect(page.getByText('Loading the security check…')).toHaveCount(0);
+    expect((await top(login)) - (await top(userName))).toBe(loginBelowUserName);
+    await login.click();
+    await expect(page).toHaveURL(/\/user$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a visitor who filled the form before the captcha arrived signs in without touching it again', async ({
+    page,
+    customer,
+    consoleErrors,
+  }) => {
+    // The widget starts solving when the form gets the focus; here the focus came before the widget did.
+    const releaseCaptcha = await holdRequests(page, '**/assets/altcha-*.js');
+    await page.goto('/login');
+    await expect(page.getByRole('status')).toHaveText('Loading the security check…');
+    await page.getByLabel('User Name').fill(customer.email);
+    await page.getByLabel('Password', { exact: true }).fill(customer.password);
+    releaseCaptcha();
+    await expect(page.getByText('Loading the security check…')).toHaveCount(0);
+    const login = page.getByRole('button', { name: 'Login' });
+    await expect(login).toBeEnabled({ timeout: 30_000 });
+    await login.click();
+    await expect(page).toHaveURL(/\/user$/);
     expect(consoleErrors).toEqual([]);
   });
 

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { amountSchema, defineEndpoint, ErrorBodySchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { registerRoute } from './http/route.js';
-import { createTestApp, CSRF, FAKE_ASSET_SOURCE, FAKE_PRERENDERED_HOME, type TestApp } from './test/app.js';
+import {
+  createTestApp,
+  CSRF,
+  FAKE_ASSET_SOURCE,
+  FAKE_PRERENDERED_HOME,
+  FAKE_PRERENDERED_ROOT,
+  type TestApp,
+} from './test/app.js';
 import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from './test/ledger.js';
 
 /**
@@ -276,6 +283,8 @@ describe('the web app', () => {
     });
     expect(compressed.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(FAKE_PRERENDERED_HOME);
+    const root = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    expect(root.body).toBe(FAKE_PRERENDERED_ROOT);
     // Any other address, a longer one included, is the app's own page.
     for (const url of ['/home/more', '/homes', '/prerendered']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });

@@ -10,17 +10,21 @@ import { routes } from './app/router';
  * before the JavaScript arrives, which then hydrates it (main.tsx). Only
  * pages that look the same to every visitor: anything that depends on the
  * visitor (the cookie bar, prices, a session) renders after hydration.
- * Each is one path segment: the server serves `prerendered/<name>.html` for
- * `/<name>` (apps/server/src/http/spa.ts).
+ * Each is `/` or one path segment: the server serves `prerendered/<name>.html`
+ * for `/<name>` and `prerendered/index.html` for `/` (apps/server/src/http/spa.ts).
  */
-export const PRERENDERED_PATHS = ['/home'] as const;
+export const PRERENDERED_PATHS = ['/', '/home', '/login'] as const;
 
 /** The markup of #root for a path, as the browser's first render will draw it. */
 export async function renderPage(pathname: string): Promise<string> {
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(pathname, 'http://prerender.invalid')));
   if (context instanceof Response) throw new Error(`${pathname} redirects; only a page can be prerendered`);
-  if (context.statusCode !== 200) throw new Error(`${pathname} answered ${context.statusCode}`);
+  if (context.statusCode !== 200) {
+    throw new Error(`${pathname} answered ${context.statusCode}`, {
+      cause: Object.values(context.errors ?? {})[0],
+    });
+  }
   return renderToString(
     <StrictMode>
       <AppProviders>

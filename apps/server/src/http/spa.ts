@@ -58,8 +58,8 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
 
 /**
  * The pages the web build drew in advance (apps/web/src/prerender.tsx), by
- * path: `prerendered/home.html` is what /home is sent, index.html with the
- * page's markup in it.
+ * path: `prerendered/home.html` is what /home is sent (index.html with the
+ * page's markup in it), `prerendered/index.html` what / is sent.
  */
 function prerenderedPages(webDist: string): Map<string, string> {
   const folder = path.join(webDist, 'prerendered');
@@ -68,6 +68,9 @@ function prerenderedPages(webDist: string): Map<string, string> {
     fs
       .readdirSync(folder)
       .filter((file) => file.endsWith('.html'))
-      .map((file) => [`/${path.basename(file, '.html')}`, `prerendered/${file}`]),
+      .map((file) => {
+        const name = path.basename(file, '.html');
+        return [name === 'index' ? '/' : `/${name}`, `prerendered/${file}`];
+      }),
   );
 }

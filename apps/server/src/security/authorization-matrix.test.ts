@@ -75,6 +75,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'GET /assets/index-3f9a1c.js.br',
       'GET /prerendered/home.html',
       'GET /prerendered/home.html.br',
+      'GET /prerendered/index.html',
       'GET /api/docs',
       'GET /api/docs/json',
       'GET /api/docs/yaml',

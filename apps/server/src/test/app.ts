@@ -30,7 +30,11 @@ export const FAKE_ASSET_SOURCE = `console.log(${JSON.stringify('florin '.repeat(
 export const FAKE_PRERENDERED_HOME =
   '<!doctype html><title>Florin</title><div id="root"><h1>Florin</h1></div>';
 
-/** A built web app stand-in: an index.html, a prerendered page and one hashed asset, with the brotli copies the web build writes. */
+/** The fake build's prerendered / (the login page), kept as prerendered/index.html. */
+export const FAKE_PRERENDERED_ROOT =
+  '<!doctype html><title>Log in · Florin</title><div id="root"><h1>Log in</h1></div>';
+
+/** A built web app stand-in: an index.html, prerendered pages and one hashed asset, with the brotli copies the web build writes. */
 export function writeFakeWebDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
@@ -39,6 +43,7 @@ export function writeFakeWebDist(): string {
   fs.mkdirSync(path.join(dir, 'prerendered'));
   fs.writeFileSync(path.join(dir, 'prerendered', 'home.html'), FAKE_PRERENDERED_HOME);
   fs.writeFileSync(path.join(dir, 'prerendered', 'home.html.br'), brotliCompressSync(FAKE_PRERENDERED_HOME));
+  fs.writeFileSync(path.join(dir, 'prerendered', 'index.html'), FAKE_PRERENDERED_ROOT);
   fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js'), FAKE_ASSET_SOURCE);
   fs.writeFileSync(path.join(dir, 'assets', 'index-3f9a1c.js.br'), brotliCompressSync(FAKE_ASSET_SOURCE));
   return dir;

@@ -9,6 +9,7 @@ import { apiCall } from '../../lib/api-client';
 import { reportError, toAppError } from '../../lib/errors';
 import { contractResolver } from '../../lib/forms';
 import { PATHS } from '../../lib/paths';
+import { useIsHydrated } from '../../lib/use-is-hydrated';
 import { needsSecondFactor, useSignIn } from './api/login';
 import { useResendVerificationEmail } from './api/resend-verification';
 import { AltchaCaptcha, type CaptchaHandle } from './components/altcha-captcha';
@@ -21,10 +22,17 @@ type LoginForm = { username: string; password: string };
 
 const LoginFormSchema = LoginBodySchema.omit({ altcha: true });
 
-/** `/` and `/login` (spec 002 section 2.11). */
+/**
+ * `/` and `/login` (spec 002 section 2.11). `/login` is prerendered
+ * (prerender.tsx): what depends on the address (the banner) or on the
+ * visitor (their session) waits for hydration. What was typed or autofilled
+ * before it stays: the fields are uncontrolled, React leaves their values
+ * alone as it takes them over, and react-hook-form keeps what it finds.
+ */
 export function LoginPage() {
+  const hydrated = useIsHydrated();
   const [searchParams] = useSearchParams();
-  const banner = loginBannerFor(searchParams);
+  const banner = hydrated ? loginBannerFor(searchParams) : undefined;
   const [signingIn, setSigningIn] = useState(false);
   // A visitor who is still signed in goes to their dashboard (issue 12), unless a banner has news for them.
   // Silent: for everyone else the answer is a 401, and the form is usable while it comes. Not once they
@@ -33,7 +41,7 @@ export function LoginPage() {
   const existingSession = useQuery({
     queryKey: ['login-session-check'],
     queryFn: ({ signal }) => apiCall(getUser, {}, { signal, notify: false }),
-    enabled: !banner && !signingIn,
+    enabled: hydrated && !banner && !signingIn,
     retry: false,
     gcTime: 0,
   });
