@@ -49,7 +49,13 @@ function precompress(): Plugin {
 const SCRIPT_TAGS =
   /\s*<(?:script type="module"|link rel="modulepreload") crossorigin (?:src|href)="([^"]+)">(?:<\/script>)?/g;
 const TITLE_TAG = /<title>[^<]*<\/title>/;
+const DESCRIPTION_TAG = /<meta name="description" content="[^"]*" \/>/;
 const EMPTY_ROOT = '<div id="root"></div>';
+
+/** Text as a double-quoted HTML attribute value. */
+function escapeAttribute(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+}
 
 /**
  * A module script that fetches the app's scripts once the page has been
@@ -102,15 +108,23 @@ function prerender(): Plugin {
         const template = bundle['index.html'];
         if (template?.type !== 'asset') throw new Error('prerender: the bundle has no index.html');
         const source = String(template.source);
-        if (!TITLE_TAG.test(source) || !source.includes(EMPTY_ROOT))
-          throw new Error('prerender: index.html has no <title> or no empty #root');
+        if (!TITLE_TAG.test(source) || !DESCRIPTION_TAG.test(source) || !source.includes(EMPTY_ROOT))
+          throw new Error('prerender: index.html has no <title>, no meta description or no empty #root');
         // Inside apps/web, so Node finds the libraries the server build leaves as imports.
         const outDir = path.join(root, 'node_modules/.florin-prerender');
         await build({
           configFile,
           root,
           logLevel: 'warn',
-          build: { ssr: 'src/prerender.tsx', outDir, emptyOutDir: true, copyPublicDir: false },
+          build: {
+            ssr: 'src/prerender.tsx',
+            outDir,
+            emptyOutDir: true,
+            copyPublicDir: false,
+            // One file: the lazy pages' chunks would import the entry at its plain address, a second copy of it
+            // beside the one loaded below, with contexts of its own (PageMeta would not find the prerender's).
+            rolldownOptions: { output: { codeSplitting: false } },
+          },
         });
         // A new address each build: Node keeps an imported module for the life of the process (vite build --watch).
         const serverBuild = `${pathToFileURL(path.join(outDir, 'prerender.js')).href}?build=${Date.now()}`;
@@ -121,11 +135,15 @@ function prerender(): Plugin {
         );
         for (const pagePath of PRERENDERED_PATHS as readonly string[]) {
           // React writes what belongs in the head (the page's <title>, preloads) at the start of the markup.
-          const rendered = await renderPage(pagePath);
+          const { markup: rendered, description } = await renderPage(pagePath);
           const head = /^(?:<title>[^<]*<\/title>|<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
           if (!TITLE_TAG.test(head)) throw new Error(`prerender: ${pagePath} has no <title>`);
+          const descriptionTag = description
+            ? `<meta name="description" content="${escapeAttribute(description)}" />`
+            : undefined;
           // Replacer functions: the markup is inserted as it is, never read as a replacement pattern ($&, $').
           const html = source
+            .replace(DESCRIPTION_TAG, (original) => descriptionTag ?? original)
             .replace(TITLE_TAG, () => head)
             .replace(SCRIPT_TAGS, '')
             .replace('</head>', () => `  <script type="module" src="/${bootFile}"></script>\n  </head>`)

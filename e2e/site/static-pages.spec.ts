@@ -10,7 +10,8 @@ const STATIC_PAGES = [
   { path: '/GDPR', heading: 'GDPR', text: 'The right to data portability' },
   { path: '/cookie', heading: 'Cookie Policy', text: 'Remembers the referral code' },
   { path: '/about-us', heading: 'About us', text: 'Florin is a UK crypto wallet and exchange.' },
-  { path: '/fees', heading: 'Fees', text: 'Fiat withdrawals take up to 3 business days.' },
+  // Its tables are the server's own settings (GET /api/crypto/coins): drawn once the scripts have fetched them.
+  { path: '/fees', heading: 'Fees', text: 'Fiat withdrawals take up to 3 business days.', fromApi: true },
   { path: '/Locations', heading: 'Permitted jurisdictions', text: 'Isle of Man' },
   { path: '/risk-summary', heading: 'Risk summary', text: 'What are the key risks?' },
   { path: '/LearnCrypto', heading: 'Learn crypto', text: 'How a blockchain works' },
@@ -105,6 +106,8 @@ test.describe('the static pages', () => {
   for (const staticPage of STATIC_PAGES) {
     test(`a visitor opens ${staticPage.path} and sees its heading, text, title and description`, async ({
       page,
+      browser,
+      baseURL,
       consoleErrors,
     }) => {
       await open(page, staticPage.path);
@@ -112,9 +115,25 @@ test.describe('the static pages', () => {
       await expect(main.getByRole('heading', { level: 1 })).toHaveText(staticPage.heading);
       await expect(main.getByText(staticPage.text).first()).toBeVisible();
       await expect(page).toHaveTitle(`${staticPage.heading} · Florin`);
-      // React hoists the page's own description into the head, after index.html's.
-      const description = page.locator('head meta[name="description"]').last();
+      // The page's own description, in index.html's tag (PageMeta).
+      const description = page.locator('head meta[name="description"]');
       await expect(description).toHaveAttribute('content', /^\w.{60,}\.$/);
+      const pageDescription = await description.getAttribute('content');
+
+      // Sent drawn (apps/web/src/prerender.tsx): a crawler, or a phone still waiting for the scripts, reads the
+      // same heading, text, title and description without running any.
+      const withoutScripts = await browser.newContext({ baseURL, javaScriptEnabled: false });
+      const drawn = await withoutScripts.newPage();
+      await drawn.goto(staticPage.path);
+      await expect(drawn.getByRole('heading', { level: 1 })).toHaveText(staticPage.heading);
+      if (!('fromApi' in staticPage)) await expect(drawn.getByText(staticPage.text).first()).toBeVisible();
+      await expect(drawn).toHaveTitle(`${staticPage.heading} · Florin`);
+      await expect(drawn.locator('head meta[name="description"]')).toHaveAttribute(
+        'content',
+        pageDescription ?? '',
+      );
+      await withoutScripts.close();
+
       await expect(main.getByRole('link', { name: 'Back', exact: true })).toBeVisible();
       // One h1, and no level skipped on the way down.
       const levels = await headingLevels(page);
