@@ -98,7 +98,6 @@ export const DEFAULT_PASSWORD = 'Harbour-Lantern-Quiet-42';
 
 let emailCount = 0;
 
-/** An address no earlier test or run used, so each test has a customer of its own on the shared server. */
 /**
  * Holds the page's requests to `url` (a glob) until the returned function is
  * called: for what a screen shows while it waits.
@@ -115,6 +114,17 @@ export async function holdRequests(page: Page, url: string): Promise<() => void>
   return release;
 }
 
+/**
+ * Waits until React has taken over a public page the build sent drawn (apps/web/src/prerender.tsx): until then
+ * its buttons do nothing and a link is a full page load. The header's menu button is disabled until then.
+ */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Open navigation', includeHidden: true })).toBeEnabled({
+    timeout: 20_000,
+  });
+}
+
+/** An address no earlier test or run used, so each test has a customer of its own on the shared server. */
 export function uniqueEmail(label = 'customer'): string {
   emailCount += 1;
   const stamp = `${Date.now().toString(36)}${process.pid.toString(36)}${emailCount}`;

@@ -1,7 +1,7 @@
 import { countryName, PERMITTED_JURISDICTIONS, trimZeros } from '@florin/domain';
 import type { Locator, Page } from '@playwright/test';
 import { screenAmount } from '../dashboard/dashboard-actions.js';
-import { expect, test } from '../fixtures.js';
+import { expect, test, waitForHydration } from '../fixtures.js';
 
 /** Each static page: its address, heading, and a text only it shows (spec 002 §2.13, DECISIONS.md Routes). */
 const STATIC_PAGES = [
@@ -79,12 +79,13 @@ function rowOf(table: Locator, header: string): Locator {
 }
 
 /**
- * Opens a page and waits for its heading: the page's own code chunk loads first, which on a machine busy
- * with other work can take longer than an assertion's usual 5 s.
+ * Opens a page and waits for React to take it over: the page arrives drawn, but its scripts load after the
+ * first paint, which on a machine busy with other work can take longer than an assertion's usual 5 s.
  */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  await waitForHydration(page);
 }
 
 async function scrollTo(page: Page, y: number): Promise<void> {

@@ -286,7 +286,13 @@ describe('the web app', () => {
     const root = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
     expect(root.body).toBe(FAKE_PRERENDERED_ROOT);
     // Any other address, a longer one included, is the app's own page.
-    for (const url of ['/home/more', '/homes', '/prerendered']) {
+    for (const url of [
+      '/home/more',
+      '/homes',
+      '/prerendered',
+      '/prerendered/home.html',
+      '/prerendered/index.html',
+    ]) {
       const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect([url, response.body]).toEqual([url, expect.stringContaining('<div id="root"></div>')]);
     }

@@ -22,6 +22,9 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
       root: path.resolve(webDist),
       wildcard: false,
       index: false,
+      // A prerendered page is sent at its own address only: hydrated at /prerendered/<name>.html, the router
+      // would draw the not-found page over it.
+      globIgnore: ['prerendered/**'],
       // The web build writes .br and .gz beside each file (apps/web/vite.config.ts); the browser gets the one it accepts.
       preCompressed: true,
       setHeaders: (reply, filePath) => {

@@ -6,6 +6,9 @@ import { createContext, use, useEffect } from 'react';
  */
 export const PrerenderedMetaContext = createContext<((description: string) => void) | null>(null);
 
+/** index.html's description (page-meta.test.ts keeps the two the same): the site's, for a page without its own. */
+export const SITE_DESCRIPTION = 'Florin: buy, sell and store cryptoassets in pounds sterling.';
+
 /**
  * A public page's title and meta description. React 19 hoists the title into
  * the document head; the description updates index.html's own tag, which
@@ -17,11 +20,9 @@ export function PageMeta({ title, description }: { title: string; description: s
   useEffect(() => {
     const tag = document.querySelector('meta[name="description"]');
     if (!tag) return;
-    const original = tag.getAttribute('content');
     tag.setAttribute('content', description);
-    return () => {
-      if (original !== null) tag.setAttribute('content', original);
-    };
+    // Not the content found: in a page the build drew, that was this page's own description already.
+    return () => tag.setAttribute('content', SITE_DESCRIPTION);
   }, [description]);
   return <title>{`${title} · Florin`}</title>;
 }

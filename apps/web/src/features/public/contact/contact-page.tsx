@@ -9,6 +9,7 @@ import { Anchor, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } 
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useSiteInfo } from '../../../lib/site-info';
+import { useIsHydrated } from '../../../lib/use-is-hydrated';
 import { StaticPage } from '../static-page';
 import { EnquiryModal } from './enquiry-modal';
 
@@ -106,6 +107,8 @@ export function ContactPage() {
   const { data: site, isPending, isError, refetch } = useSiteInfo();
   const [type, setType] = useState<EnquiryType>('general');
   const [isEnquiryOpen, enquiry] = useDisclosure(false);
+  // The page is sent drawn (prerender.tsx): a tap before React has taken over would open nothing.
+  const hydrated = useIsHydrated();
 
   const openEnquiry = (next: EnquiryType) => {
     setType(next);
@@ -167,6 +170,7 @@ export function ContactPage() {
                 variant="light"
                 size="md"
                 aria-haspopup="dialog"
+                disabled={!hydrated}
                 onClick={() => openEnquiry(option)}
               >
                 {ENQUIRY_TYPE_LABELS[option]} enquiry
