@@ -82,9 +82,9 @@ function bootScript([entry, ...preloads]: string[]): string {
 }
 
 /**
- * Draws the pages src/prerender.tsx lists at build time, so the server can
- * send /home, / and /login with their markup: the page shows before the JavaScript has loaded
- * and run, which on a phone is most of the wait. A second, server-side build
+ * Draws the pages src/prerender.tsx lists at build time (the public site),
+ * so the server can send each with its markup: the page shows before the
+ * JavaScript has loaded and run, which on a phone is most of the wait. A second, server-side build
  * of the same sources renders them (same CSS module names, same components),
  * and each page is index.html with its markup in #root, its own title and
  * the boot script in place of the app's scripts.
