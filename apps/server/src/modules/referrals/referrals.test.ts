@@ -409,6 +409,33 @@ describe('promo codes', () => {
     });
     expect(await promo().feeDiscountFor(who.id)).toBe('25');
     expect(await promo().feeDiscountFor((await customer('corporate')).id)).toBeNull();
+
+    // The fee the screens show (and compute totals and the maximum from) is the fee a quote charges.
+    const terms = await who.browser.get('/api/v1/trading/terms');
+    const btc = terms
+      .json<{ data: { coins: { coin_id: string; fee_percent: string }[] } }>()
+      .data.coins.find((coin) => coin.coin_id === 'btc');
+    const priced = await t.app.inject({
+      method: 'POST',
+      url: '/dev/market/drive',
+      payload: { symbol: 'BTC/GBP', mid: '20000' },
+    });
+    expect(priced.statusCode, priced.body).toBe(200);
+    const quoted = await who.browser.post('/api/v1/quotes', {
+      side: 'sell',
+      coin_id: 'btc',
+      quantity: '0.01',
+    });
+    expect(quoted.statusCode, quoted.body).toBe(200);
+    expect(btc?.fee_percent).toBe(quoted.json<{ data: { fee_percent: string } }>().data.fee_percent);
+    const undiscounted = await (await customer('corporate')).browser.get('/api/v1/trading/terms');
+    expect(Number(btc?.fee_percent)).toBeLessThan(
+      Number(
+        undiscounted
+          .json<{ data: { coins: { coin_id: string; fee_percent: string }[] } }>()
+          .data.coins.find((coin) => coin.coin_id === 'btc')?.fee_percent,
+      ),
+    );
   });
 
   it('refuses unknown and stopped codes with Invalid Promo Code', async () => {

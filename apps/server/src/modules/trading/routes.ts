@@ -64,6 +64,8 @@ export function registerTradingRoutes(app: FastifyInstance, deps: { trading: Tra
 
   registerRoute(app, cancelLimitOrder, {
     access: 'customer',
+    // A terminated customer may not trade but must be able to take back what their open orders hold.
+    allowWhenTerminated: true,
     handler: async (request) => trading.cancelOrder(customerId(request), String(request.params.id)),
   });
 

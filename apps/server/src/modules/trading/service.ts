@@ -179,11 +179,18 @@ export function createTradingService(deps: TradingServiceDeps) {
     return trader;
   }
 
-  function checkMayTrade(trader: Trader): void {
-    if (trader.status !== 1 || trader.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
-    if (trader.terminated_at && trader.terminated_at <= new Date()) throw new AppError('ACCOUNT_TERMINATED');
-    if (trader.is_sow_reset === 1)
-      throw new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
+  /** Why this customer may not trade this side now; DECISIONS.md [4]: a source-of-wealth reset stops buying only. */
+  function refusalOf(trader: Trader, side: TradeSide): AppError | null {
+    if (trader.status !== 1 || trader.block_status === 2) return new AppError('ACCOUNT_NOT_LIVE');
+    if (trader.terminated_at && trader.terminated_at <= new Date()) return new AppError('ACCOUNT_TERMINATED');
+    if (side === 'buy' && trader.is_sow_reset === 1)
+      return new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
+    return null;
+  }
+
+  function checkMayTrade(trader: Trader, side: TradeSide): void {
+    const refusal = refusalOf(trader, side);
+    if (refusal) throw refusal;
   }
 
   function checkTradingPlatform(trader: Trader): void {
@@ -425,8 +432,9 @@ export function createTradingService(deps: TradingServiceDeps) {
       const fills: (Execution & { order: OrderRow })[] = [];
       for (const order of orders) {
         const trader = traders.get(order.user_id);
-        // A customer put on hold keeps their orders, unfilled, until compliance decides.
-        if (!trader || trader.status !== 1 || trader.block_status === 2) continue;
+        // What refuses a new order keeps a resting one unfilled: a customer on hold until compliance decides,
+        // a terminated one (who may only withdraw, and cancel), a buyer until source of wealth is answered again.
+        if (!trader || refusalOf(trader, order.side) !== null) continue;
         const fill = fillOf(order, trader);
         if (fill) fills.push({ ...fill, order });
       }
@@ -544,6 +552,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     async terms(userId: number): Promise<{ data: TradingTerms }> {
       const trader = await requireTrader(userId);
       const base = await pricingOf(trader, null);
+      const discountPercent = await deps.feeDiscountFor(trader.id);
       const coins = (await repository.listCoins()).filter((coin) => coin.active);
       return {
         data: {
@@ -559,6 +568,8 @@ export function createTradingService(deps: TradingServiceDeps) {
               tier: base.tier,
               customPercent: trader.custom_fee_percent,
               coinPlatformFee: coin.platform_fee,
+              // The fee the quote will charge, promo included, so the screens' totals and maximum agree with it.
+              discountPercent,
             }),
             amount_min: money(coin.amount_min, coin.asset),
             amount_max: coin.amount_max === null ? null : money(coin.amount_max, coin.asset),
@@ -582,7 +593,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       },
     ): Promise<{ data: Quote }> {
       const trader = await requireTrader(userId);
-      checkMayTrade(trader);
+      checkMayTrade(trader, body.side);
       if (body.side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, body.side);
       const asset = coin.asset;
@@ -648,7 +659,7 @@ export function createTradingService(deps: TradingServiceDeps) {
         if (quote.expired) throw new AppError('CONFLICT', TRADING_TEXTS.quoteExpired);
         const trader = await repository.lockTrader(trx, userId);
         if (!trader) throw new AppError('UNAUTHENTICATED');
-        checkMayTrade(trader);
+        checkMayTrade(trader, quote.side);
         const coin = coins.find((row) => row.asset === quote.asset);
         if (!coin?.active || (quote.side === 'buy' ? coin.disable_buy : coin.disable_sell))
           throw new AppError(
@@ -702,7 +713,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const earlier = await replay(db);
       if (earlier) return earlier;
       const trader = await requireTrader(userId);
-      checkMayTrade(trader);
+      checkMayTrade(trader, side);
       checkTradingPlatform(trader);
       if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
@@ -717,7 +728,7 @@ export function createTradingService(deps: TradingServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replayed = await replay(trx);
         if (replayed) return { replayed };
-        checkMayTrade(locked);
+        checkMayTrade(locked, side);
         // DECISIONS.md: priced by the server now; the client's price only bounds the slippage.
         const prices = market.quote(symbolOf(asset, fiat), { spreadMultiplier: pricing.multiplier });
         const price = side === 'buy' ? prices.ask : prices.bid;
@@ -784,7 +795,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const earlier = await replay(db);
       if (earlier) return earlier;
       const trader = await requireTrader(userId);
-      checkMayTrade(trader);
+      checkMayTrade(trader, side);
       checkTradingPlatform(trader);
       if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
@@ -808,7 +819,7 @@ export function createTradingService(deps: TradingServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replayed = await replay(trx);
         if (replayed) return { replayed };
-        checkMayTrade(locked);
+        checkMayTrade(locked, side);
         let holdId: string;
         try {
           ({ holdId } = await ledger.placeHold(trx, {

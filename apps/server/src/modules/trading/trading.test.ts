@@ -521,6 +521,56 @@ describe('limit and stop orders', () => {
   });
 });
 
+describe('customers who may not trade', () => {
+  it('a terminated customer’s orders stay unfilled, and they can still cancel them to withdraw', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const order = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    await db()
+      .updateTable('users')
+      .set({
+        terminated_at: sql<Date>`now() - interval '1 second'`,
+        access_ends_at: sql<Date>`now() + interval '60 days'`,
+        terminated_by: 'firm',
+      })
+      .where('id', '=', customer.id)
+      .execute();
+
+    await drive('18500');
+    expect(await statusOf(order.id)).toBe('open');
+    const another = await limit(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    expect(another.statusCode).toBe(403);
+    expect(errorOf(another).code).toBe('ACCOUNT_TERMINATED');
+
+    const cancelled = await customer.browser.post(`/api/v1/crypto/limit_order/${order.id}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await balance(customer, 'GBP')).toMatchObject({ held: 0n, available: 100_000n });
+    await expectLedgerToHold();
+  });
+
+  it('after a source-of-wealth reset the customer may sell but not buy, and resting buys wait', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n, btc: 2_000_000n });
+    await drive('20000');
+    const buy = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
+    const sell = await placed(customer, { side: 2, order_qty: '0.01', price: '20500' });
+    await db().updateTable('users').set({ is_sow_reset: 1 }).where('id', '=', customer.id).execute();
+
+    const buyQuote = await customer.browser.post('/api/v1/quotes', {
+      side: 'buy',
+      coin_id: 'btc',
+      quantity: '0.01',
+    });
+    expect(buyQuote.statusCode).toBe(403);
+    await quote(customer, { side: 'sell', quantity: '0.01' });
+
+    await drive('18500');
+    expect(await statusOf(buy.id)).toBe('open');
+    await drive('21500');
+    expect(await statusOf(sell.id)).toBe('filled');
+    await expectLedgerToHold();
+  });
+});
+
 describe('positions', () => {
   it('show the pooled average cost and a profit and loss that moves with the price', async () => {
     const customer = await trader({ platform: 2, gbp: 1_000_000n });
