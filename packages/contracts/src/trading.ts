@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalPlaces } from '@florin/domain';
+import { decimalPlaces, quantityDecimalsOf } from '@florin/domain';
 import { CoinIdSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { DecimalStringSchema } from './money.js';
@@ -36,6 +36,7 @@ export const TRADING_TEXTS = {
     'The price moved more than your maximum slippage allows: nothing was traded. Please try again.',
   amountDecimals: 'Enter at most 4 decimal places.',
   instantDecimals: 'Enter at most 8 decimal places.',
+  wholeUnits: 'XRP is traded in whole units: enter a number without a decimal point.',
   amountFormat: 'Enter a number such as 0.5.',
   quantityOrCost: 'Enter a quantity or a cost.',
   orderPlaced: 'Order placed.',
@@ -79,6 +80,23 @@ export function tradeAmountSchema(places: number, required: string, decimalsText
     });
 }
 
+/**
+ * A figure the spec's clients send that the server works out itself (DECISIONS.md: the client's price,
+ * fee and totals are ignored): as text or as a JSON number, so a spec-shaped body is not refused for it.
+ */
+const clientFigure = z.union([z.string().max(40), z.number()]).transform((value) => String(value).trim());
+
+/** Spec 002 §5, "For xrp no decimal point is allowed": a coin quantity of XRP in whole units. */
+function checkWholeUnits(
+  coinId: string,
+  quantity: string | null | undefined,
+  field: string,
+  ctx: z.RefinementCtx,
+): void {
+  if (quantity && quantityDecimalsOf(coinId, 1) === 0 && quantity.includes('.'))
+    ctx.addIssue({ code: 'custom', path: [field], message: TRADING_TEXTS.wholeUnits });
+}
+
 // ---- quotes and instant orders (spec 002 §2.3, §3 "Instant order payload", §4) ----
 
 export const QuoteRequestSchema = z
@@ -106,6 +124,7 @@ export const QuoteRequestSchema = z
     };
     check('quantity', 8);
     check('cost', 2);
+    checkWholeUnits(body.coin_id, body.quantity, 'quantity', ctx);
     if (!body.quantity && !body.cost)
       ctx.addIssue({ code: 'custom', path: ['quantity'], message: TRADING_TEXTS.quantityOrCost });
   });
@@ -158,11 +177,11 @@ export const InstantOrderBodySchema = z.strictObject({
   side: TradeSideSchema.optional(),
   symbol: z.string().max(20).optional(),
   order_type: z.string().max(20).optional(),
-  order_qty: z.string().max(40).optional(),
-  price: z.string().max(40).optional(),
-  fee: z.string().max(40).optional(),
-  total_cost_w_fee: z.string().max(40).optional(),
-  total_cost_wo_fee: z.string().max(40).optional(),
+  order_qty: clientFigure.optional(),
+  price: clientFigure.optional(),
+  fee: clientFigure.optional(),
+  total_cost_w_fee: clientFigure.optional(),
+  total_cost_wo_fee: clientFigure.optional(),
   currency: z.string().max(10).optional(),
 });
 
@@ -198,22 +217,24 @@ export const placeInstantOrder = defineEndpoint({
 
 // ---- market orders (spec 002 §3 "Market trade payload") ----
 
-export const MarketTradeBodySchema = z.strictObject({
-  coin_id: CoinIdSchema,
-  crypto_amount: tradeAmountSchema(4, TRADING_TEXTS.quantityRequired, TRADING_TEXTS.amountDecimals),
-  /** The price the customer saw: slippage is measured from it. */
-  crypto_price: z.string().trim().max(40).nullish(),
-  fee: z.string().max(40).nullish(),
-  gbp_amount: z.string().max(40).nullish(),
-  gbp_amount_total: z.string().max(40).nullish(),
-  currency: TradeFiatSchema.default('gbp'),
-  /** Percent; the order fails when the execution price is worse than crypto_price by more. */
-  max_slippage_percent: z
-    .string()
-    .trim()
-    .regex(/^\d{1,2}(\.\d{1,2})?$/, 'Enter a slippage between 0 and 99.99 percent.')
-    .default(DEFAULT_MAX_SLIPPAGE_PERCENT),
-});
+export const MarketTradeBodySchema = z
+  .strictObject({
+    coin_id: CoinIdSchema,
+    crypto_amount: tradeAmountSchema(4, TRADING_TEXTS.quantityRequired, TRADING_TEXTS.amountDecimals),
+    /** The price the customer saw: slippage is measured from it. */
+    crypto_price: clientFigure.nullish(),
+    fee: clientFigure.nullish(),
+    gbp_amount: clientFigure.nullish(),
+    gbp_amount_total: clientFigure.nullish(),
+    currency: TradeFiatSchema.default('gbp'),
+    /** Percent; the order fails when the execution price is worse than crypto_price by more. */
+    max_slippage_percent: z
+      .string()
+      .trim()
+      .regex(/^\d{1,2}(\.\d{1,2})?$/, 'Enter a slippage between 0 and 99.99 percent.')
+      .default(DEFAULT_MAX_SLIPPAGE_PERCENT),
+  })
+  .superRefine((body, ctx) => checkWholeUnits(body.coin_id, body.crypto_amount, 'crypto_amount', ctx));
 export type MarketTradeBody = z.input<typeof MarketTradeBodySchema>;
 
 export const marketBuy = defineEndpoint({
@@ -260,6 +281,7 @@ export const LimitOrderBodySchema = z
   .superRefine((body, ctx) => {
     if (body.order_type === 3 && body.side !== 2)
       ctx.addIssue({ code: 'custom', path: ['side'], message: 'A stop order sells: choose sell (2).' });
+    checkWholeUnits(body.coin_id, body.order_qty, 'order_qty', ctx);
   });
 export type LimitOrderBody = z.input<typeof LimitOrderBodySchema>;
 
@@ -311,6 +333,12 @@ export const listLimitOrders = defineEndpoint({
     coin_id: CoinIdSchema.optional(),
   }),
   responses: { 200: pageSchema(OpenOrderSchema) },
+});
+
+/** Spec 002 §7 names the list by both addresses: "GET /api/v1/crypto/limit_order or limit_orders". */
+export const listLimitOrdersBySingularPath = defineEndpoint({
+  ...listLimitOrders,
+  path: '/api/v1/crypto/limit_order',
 });
 
 export const cancelLimitOrder = defineEndpoint({

@@ -30,6 +30,8 @@ const BTC = (text: string) => parseAmount(text, 'BTC');
 const GBP = (text: string) => parseAmount(text, 'GBP');
 
 const COINS: AssetCode[] = ['BTC', 'ETH', 'LTC', 'BCH', 'XRP'];
+/** One step of a trade quantity: 4 decimals, XRP whole units (spec 002 §5). */
+const stepOf = (coin: AssetCode) => parseAmount(coin === 'XRP' ? '1' : '0.0001', coin);
 const FIATS: AssetCode[] = ['GBP', 'EUR', 'USD'];
 const SCHEDULE_PERCENTS = [...Object.values(FEE_SCHEDULE[1]), ...Object.values(FEE_SCHEDULE[2])];
 
@@ -318,10 +320,10 @@ describe('instantQuote', () => {
         (side, coin, fiat, price, percent, cost) => {
           const input = { side, coin, fiat, price, feePercent: percent };
           const quote = instantQuote({ ...input, cost });
-          expect(quote.quantity % parseAmount('0.0001', coin)).toBe(0n);
+          expect(quote.quantity % stepOf(coin)).toBe(0n);
           expect(quote.total).toBeLessThanOrEqual(cost);
           expect(quote).toEqual(instantQuote({ ...input, quantity: quote.quantity }));
-          const next = instantQuote({ ...input, quantity: quote.quantity + parseAmount('0.0001', coin) });
+          const next = instantQuote({ ...input, quantity: quote.quantity + stepOf(coin) });
           expect(next.total).toBeGreaterThan(cost);
         },
       ),
@@ -368,7 +370,7 @@ describe('maxBuyQuantity', () => {
     expect(maxBuyQuantity({ ...rich, coin: 'BTC', amountMax: null })).toBe(BTC('498.2561'));
     expect(
       maxBuyQuantity({ ...rich, price: '0.5', coin: 'XRP', amountMax: parseAmount('200000', 'XRP') }),
-    ).toBe(parseAmount('199999.9999', 'XRP'));
+    ).toBe(parseAmount('199999', 'XRP'));
   });
 
   it('is zero with nothing (or less than nothing) to spend', () => {
@@ -397,7 +399,7 @@ describe('maxBuyQuantity', () => {
             fiat,
             amountMax,
           });
-          const step = parseAmount('0.0001', coin);
+          const step = stepOf(coin);
           const margin = parseAmount(MAX_MARGIN, coin);
           const buy = (units: bigint) =>
             instantQuote({ side: 'buy', coin, fiat, price, feePercent: percent, quantity: units });
@@ -429,6 +431,20 @@ describe('maxSellQuantity', () => {
       }),
     ).toBe(parseAmount('2.1234', 'ETH'));
     expect(maxSellQuantity({ coinAvailable: BTC('0.00009999'), coin: 'BTC', amountMax: null })).toBe(0n);
+    // XRP is traded in whole units (spec 002 §5).
+    expect(
+      maxSellQuantity({ coinAvailable: parseAmount('15.123456', 'XRP'), coin: 'XRP', amountMax: null }),
+    ).toBe(parseAmount('15', 'XRP'));
+    expect(
+      instantQuote({
+        side: 'buy',
+        coin: 'XRP',
+        fiat: 'GBP',
+        price: '0.5',
+        feePercent: '0',
+        cost: parseAmount('10.40', 'GBP'),
+      }).quantity,
+    ).toBe(parseAmount('20', 'XRP'));
     expect(maxSellQuantity({ coinAvailable: 0n, coin: 'BTC', amountMax: BTC('5') })).toBe(0n);
     expect(maxSellQuantity({ coinAvailable: -1n, coin: 'BTC', amountMax: BTC('5') })).toBe(0n);
   });
@@ -447,7 +463,7 @@ describe('maxSellQuantity', () => {
         coin: 'XRP',
         amountMax: parseAmount('200000', 'XRP'),
       }),
-    ).toBe(parseAmount('199999.9999', 'XRP'));
+    ).toBe(parseAmount('199999', 'XRP'));
   });
 
   it('never exceeds the balance nor the cap', () => {
@@ -458,7 +474,7 @@ describe('maxSellQuantity', () => {
         fc.option(fc.bigInt({ min: 1n, max: 10n ** 24n })),
         (coin, coinAvailable, amountMax) => {
           const quantity = maxSellQuantity({ coinAvailable, coin, amountMax });
-          const step = parseAmount('0.0001', coin);
+          const step = stepOf(coin);
           expect(quantity % step).toBe(0n);
           expect(quantity).toBeLessThanOrEqual(coinAvailable);
           expect(
@@ -478,7 +494,7 @@ describe('percentOf', () => {
     expect(percentOf(BTC('1.2345'), 'BTC', 100)).toBe(BTC('1.2345'));
     expect(percentOf(BTC('1.2345'), 'BTC', 50)).toBe(BTC('0.6172'));
     expect(percentOf(BTC('0.0001'), 'BTC', 50)).toBe(0n);
-    expect(percentOf(parseAmount('3', 'XRP'), 'XRP', 50)).toBe(parseAmount('1.5', 'XRP'));
+    expect(percentOf(parseAmount('3', 'XRP'), 'XRP', 50)).toBe(parseAmount('1', 'XRP'));
     expect(percentOf(0n, 'ETH', 50)).toBe(0n);
     expect(() => percentOf(-1n, 'BTC', 50)).toThrow(RangeError);
   });

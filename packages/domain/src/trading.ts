@@ -198,10 +198,19 @@ export function notional(
   return rounding === 'ceil' ? divCeil(numerator, denominator) : divFloor(numerator, denominator);
 }
 
-/** The coin's minor units in one step of the last allowed decimal (BTC at 4 decimals: 10,000). */
+/**
+ * The decimals a quantity of this coin may carry where `decimals` is the rule: none for XRP, which
+ * spec 002 §5 trades in whole units ("For xrp no decimal point is allowed").
+ */
+export function quantityDecimalsOf(coin: string, decimals: number): number {
+  return coin.toUpperCase() === 'XRP' ? 0 : decimals;
+}
+
+/** The coin's minor units in one step of the last allowed decimal (BTC at 4 decimals: 10,000; XRP: 1,000,000). */
 function stepUnits(coin: AssetCode, decimals: number): bigint {
   const scale = scaleOf(coin);
-  return scale > decimals ? 10n ** BigInt(scale - decimals) : 1n;
+  const places = quantityDecimalsOf(coin, decimals);
+  return scale > places ? 10n ** BigInt(scale - places) : 1n;
 }
 
 /**

@@ -28,4 +28,10 @@ describe('describeError', () => {
       'Something went wrong. Please contact the admin.',
     );
   });
+
+  it('tells a customer that live prices are down in the fixed words they can act on', () => {
+    expect(describeError(new AppError('PRICES_STALE', 'whatever the server said'))).toBe(
+      'Live prices are unavailable at the moment. Please try again shortly.',
+    );
+  });
 });

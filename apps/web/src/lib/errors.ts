@@ -97,10 +97,13 @@ export function isClientError(error: unknown): boolean {
 }
 
 /** What a person reads about a failure: the field errors line by line, else the message; never a 5xx's own text. */
+/** 5xx failures a person can act on (wait and try again), told in the contract's fixed words. */
+const KNOWN_OUTAGES: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'PRICES_STALE']);
+
 export function describeError(error: AppError): string {
   if (error.status >= 500) {
     // Server text of a 5xx never reaches a person; ours is fixed.
-    return error.code === 'UNAVAILABLE' ? ERROR_CODES.UNAVAILABLE.message : GENERIC_FAILURE_TEXT;
+    return KNOWN_OUTAGES.has(error.code) ? ERROR_CODES[error.code].message : GENERIC_FAILURE_TEXT;
   }
   const fieldMessages = Object.values(error.errors ?? {}).flat();
   return fieldMessages.length > 0 ? fieldMessages.join('\n') : error.message;
@@ -117,6 +120,11 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): v
     unauthenticatedHandler(appError);
     return;
   }
-  const title = appError.status >= 500 ? GENERIC_FAILURE_TITLE : (options.title ?? TITLES[appError.code]);
+  const title =
+    appError.status >= 500
+      ? KNOWN_OUTAGES.has(appError.code)
+        ? TITLES[appError.code]
+        : GENERIC_FAILURE_TITLE
+      : (options.title ?? TITLES[appError.code]);
   showErrorToast({ id: `error-${appError.code}`, title, message: describeError(appError) });
 }

@@ -7,6 +7,7 @@ import {
   createQuote,
   getTradingTerms,
   listLimitOrders,
+  listLimitOrdersBySingularPath,
   listPositions,
   marketBuy,
   marketSell,
@@ -57,10 +58,11 @@ export function registerTradingRoutes(app: FastifyInstance, deps: { trading: Tra
       trading.placeOrder(customerId(request), idempotencyKeyOf(request), request.body),
   });
 
-  registerRoute(app, listLimitOrders, {
-    access: 'customer',
-    handler: async (request) => trading.listOrders(customerId(request), request.query),
-  });
+  for (const endpoint of [listLimitOrders, listLimitOrdersBySingularPath])
+    registerRoute(app, endpoint, {
+      access: 'customer',
+      handler: async (request) => trading.listOrders(customerId(request), request.query),
+    });
 
   registerRoute(app, cancelLimitOrder, {
     access: 'customer',

@@ -200,6 +200,39 @@ describe('instant trades at a quoted price', () => {
     await expectLedgerToHold();
   });
 
+  it('takes XRP in whole units only, refused with a clear text rather than an error', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    for (const quantity of ['1.5', '1.1234567']) {
+      const response = await customer.browser.post('/api/v1/quotes', {
+        side: 'buy',
+        coin_id: 'xrp',
+        quantity,
+      });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(errorOf(response).errors?.quantity).toEqual([TRADING_TEXTS.wholeUnits]);
+    }
+    const marketOrder = await market(customer, 'buy', { coin_id: 'xrp', crypto_amount: '2.5' });
+    expect(errorOf(marketOrder).errors?.crypto_amount).toEqual([TRADING_TEXTS.wholeUnits]);
+    const limitOrder = await limit(customer, { coin_id: 'xrp', side: 1, order_qty: '2.5', price: '0.4' });
+    expect(errorOf(limitOrder).errors?.order_qty).toEqual([TRADING_TEXTS.wholeUnits]);
+    expect((await balance(customer, 'GBP')).available).toBe(100_000n);
+  });
+
+  it('takes the figures a spec client sends as JSON numbers, and ignores them', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    const prices = await drive('20000');
+    const response = await market(customer, 'buy', {
+      crypto_amount: 0.01,
+      crypto_price: Number(prices.ask),
+      fee: 1.5,
+      gbp_amount: 1,
+      gbp_amount_total: 2.5,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await balance(customer, 'BTC')).available).toBe(1_000_000n);
+    await expectLedgerToHold();
+  });
+
   it('refuses to execute on a price source that has stopped', async () => {
     const customer = await trader({ gbp: 100_000n });
     await drive('20000');
@@ -323,6 +356,10 @@ describe('limit and stop orders', () => {
     );
     expect(stillOpen.data.map((row) => row.id)).toContain(order.id);
     expect(stillOpen.data[0]?.percent_away).not.toBeNull();
+    // The spec names the list by its singular address too.
+    expect((await customer.browser.get('/api/v1/crypto/limit_order')).json()).toEqual(
+      (await customer.browser.get('/api/v1/crypto/limit_orders')).json(),
+    );
 
     await drive('18500');
     const filled = pageSchema(OpenOrderSchema).parse(

@@ -15,6 +15,7 @@ import {
   maxSellQuantity,
   parseAmount,
   priceDecimals,
+  quantityDecimalsOf,
   trimZeros,
   type AssetCode,
 } from '@florin/domain';
@@ -37,7 +38,7 @@ export type TradeCoin = TradingTerms['coins'][number];
 export type AmountSource = 'quantity' | 'cost';
 
 export function quantityPlaces(coin: CoinId): number {
-  return coin === 'xrp' ? 0 : INSTANT_QUANTITY_PLACES;
+  return quantityDecimalsOf(coin, INSTANT_QUANTITY_PLACES);
 }
 
 /**

@@ -4,26 +4,31 @@ import { buyShare, isNumericInput, orderValues, sellShare, validateOrder } from 
 
 describe('validateOrder', () => {
   it('asks for a quantity when it is empty or zero, in the spec’s words', () => {
-    expect(validateOrder('market', '', '')).toEqual({ quantity: TRADING_TEXTS.quantityRequired });
-    expect(validateOrder('market', '0.000', '')).toEqual({ quantity: TRADING_TEXTS.quantityRequired });
+    expect(validateOrder('market', '', '', 'btc')).toEqual({ quantity: TRADING_TEXTS.quantityRequired });
+    expect(validateOrder('market', '0.000', '', 'btc')).toEqual({ quantity: TRADING_TEXTS.quantityRequired });
     expect(TRADING_TEXTS.quantityRequired).toBe('Field order quantity is required');
   });
 
   it('asks for a price only for a limit order', () => {
-    expect(validateOrder('market', '0.5', '')).toEqual({});
-    expect(validateOrder('limit', '0.5', '')).toEqual({ price: 'Field order price is required' });
-    expect(validateOrder('limit', '', '0')).toEqual({
+    expect(validateOrder('market', '0.5', '', 'btc')).toEqual({});
+    expect(validateOrder('limit', '0.5', '', 'btc')).toEqual({ price: 'Field order price is required' });
+    expect(validateOrder('limit', '', '0', 'btc')).toEqual({
       quantity: 'Field order quantity is required',
       price: 'Field order price is required',
     });
   });
 
   it('refuses more than 4 decimals in the quantity or the price', () => {
-    expect(validateOrder('limit', '0.12345', '20000.12345')).toEqual({
+    expect(validateOrder('limit', '0.12345', '20000.12345', 'btc')).toEqual({
       quantity: TRADING_TEXTS.amountDecimals,
       price: TRADING_TEXTS.amountDecimals,
     });
-    expect(validateOrder('limit', '0.1234', '20000.1234')).toEqual({});
+    expect(validateOrder('limit', '0.1234', '20000.1234', 'btc')).toEqual({});
+  });
+
+  it('takes xrp in whole units only (spec 002 section 5)', () => {
+    expect(validateOrder('market', '15.5', '', 'xrp')).toEqual({ quantity: TRADING_TEXTS.wholeUnits });
+    expect(validateOrder('limit', '15', '0.5123', 'xrp')).toEqual({});
   });
 });
 

@@ -7,6 +7,7 @@ import {
   notional,
   parseAmount,
   percentOf,
+  quantityDecimalsOf,
   TRADE_DECIMALS,
   trimZeros,
 } from '@florin/domain';
@@ -36,11 +37,17 @@ const priceSchema = tradeAmountSchema(
 
 export type OrderErrors = { quantity?: string; price?: string };
 
+/** Whether the coin's quantity is typed in whole units (xrp: spec 002 section 5). */
+export function isWholeUnitCoin(coin: CoinId): boolean {
+  return quantityDecimalsOf(coin, TRADE_DECIMALS) === 0;
+}
+
 /** The form's problems in the contract's words; an empty object when the order may be sent. */
-export function validateOrder(kind: OrderKind, quantity: string, price: string): OrderErrors {
+export function validateOrder(kind: OrderKind, quantity: string, price: string, coin: CoinId): OrderErrors {
   const errors: OrderErrors = {};
   const quantityResult = quantitySchema.safeParse(quantity);
   if (!quantityResult.success) errors.quantity = quantityResult.error.issues[0]?.message;
+  else if (isWholeUnitCoin(coin) && quantity.includes('.')) errors.quantity = TRADING_TEXTS.wholeUnits;
   if (kind === 'limit') {
     const priceResult = priceSchema.safeParse(price);
     if (!priceResult.success) errors.price = priceResult.error.issues[0]?.message;
@@ -60,7 +67,7 @@ export function isPositiveDecimal(text: string | null | undefined): text is stri
 
 /** A quantity the form can compute with: a positive decimal within the trade's 4 decimals. */
 function quantityUnits(quantity: string, coin: CoinId): bigint | null {
-  if (!isPositiveDecimal(quantity) || Object.keys(validateOrder('market', quantity, '')).length > 0)
+  if (!isPositiveDecimal(quantity) || Object.keys(validateOrder('market', quantity, '', coin)).length > 0)
     return null;
   return parseAmount(quantity, assetOfCoinId(coin));
 }

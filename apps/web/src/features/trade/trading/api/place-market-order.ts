@@ -19,7 +19,8 @@ export function placeMarketOrder({ side, body, idempotencyKey }: PlaceMarketOrde
   return apiCall(
     side === 'buy' ? marketBuy : marketSell,
     { body },
-    { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } },
+    // Refused for the balance or for the price moving past the slippage: the message says which.
+    { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }, errorTitle: 'Order not executed' },
   );
 }
 

@@ -22,6 +22,7 @@ import {
   buyShare,
   isNumericInput,
   isPositiveDecimal,
+  isWholeUnitCoin,
   orderValues,
   sellShare,
   validateOrder,
@@ -107,7 +108,8 @@ export function OrderForm({ coin, kind, terms, gbpAvailable, coinAvailable, live
   function changeInput(setter: (value: string) => void, field: keyof OrderErrors) {
     return (event: ChangeEvent<HTMLInputElement>) => {
       const text = event.currentTarget.value;
-      if (!isNumericInput(text)) return;
+      if (!isNumericInput(text) || (field === 'quantity' && isWholeUnitCoin(coin) && text.includes('.')))
+        return;
       setter(text);
       idempotencyKey.current = null;
       setErrors((current) => ({ ...current, [field]: undefined }));
@@ -147,7 +149,7 @@ export function OrderForm({ coin, kind, terms, gbpAvailable, coinAvailable, live
   }
 
   async function handleSubmit(side: TradeSide) {
-    const found = validateOrder(kind, quantity, price);
+    const found = validateOrder(kind, quantity, price, coin);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     idempotencyKey.current ??= newIdempotencyKey();
