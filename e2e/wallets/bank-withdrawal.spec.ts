@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { currentUser } from '../kyc/customer-actions.js';
 import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
 import {
@@ -118,6 +119,17 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     await expect(payout).toContainText('200000');
     await expect(payout).toContainText('95.00 GBP');
     await saveScreenshotsOf(staffPage, 'admin-payouts');
+    // The payout file goes to the bank; from then on the customer can no longer cancel the withdrawal.
+    const download = staffPage.waitForEvent('download');
+    await staffPage.getByRole('button', { name: 'Export payout file' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^payouts-GBP-.+\.csv$/);
+    const csv = await readFile((await file.path()) ?? '', 'utf8');
+    expect(csv).toContain(`${name},200000,87654321,95.00,GBP,FLORIN W`);
+    await expect(payout.getByText('In payout file')).toBeVisible();
+    await page.reload();
+    await expect(firstWithdrawal).toBeVisible();
+    await expect(firstWithdrawal.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
     await payout.getByRole('button', { name: 'Mark as paid' }).click();
     const paidDialog = staffPage.getByRole('dialog', { name: 'Mark as paid' });
     await paidDialog.getByLabel('Payment reference').fill('FPS-7730021');

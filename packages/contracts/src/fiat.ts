@@ -52,6 +52,7 @@ export const FIAT_TEXTS = {
   bicInvalid: 'Enter the BIC: 8 or 11 letters and digits, e.g. DEUTDEFF.',
   withdrawalCancelled: 'Withdrawal cancelled. The money is back in your balance.',
   notPending: 'Only a pending withdrawal can be cancelled.',
+  beingPaid: 'This withdrawal is already on its way to your bank and can no longer be cancelled.',
   // back office
   depositCredited: 'The transfer is credited to the customer.',
   depositSuspense: 'The transfer is in the suspense list.',
@@ -63,6 +64,8 @@ export const FIAT_TEXTS = {
   customerNotLive: 'The customer is not live or is on hold: they cannot receive deposits.',
   withdrawalApproved: 'Withdrawal approved. Another staff member can now mark it paid.',
   withdrawalPaid: 'Withdrawal marked as paid.',
+  payoutFileEmpty: 'No withdrawal is waiting for a payout file.',
+  payoutFileMade: 'The payout file is downloaded. Pay it from the bank, then mark each withdrawal paid.',
   withdrawalRejected: 'Withdrawal rejected. The money is back in the customer’s balance.',
   approvalNotNeeded: 'This withdrawal does not need a second approval.',
   alreadyApproved: 'This withdrawal is already approved.',
@@ -622,6 +625,8 @@ export const AdminFiatWithdrawalSchema = FiatWithdrawalSchema.extend({
   paid_by: z.string().nullable(),
   payment_reference: z.string().nullable(),
   rejected_by: z.string().nullable(),
+  /** When a payout file listed it: the bank is paying it, the customer can no longer cancel it. */
+  exported_at: isoDateTime.nullable(),
 });
 export type AdminFiatWithdrawal = z.infer<typeof AdminFiatWithdrawalSchema>;
 
@@ -671,12 +676,21 @@ export const rejectFiatWithdrawal = defineEndpoint({
   responses: { 200: z.object({ data: AdminFiatWithdrawalSchema, message: z.string() }) },
 });
 
+export const PayoutFileSchema = z.object({
+  filename: z.string(),
+  /** The bank's CSV: one line per withdrawal, net amounts. */
+  csv: z.string(),
+  withdrawals: z.number().int(),
+});
+export type PayoutFile = z.infer<typeof PayoutFileSchema>;
+
 export const exportPayoutFile = defineEndpoint({
-  method: 'GET',
+  method: 'POST',
   path: '/api/admin/fiat/withdrawals/export',
-  summary: 'The payout file (CSV) of withdrawals ready to pay in a currency',
-  query: z.strictObject({ currency: FiatCurrencySchema.default('GBP') }),
-  responses: { 200: z.string() },
+  summary:
+    'A payout file (CSV) of the withdrawals ready to pay in a currency that no earlier file listed; listing them marks them exported',
+  body: z.strictObject({ currency: FiatCurrencySchema.default('GBP') }),
+  responses: { 200: z.object({ data: PayoutFileSchema, message: z.string() }) },
 });
 
 export const verifyBankAccount = defineEndpoint({

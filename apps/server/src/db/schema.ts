@@ -462,6 +462,9 @@ export type FiatWithdrawalsTable = {
   rejected_at: Date | null;
   reject_reason: string | null;
   cancelled_at: Date | null;
+  /** When a payout file first listed it (migration 0027): from then on the bank is paying it. */
+  exported_at: Date | null;
+  exported_by: number | null;
   created_at: CreatedAt;
 };
 

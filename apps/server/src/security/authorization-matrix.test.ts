@@ -184,7 +184,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'POST /api/v1/crypto/sell',
       'POST /api/v1/crypto/limit_order',
       'GET /api/v1/crypto/limit_orders',
-      'POST /api/v1/crypto/limit_order/:id/cancel',
+      'GET /api/v1/crypto/limit_order',
       'GET /api/v1/crypto/positions',
       // term deposits, auto trade, referrals
       'GET /api/v1/term-deposit-coins',
@@ -215,6 +215,8 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'POST /api/v1/crypto/verify-withdraw',
       'POST /api/v1/crypto/withdraw',
       'POST /api/v1/crypto/withdrawals/:id/cancel',
+      // what an open order holds comes back, to be withdrawn
+      'POST /api/v1/crypto/limit_order/:id/cancel',
     ],
   ],
   [
@@ -277,7 +279,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'POST /api/admin/fiat/deposits/:id/assign',
       'POST /api/admin/fiat/deposits/:id/return',
       'GET /api/admin/fiat/withdrawals',
-      'GET /api/admin/fiat/withdrawals/export',
+      'POST /api/admin/fiat/withdrawals/export',
       'POST /api/admin/fiat/withdrawals/:id/approve',
       'POST /api/admin/fiat/withdrawals/:id/paid',
       'POST /api/admin/fiat/withdrawals/:id/reject',

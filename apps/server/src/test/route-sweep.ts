@@ -47,10 +47,6 @@ export const WRITES_ON_GET: Record<string, { tables: string[]; why: string }> = 
     tables: ['deposit_address_counters', 'deposit_addresses'],
     why: "the customer's deposit addresses are made on first sight, once: a second call writes nothing",
   },
-  'GET /api/admin/fiat/withdrawals/export': {
-    tables: ['audit_log'],
-    why: 'a download of personal data is audited',
-  },
   'GET /api/admin/customers/:userId/investor-evidence/export': {
     tables: ['audit_log'],
     why: 'a download of personal data is audited',

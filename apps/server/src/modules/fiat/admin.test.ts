@@ -288,10 +288,11 @@ describe('payout queue', () => {
     const createdAt = page.data.map((item) => item.created_at);
     expect([...createdAt].sort()).toEqual(createdAt);
 
-    const exported = await finance.browser.get('/api/admin/fiat/withdrawals/export?currency=GBP');
-    expect(exported.statusCode).toBe(200);
-    expect(exported.headers['content-type']).toContain('text/csv');
-    expect(exported.body).toContain(`${id},Grace Hopper,123456,12345678,95.00,GBP,FLORIN W${id}`);
+    const exported = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const file = exported.json<{ data: { csv: string; filename: string } }>().data;
+    expect(file.filename).toMatch(/^payouts-GBP-.+\.csv$/);
+    expect(file.csv).toContain(`${id},Grace Hopper,123456,12345678,95.00,GBP,FLORIN W${id}`);
 
     const bankBefore = await houseBalance('bank');
     const feeBefore = await houseBalance('withdrawal_fee_revenue');
@@ -319,6 +320,44 @@ describe('payout queue', () => {
     expect((await auditRows(db(), 'fiat_withdrawal', id)).map((r) => r.action)).toEqual([
       'fiat.withdrawal_paid',
     ]);
+    await expectFiatLedgerToHold(db());
+  });
+
+  it('a withdrawal in a payout file can no longer be cancelled by the customer, and no later file lists it again', async () => {
+    const customer = await readyCustomer();
+    const id = await requestWithdrawal(customer, '100');
+    const exported = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json<{ data: { csv: string } }>().data.csv).toContain(`FLORIN W${id}`);
+
+    const cancel = await customer.browser.post(`/api/v1/users/withdraw/${id}/cancel`);
+    expect(cancel.statusCode).toBe(409);
+    expect(errorOf(cancel).message).toBe(FIAT_TEXTS.beingPaid);
+    expect(await balanceOf(t, customer.id)).toMatchObject({ held: 10_000n });
+    const activity = await customer.browser.get('/api/v1/fiat/transactions');
+    expect(
+      activity
+        .json<{ data: { withdrawal: { id: string; can_cancel: boolean } | null }[] }>()
+        .data.find((row) => row.withdrawal?.id === id)?.withdrawal?.can_cancel,
+    ).toBe(false);
+    const queue = pageSchema(AdminFiatWithdrawalSchema).parse(
+      (await finance.browser.get('/api/admin/fiat/withdrawals')).json(),
+    );
+    expect(queue.data.find((row) => row.id === id)?.exported_at).not.toBeNull();
+
+    const later = await requestWithdrawal(customer, '50');
+    const next = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    const csv = next.json<{ data: { csv: string } }>().data.csv;
+    expect(csv).toContain(`FLORIN W${later}`);
+    expect(csv).not.toContain(`FLORIN W${id}`);
+    const empty = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    expect(empty.json()).toMatchObject({ data: { withdrawals: 0 }, message: FIAT_TEXTS.payoutFileEmpty });
+
+    // Finance still decides each: paid posts the hold as before.
+    const paid = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/paid`, {
+      payment_reference: 'FP-200',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
     await expectFiatLedgerToHold(db());
   });
 

@@ -106,6 +106,8 @@ const WITHDRAWAL_COLUMNS = [
   'fiat_withdrawals.rejected_at',
   'fiat_withdrawals.reject_reason',
   'fiat_withdrawals.cancelled_at',
+  'fiat_withdrawals.exported_at',
+  'fiat_withdrawals.exported_by',
   'fiat_withdrawals.created_at',
 ] as const;
 
@@ -356,6 +358,8 @@ export function createFiatRepository(db: Kysely<DB>) {
         | 'rejected_at'
         | 'reject_reason'
         | 'cancelled_at'
+        | 'exported_at'
+        | 'exported_by'
         | 'created_at'
       >,
     ): Promise<WithdrawalRow> {
@@ -449,18 +453,35 @@ export function createFiatRepository(db: Kysely<DB>) {
       return Number(row.count);
     },
 
-    /** Open withdrawals that may be paid now (small ones, or large ones approved), oldest first. */
-    listPayable(currency: string): Promise<AdminWithdrawalRow[]> {
-      return adminWithdrawals(db)
-        .where('fiat_withdrawals.currency', '=', currency)
+    /**
+     * Marks the open withdrawals that may be paid now (small ones, or large ones approved) and that no
+     * payout file has listed yet as exported, and returns them oldest first. One UPDATE: a cancel that
+     * committed first is left out, one that comes after finds the withdrawal exported.
+     */
+    async exportPayable(
+      executor: Kysely<DB>,
+      currency: string,
+      staffId: number | null,
+    ): Promise<AdminWithdrawalRow[]> {
+      const exported = await executor
+        .updateTable('fiat_withdrawals')
+        .set({ exported_at: new Date(), exported_by: staffId })
+        .where('currency', '=', currency)
+        .where('exported_at', 'is', null)
         .where((eb) =>
           eb.or([
-            eb('fiat_withdrawals.status', '=', 'approved'),
-            eb.and([
-              eb('fiat_withdrawals.status', '=', 'pending'),
-              eb('fiat_withdrawals.needs_second_approval', '=', false),
-            ]),
+            eb('status', '=', 'approved'),
+            eb.and([eb('status', '=', 'pending'), eb('needs_second_approval', '=', false)]),
           ]),
+        )
+        .returning('id')
+        .execute();
+      if (exported.length === 0) return [];
+      return adminWithdrawals(executor)
+        .where(
+          'fiat_withdrawals.id',
+          'in',
+          exported.map((row) => row.id),
         )
         .orderBy('fiat_withdrawals.created_at', 'asc')
         .orderBy('fiat_withdrawals.seq', 'asc')

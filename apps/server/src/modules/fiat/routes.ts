@@ -146,13 +146,7 @@ export function registerFiatRoutes(app: FastifyInstance, deps: { fiat: FiatServi
 
   registerRoute(app, exportPayoutFile, {
     access: finance,
-    handler: async (request, reply) => {
-      const file = await fiat.exportPayoutFile(auditActorOf(request), request.query.currency);
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${file.filename}"`);
-      return file.csv;
-    },
+    handler: async (request) => fiat.exportPayoutFile(auditActorOf(request), request.body.currency),
   });
 
   registerRoute(app, approveFiatWithdrawal, {

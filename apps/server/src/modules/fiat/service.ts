@@ -20,6 +20,7 @@ import {
   type FiatWithdrawal,
   type FiatWithdrawalStatus,
   type Page,
+  type PayoutFile,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, parseAmount } from '@florin/domain';
 import type { DB, FiatSuspenseReason } from '../../db/schema.js';
@@ -133,7 +134,8 @@ function toWithdrawal(row: WithdrawalRow): FiatWithdrawal {
     status: row.status,
     name_of_account: row.name_of_account,
     account_ending: endingOf(row),
-    can_cancel: row.status === 'pending',
+    // Once a payout file lists it the bank is paying it: cancelling then would pay it twice.
+    can_cancel: row.status === 'pending' && row.exported_at === null,
     reject_reason: row.reject_reason,
     created_at: row.created_at.toISOString(),
     paid_at: row.paid_at?.toISOString() ?? null,
@@ -157,6 +159,7 @@ function toAdminWithdrawal(row: AdminWithdrawalRow): AdminFiatWithdrawal {
     paid_by: row.paid_by_email,
     payment_reference: row.payment_reference,
     rejected_by: row.rejected_by_email,
+    exported_at: row.exported_at?.toISOString() ?? null,
   };
 }
 
@@ -721,6 +724,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         const before = await repository.lockWithdrawal(trx, id);
         if (!before || before.user_id !== userId) throw new AppError('NOT_FOUND');
         if (before.status !== 'pending') throw new AppError('CONFLICT', FIAT_TEXTS.notPending);
+        if (before.exported_at !== null) throw new AppError('CONFLICT', FIAT_TEXTS.beingPaid);
         await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
         await repository.updateWithdrawal(trx, id, { status: 'cancelled', cancelled_at: new Date() });
         return (await repository.findWithdrawal(id, trx)) as WithdrawalRow;
@@ -1188,12 +1192,26 @@ export function createFiatService(deps: FiatServiceDeps) {
       };
     },
 
-    /** The bank's payout file: one line per withdrawal that may be paid now, net amounts. */
+    /**
+     * The bank's payout file: one line per withdrawal that may be paid now and that no earlier file
+     * listed, net amounts. Listing a withdrawal marks it exported (the customer can no longer cancel
+     * it); finance then marks each paid or rejects it.
+     */
     async exportPayoutFile(
       actor: AuditActor,
       currency: FiatCurrency,
-    ): Promise<{ filename: string; csv: string }> {
-      const rows = await repository.listPayable(currency);
+    ): Promise<Answer<PayoutFile>> {
+      const rows = await db.transaction().execute(async (trx) => {
+        const exported = await repository.exportPayable(trx, currency, actor.staffId);
+        await recordAudit(trx, {
+          ...actor,
+          action: 'fiat.payout_file_exported',
+          targetType: 'fiat_payout_file',
+          targetId: currency,
+          after: { withdrawals: exported.map((row) => row.id) },
+        });
+        return exported;
+      });
       const header =
         currency === 'GBP'
           ? [
@@ -1215,16 +1233,14 @@ export function createFiatService(deps: FiatServiceDeps) {
             : [row.iban ?? '', row.bic ?? ''];
         return csvLine([String(row.id), row.name_of_account, ...bank, net, row.currency, reference]);
       });
-      await recordAudit(db, {
-        ...actor,
-        action: 'fiat.payout_file_exported',
-        targetType: 'fiat_payout_file',
-        targetId: currency,
-        after: { withdrawals: rows.map((row) => row.id) },
-      });
       return {
-        filename: `payouts-${currency}-${new Date().toISOString().slice(0, 10)}.csv`,
-        csv: csvLine(header) + lines.join(''),
+        data: {
+          // To the second: a second file the same day must not overwrite the first in the downloads folder.
+          filename: `payouts-${currency}-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}.csv`,
+          csv: csvLine(header) + lines.join(''),
+          withdrawals: rows.length,
+        },
+        message: rows.length === 0 ? FIAT_TEXTS.payoutFileEmpty : FIAT_TEXTS.payoutFileMade,
       };
     },
 

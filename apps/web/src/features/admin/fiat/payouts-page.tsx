@@ -19,7 +19,7 @@ import { showSuccessToast } from '../../../lib/toasts';
 import { AdminNotFound } from '../components/admin-not-found';
 import { ReasonModal } from '../compliance/components/reason-modal';
 import { FIAT_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
-import { payoutFileUrl, useApprovePayout, useRejectPayout } from './api/decide-payout';
+import { useApprovePayout, useExportPayouts, useRejectPayout } from './api/decide-payout';
 import { usePayoutQueue } from './api/list-payouts';
 import { MarkPaidModal } from './components/mark-paid-modal';
 
@@ -85,6 +85,11 @@ function PayoutEntry({
                 Approved by {withdrawal.approved_by}
               </Badge>
             )}
+            {withdrawal.exported_at && (
+              <Badge color="gray" variant="light">
+                In payout file {formatDateTime(withdrawal.exported_at)}
+              </Badge>
+            )}
           </Group>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" verticalSpacing="xs">
@@ -129,6 +134,7 @@ function PayoutsScreen() {
   const [paying, setPaying] = useState<AdminFiatWithdrawal | null>(null);
   const [rejecting, setRejecting] = useState<AdminFiatWithdrawal | null>(null);
   const [exportCurrency, setExportCurrency] = useState<FiatCurrency>('GBP');
+  const exportFile = useExportPayouts();
   const withdrawals = queue.data?.pages.flatMap((page) => page.data) ?? [];
 
   const handleApprove = (withdrawal: AdminFiatWithdrawal) =>
@@ -157,8 +163,9 @@ function PayoutsScreen() {
             Payouts
           </Title>
           <Text size="sm" c="dimmed">
-            Customers’ fiat withdrawals waiting to be paid, oldest first. Pay them from the bank, then mark
-            them paid.
+            Customers’ fiat withdrawals waiting to be paid, oldest first. Export a payout file (each
+            withdrawal goes in one file, and its customer can no longer cancel it), pay it from the bank,
+            then mark each withdrawal paid.
           </Text>
         </Stack>
         <Group gap="xs" align="flex-end">
@@ -168,7 +175,15 @@ function PayoutsScreen() {
             value={exportCurrency}
             onChange={(event) => setExportCurrency(event.currentTarget.value as FiatCurrency)}
           />
-          <Button component="a" variant="light" href={payoutFileUrl(exportCurrency)} download>
+          <Button
+            variant="light"
+            loading={exportFile.isPending}
+            onClick={() =>
+              exportFile.mutate(exportCurrency, {
+                onSuccess: ({ message }) => showSuccessToast({ title: 'Payout file', message }),
+              })
+            }
+          >
             Export payout file
           </Button>
         </Group>

@@ -6,6 +6,7 @@ import {
   sendCryptoWithdrawal,
 } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { saveFile } from '../../../../lib/save-file';
 import { adminCall } from '../../api/admin-client';
 import { CRYPTO_WITHDRAWAL_KEYS } from './crypto-withdrawal-keys';
 
@@ -34,15 +35,11 @@ export function rejectCryptoPayout({ id, reason }: { id: string; reason: string 
 /** The unsigned transaction for the cold-storage signer, saved as a JSON file by the browser. */
 export async function downloadSigningRequest(id: string): Promise<void> {
   const { data } = await adminCall(exportSigningRequest, { params: { id } }, { errorTitle: 'Not exported' });
-  const blob = new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: 'application/json' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `signing-request-${data.asset.toLowerCase()}-${data.withdrawal_id}.json`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveFile(
+    `${JSON.stringify(data, null, 2)}\n`,
+    'application/json',
+    `signing-request-${data.asset.toLowerCase()}-${data.withdrawal_id}.json`,
+  );
 }
 
 /** Every action moves a withdrawal between statuses, so every filtered list may change. */

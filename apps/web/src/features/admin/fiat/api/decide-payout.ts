@@ -6,6 +6,7 @@ import {
   type FiatCurrency,
 } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { saveFile } from '../../../../lib/save-file';
 import { adminCall } from '../../api/admin-client';
 import { FIAT_ADMIN_KEYS } from './fiat-admin-keys';
 
@@ -28,9 +29,18 @@ export function rejectPayout({ id, reason }: { id: string; reason: string }) {
   return adminCall(rejectFiatWithdrawal, { params: { id }, body: { reason } }, { notify: false });
 }
 
-/** The payout file is a CSV download, not JSON: the browser fetches it with the staff session. */
-export function payoutFileUrl(currency: FiatCurrency): string {
-  return `${exportPayoutFile.path}?currency=${currency}`;
+/**
+ * Makes the next payout file (the withdrawals no earlier file listed, which the customer can no longer
+ * cancel from now on) and saves it as a CSV; nothing is saved when no withdrawal is waiting.
+ */
+export async function exportPayouts(currency: FiatCurrency): Promise<{ withdrawals: number; message: string }> {
+  const { data, message } = await adminCall(
+    exportPayoutFile,
+    { body: { currency } },
+    { errorTitle: 'Not exported' },
+  );
+  if (data.withdrawals > 0) saveFile(data.csv, 'text/csv', data.filename);
+  return { withdrawals: data.withdrawals, message };
 }
 
 function usePayoutMutation<TInput, TData>(mutationFn: (input: TInput) => Promise<TData>) {
@@ -51,4 +61,8 @@ export function useMarkPayoutPaid() {
 
 export function useRejectPayout() {
   return usePayoutMutation(rejectPayout);
+}
+
+export function useExportPayouts() {
+  return usePayoutMutation(exportPayouts);
 }
