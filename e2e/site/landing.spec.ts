@@ -173,11 +173,23 @@ test.describe('the cookie consent bar', () => {
     await page.goto('/login');
     await expect(page.getByRole('region', { name: 'Cookie consent' })).toHaveCount(0);
 
+    // The choice can be taken back from the cookie policy: the bar asks again.
+    await page.goto('/cookie');
+    await expect(page.getByText('You chose “No Thanks.”. To change your mind, choose again.')).toBeVisible();
+    await page.getByRole('button', { name: 'Change cookie choice' }).click();
+    await expect(bar).toBeVisible();
+    expect(await cookieNamed(page.context(), 'cookie-consent')).toBeUndefined();
+    await bar.getByRole('button', { name: 'No Thanks.' }).click();
+    await expect(bar).toBeHidden();
+
     // The referral link still works, by its address only: nothing non-essential is stored.
     await page.goto(`/${referral_code}`);
     await expect(page).toHaveURL(new RegExp(`/register\\?ref=${referral_code}$`), { timeout: 15_000 });
     await expect(page.getByLabel('Referral code')).toHaveValue(referral_code);
     expect(await cookieNamed(page.context(), 'florin_ref')).toBeUndefined();
+    // The spec's own name for the query value works too.
+    await page.goto(`/register?referral_code=${referral_code}`);
+    await expect(page.getByLabel('Referral code')).toHaveValue(referral_code);
     expect(consoleErrors).toEqual([]);
   });
 });

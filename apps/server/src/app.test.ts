@@ -266,6 +266,16 @@ describe('the web app', () => {
     }
   });
 
+  it('sends an old public address to where the page lives now, with a permanent redirect', async () => {
+    for (const [url, location] of [
+      ['/ContactUs.html', '/contact-us'],
+      ['/ContactUs.html?from=footer', '/contact-us?from=footer'],
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect([url, response.statusCode, response.headers.location]).toEqual([url, 301, location]);
+    }
+  });
+
   it('sends a page the build prerendered at its own address, compressed when the browser accepts it', async () => {
     for (const url of ['/home', '/home?utm_source=newsletter']) {
       const response = await t.app.inject({

@@ -8,6 +8,12 @@ import { AppError } from '@florin/contracts';
 const SERVER_PREFIXES = ['/api/', '/ws', '/dev/'];
 
 /**
+ * Old public addresses (DECISIONS.md [12]) and where they live now: a permanent redirect from the
+ * server, so links from elsewhere, crawlers and visitors without JavaScript land on the page too.
+ */
+const MOVED_PAGES = new Map([['/ContactUs.html', '/contact-us']]);
+
+/**
  * Serves the built web app: hashed assets cached for a year, index.html never
  * cached, and index.html for any other GET that wants HTML (history routing),
  * or the page itself where the build prerendered it;
@@ -39,6 +45,10 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
   }
 
   app.setNotFoundHandler((request, reply) => {
+    const [pathname = '', query] = request.url.split('?');
+    const movedTo = MOVED_PAGES.get(pathname);
+    if (movedTo && (request.method === 'GET' || request.method === 'HEAD'))
+      return reply.redirect(query === undefined ? movedTo : `${movedTo}?${query}`, 301);
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
       !SERVER_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
@@ -54,7 +64,7 @@ export async function registerSpa(app: FastifyInstance, webDist: string): Promis
         .type('text/plain')
         .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    const page = prerendered.get(request.url.split('?')[0] ?? '') ?? 'index.html';
+    const page = prerendered.get(pathname) ?? 'index.html';
     return reply.header('cache-control', 'no-cache').sendFile(page);
   });
 }

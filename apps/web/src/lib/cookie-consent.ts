@@ -42,6 +42,13 @@ export function chooseCookieConsent(choice: CookieConsent): void {
   for (const listener of listeners) listener();
 }
 
+/** Takes the choice back (UK GDPR: withdrawing consent as easy as giving it): the bar asks again. */
+export function forgetCookieConsent(): void {
+  deleteCookie(CONSENT_COOKIE);
+  deleteCookie(REFERRAL_COOKIE);
+  for (const listener of listeners) listener();
+}
+
 /** Keeps a referral code for a later visit, only with the visitor's consent. */
 export function rememberReferralCode(code: string): void {
   if (readConsent() === 'allow') writeCookie(REFERRAL_COOKIE, code, REFERRAL_DAYS);

@@ -84,7 +84,8 @@ export function LoginPage() {
             setUnverified({ userId, message: appError.message });
             return;
           }
-          reportError(appError);
+          // Spec 000 section 8: every other sign-in failure is titled Login Failed!, with the server's text.
+          reportError(appError, { title: AUTH_TEXTS.loginFailedTitle });
         },
       },
     );

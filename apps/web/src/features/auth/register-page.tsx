@@ -39,12 +39,13 @@ const resolver = contractResolver<RegisterForm>(RegisterBodySchema, {
 });
 
 /**
- * `/register` (spec 002 section 2.8); `?ref=CODE`, or the code a referral link
+ * `/register` (spec 002 section 2.8); `?ref=CODE` (or `?referral_code=CODE`), or the code a referral link
  * left in a cookie on an earlier visit, records who referred the new customer.
  */
 export function RegisterPage() {
   const [searchParams] = useSearchParams();
-  const codeInAddress = searchParams.get('ref')?.trim() || undefined;
+  // `ref` is ours; spec 002 section 2.2 names the query value referral_code.
+  const codeInAddress = (searchParams.get('ref') ?? searchParams.get('referral_code'))?.trim() || undefined;
   const referralCode = codeInAddress ?? rememberedReferralCode();
   const consent = useCookieConsent();
   useEffect(() => {

@@ -1,7 +1,12 @@
-import { Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { CSRF_COOKIE } from '../../../lib/api-client';
-import { CONSENT_COOKIE, REFERRAL_COOKIE } from '../../../lib/cookie-consent';
+import {
+  CONSENT_COOKIE,
+  forgetCookieConsent,
+  REFERRAL_COOKIE,
+  useCookieConsent,
+} from '../../../lib/cookie-consent';
 import { PATHS } from '../../../lib/paths';
 import { ScrollableTable, StaticPage } from '../static-page';
 import { LastUpdated } from './last-updated';
@@ -97,16 +102,15 @@ export function CookiePage() {
         Allow Cookies: if you choose No Thanks., we set no referral cookie and remove one that is already
         there.
       </p>
-      <p>
-        To change your mind, delete our cookies in your browser&apos;s settings; the bar will ask you again.
-        Blocking essential cookies stops you from signing in.
-      </p>
+      <CookieChoice />
+      <p>Blocking essential cookies in your browser&apos;s settings stops you from signing in.</p>
 
       <h2>Other storage in your browser</h2>
       <p>
-        When you are signed in, we also keep two small notes in your browser&apos;s storage: that you have
-        seen our notice about setting up two-factor authentication, and, until you close the tab, which
-        message of the day you have already seen. Neither leaves your device.
+        When you are signed in, we also keep three small notes in your browser&apos;s storage: that you have
+        seen our notice about setting up two-factor authentication, whether you chose to hide your balances on
+        the dashboard, and, until you close the tab, which message of the day you have already seen. None of
+        them leaves your device.
       </p>
 
       <h2>More about your data</h2>
@@ -115,5 +119,28 @@ export function CookiePage() {
         <Link to={PATHS.gdpr}>GDPR</Link> page your rights over it.
       </p>
     </StaticPage>
+  );
+}
+
+const CHOICE_NAMES = { allow: 'Allow Cookies', deny: 'No Thanks.' } as const;
+
+/** What the visitor chose, and the way to choose again; drawn once the browser's cookies can be read. */
+function CookieChoice() {
+  const consent = useCookieConsent();
+  return (
+    <Group gap="sm" align="center" mih={36}>
+      <Text>
+        {consent === undefined
+          ? 'To change your mind, choose again here.'
+          : consent === null
+            ? 'You have not chosen yet: the bar at the bottom of the page asks you.'
+            : `You chose “${CHOICE_NAMES[consent]}”. To change your mind, choose again.`}
+      </Text>
+      {consent && (
+        <Button variant="light" size="compact-md" onClick={forgetCookieConsent}>
+          Change cookie choice
+        </Button>
+      )}
+    </Group>
   );
 }

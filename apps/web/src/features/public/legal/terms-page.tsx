@@ -56,7 +56,10 @@ export function TermsPage() {
         </dd>
         <dt>E-Currency Transaction</dt>
         <dd>
-          Any purchase, sale, deposit, withdrawal or transfer of Digital Assets made through your Account.
+          Any purchase, sale, deposit, withdrawal or transfer of Digital Assets made through your Account. It
+          is unconfirmed or pending until the blockchain confirms it, then complete. Pending amounts are not
+          part of your balance, and a transfer cannot be reversed once it has been broadcast to the
+          blockchain.
         </dd>
         <dt>Business day</dt>
         <dd>Monday to Friday, except bank holidays in England.</dd>
@@ -149,7 +152,10 @@ export function TermsPage() {
           if we reasonably suspect fraud, financial crime or misuse, or if you break these terms.
         </li>
         <li>We may also terminate your Account for any other reason by giving you 1 month&apos;s notice.</li>
-        <li>You may close your Account at any time by contacting us.</li>
+        <li>
+          You may close your Account at any time from Account Details once nothing is left in it or held for
+          an open order, withdrawal or term deposit; a closed Account is marked Terminated.
+        </li>
         <li>
           After your Account is terminated you have 60 days to move your assets out: during that time you can
           withdraw your E-Money to your bank account and your Digital Assets to your own wallet, but you
