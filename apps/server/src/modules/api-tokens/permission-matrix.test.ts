@@ -94,6 +94,7 @@ const EXPECTED: Record<string, TokenUse | 'none'> = {
   'POST /api/v1/crypto/sell': 'trade',
   'POST /api/v1/crypto/limit_order': 'trade',
   'GET /api/v1/crypto/limit_orders': 'read',
+  'GET /api/v1/crypto/limit_order': 'read',
   'POST /api/v1/crypto/limit_order/:id/cancel': 'trade',
   'GET /api/v1/crypto/positions': 'read',
   // term deposits: read; placing one stays in the browser

@@ -150,6 +150,31 @@ describe('incoming bank transfers', () => {
       type: 'deposit',
       amount: '250.50',
     });
+
+    // New details are not vouched for by the customer's next deposit: finance verifies them.
+    const changed = await customer.browser.put('/api/v1/bank-account/update', {
+      ...GBP_ACCOUNT,
+      id: accountId,
+      bank_account_number: '87654321',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const again = await finance.browser.post('/api/admin/fiat/deposits', {
+      currency: 'GBP',
+      amount: '10.00',
+      payer_name: 'MS G HOPPER',
+      reference: `Deposit ${customer.reference.toLowerCase()}`,
+      bank_transaction_id: transactionId(),
+    });
+    expect(again.json<{ data: { outcome: string } }>().data.outcome).toBe('credited');
+    expect(
+      (
+        await db()
+          .selectFrom('bank_accounts')
+          .select('verified_at')
+          .where('id', '=', accountId)
+          .executeTakeFirstOrThrow()
+      ).verified_at,
+    ).toBeNull();
     await expectFiatLedgerToHold(db());
   });
 

@@ -401,10 +401,15 @@ export function createFiatService(deps: FiatServiceDeps) {
     return result;
   }
 
-  /** DECISIONS.md: a matched deposit in the customer's name verifies their account in that currency. */
+  /**
+   * DECISIONS.md: a matched deposit in the customer's name verifies their account in that currency;
+   * only the details as first given, though. Changed details are left to finance: the customer's own
+   * next top-up would otherwise vouch for whatever account a hijacked session put there.
+   */
   async function verifyByDeposit(trx: Kysely<DB>, userId: number, currency: string): Promise<void> {
     const account = await repository.findBankAccountByCurrency(userId, currency, trx);
-    if (account && !account.verified_at)
+    const changedSinceAdded = account !== undefined && account.details_changed_at > account.created_at;
+    if (account && !account.verified_at && !changedSinceAdded)
       await repository.updateBankAccount(trx, account.id, {
         verified_at: new Date(),
         verified_by: 'deposit',
