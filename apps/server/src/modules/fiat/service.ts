@@ -1202,10 +1202,7 @@ export function createFiatService(deps: FiatServiceDeps) {
      * listed, net amounts. Listing a withdrawal marks it exported (the customer can no longer cancel
      * it); finance then marks each paid or rejects it.
      */
-    async exportPayoutFile(
-      actor: AuditActor,
-      currency: FiatCurrency,
-    ): Promise<Answer<PayoutFile>> {
+    async exportPayoutFile(actor: AuditActor, currency: FiatCurrency): Promise<Answer<PayoutFile>> {
       const rows = await db.transaction().execute(async (trx) => {
         const exported = await repository.exportPayable(trx, currency, actor.staffId);
         await recordAudit(trx, {
