@@ -391,6 +391,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes') });
   const secondFactor = createSecondFactor({
     emailedCodes,
+    limits,
     verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
   });
   const fiat = createFiatService({
@@ -423,7 +424,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repository: createWhitelistRepository(db),
     notifier,
     emailedCodes,
-    verifyAuthenticatorCode: (userId, passcode) => auth.verifyAuthenticatorCode(userId, passcode),
+    // Through the second factor, so a whitelist change's codes count against the customer's limit too.
+    verifyAuthenticatorCode: (userId, passcode) => secondFactor.verifyAuthenticatorCode(userId, passcode),
     network: config.CRYPTO_NETWORK,
   });
   registerWhitelistRoutes(app, { whitelists });
@@ -436,6 +438,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     gbpRate: (asset) => market.gbpRate(asset),
     emailedCodes,
     secondFactor,
+    limits,
     savedAddresses: whitelists,
     log: app.log,
   });

@@ -40,6 +40,8 @@ export const CRYPTO_WITHDRAW_TEXTS = {
   exchangeNameRequired: 'Please name the exchange.',
   codeSent: 'We have e-mailed you a 6-digit code. Enter it to confirm this withdrawal.',
   codeResent: 'We have e-mailed you a new code.',
+  tooManyResends:
+    'We have e-mailed you as many new codes for this withdrawal as we can. Please cancel it and start a new one.',
   codeWrong: 'This verification code is wrong. Please check the e-mail and try again.',
   codeUsedUp: 'This code no longer works. Please request a new one.',
   codeVerified: 'Code confirmed.',
@@ -51,6 +53,8 @@ export const CRYPTO_WITHDRAW_TEXTS = {
     'For your security, crypto withdrawals pause for 24 hours after a password or two-factor change. You can withdraw again from',
   whitelistWait: 'This address was whitelisted less than 24 hours ago. You can withdraw to it from',
   savedAddressGone: 'This saved address is no longer on your whitelist.',
+  savedAddressOtherTag:
+    'A saved address is sent to with the destination tag it was saved with. To use another tag, whitelist the address with that tag.',
   notAwaitingCode: 'This withdrawal is not waiting for a verification code.',
   notVerified: 'Please confirm the e-mailed code first.',
   notCancellable: 'This withdrawal can no longer be cancelled.',

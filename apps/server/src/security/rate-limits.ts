@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 /** An abuse limit: at most `max` counted events per key in a sliding window. */
 export type Limit = { name: string; max: number; windowMinutes: number };
 
-/** Limits on the identity routes, per account and per IP (issue 3). */
+/** Limits on the identity routes and on second factors, per account and per IP (issue 3). */
 export const LIMITS = {
   loginPerIp: { name: 'login:ip', max: 30, windowMinutes: 10 },
   loginFailuresPerAccount: { name: 'login:account', max: 5, windowMinutes: 15 },
@@ -22,6 +22,13 @@ export const LIMITS = {
   resetRequestsPerIp: { name: 'reset:ip', max: 10, windowMinutes: 60 },
   resetAttemptsPerIp: { name: 'reset-submit:ip', max: 10, windowMinutes: 60 },
   passwordChangeFailuresPerUser: { name: 'password:user', max: 5, windowMinutes: 15 },
+  /**
+   * The code a money route (withdrawals, claims, auto-trades) or a whitelist change asks for, signed
+   * in: per customer from every address, apart from sign-in's and the toggle's codes.
+   */
+  secondFactorFailuresPerUser: { name: 'second-factor:user', max: 5, windowMinutes: 15 },
+  /** New e-mailed codes for one crypto withdrawal, counted over longer than the request can wait for one. */
+  withdrawalCodeResends: { name: 'withdrawal-code-resend:withdrawal', max: 5, windowMinutes: 24 * 60 },
 } as const satisfies Record<string, Limit>;
 
 function tooMany(limit: Limit): AppError {

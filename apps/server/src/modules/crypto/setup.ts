@@ -16,6 +16,7 @@ import { withdrawalWalletsFor } from './chains/wallets.js';
 import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
 import { createCryptoWithdrawalService, type SavedAddresses } from './withdrawals.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
+import type { RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 
 /** The chain each coin is watched on: its configured node, or the simulated chain. */
@@ -44,6 +45,7 @@ export function createCryptoFromConfig(options: {
   gbpRate: (asset: string) => string | null;
   emailedCodes: EmailedCodes;
   secondFactor: SecondFactor;
+  limits: RateLimiter;
   savedAddresses: SavedAddresses;
   log: { error: (object: object, message: string) => void };
 }) {
@@ -58,6 +60,7 @@ export function createCryptoFromConfig(options: {
     userEvents: options.userEvents,
     emailedCodes: options.emailedCodes,
     secondFactor: options.secondFactor,
+    limits: options.limits,
     addresses,
     savedAddresses: options.savedAddresses,
     wallets: withdrawalWalletsFor(chains, simulated),

@@ -14,8 +14,10 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { freshTotpCode, signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { fund } from '../../test/ledger.js';
 import { createEmailedCodes } from '../../security/emailed-codes.js';
+import { createRateLimiter } from '../../security/rate-limits.js';
 import { createSecondFactor } from '../../security/second-factor.js';
-import { mailSubjects } from '../compliance/test-customers.js';
+import { awayFromTotpStepEdge, oathtoolCode } from '../../test/browser.js';
+import { customerBrowser, mailSubjects } from '../compliance/test-customers.js';
 import { createNotifier } from '../notifications/service.js';
 import {
   errorOf,
@@ -356,6 +358,33 @@ describe('the e-mailed code', () => {
     expect(errorOf(late).message).toBe(CRYPTO_WITHDRAW_TEXTS.codeExpired);
   });
 
+  it('is mailed anew at most five times for one withdrawal, then the resend is refused (429)', async () => {
+    const customer = await fundedCustomer();
+    const withdrawal = await requested(customer, { amount: '0.1' });
+    const resend = () => customer.browser.post(`/api/v1/crypto/withdrawals/${withdrawal.id}/resend-code`);
+    for (let resent = 0; resent < 5; resent += 1) {
+      const answer = await resend();
+      expect(answer.statusCode, answer.body).toBe(200);
+    }
+    const refused = await resend();
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: CRYPTO_WITHDRAW_TEXTS.tooManyResends,
+    });
+    const codesMailed = (await mailSubjects(db(), customer.email)).filter((subject) =>
+      subject.startsWith('Your withdrawal code'),
+    );
+    expect(codesMailed).toHaveLength(6);
+    // The cap is the withdrawal's: the last code still confirms it, and another withdrawal has its own.
+    expect((await verify(customer, withdrawal.id, await mailedCode(db(), customer.email))).statusCode).toBe(
+      200,
+    );
+    const other = await requested(customer, { amount: '0.1' });
+    const resentOther = await customer.browser.post(`/api/v1/crypto/withdrawals/${other.id}/resend-code`);
+    expect(resentOther.statusCode, resentOther.body).toBe(200);
+  });
+
   it('of 50 concurrent verify calls with one code, exactly one succeeds', async () => {
     const customer = await fundedCustomer();
     const withdrawal = await requested(customer, { amount: '0.1' });
@@ -448,6 +477,209 @@ describe('second factor', () => {
   });
 });
 
+describe('guessing the second factor', () => {
+  const RATE_LIMITED_TEXT = 'Too many attempts. Please wait 15 minutes and try again.';
+
+  /** The same customer signed in on another browser, from an address of its own. */
+  async function elsewhere(customer: Customer): Promise<Customer> {
+    return { ...customer, browser: await customerBrowser(t.app, db(), customer.id) };
+  }
+
+  /** 2FA on, past the 24-hour pause it starts; the authenticator's secret. */
+  async function withAuthenticator(customer: Customer): Promise<string> {
+    const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
+    const secret = generated.json<{ data: { secret: string } }>().data.secret;
+    const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
+      passcode: await freshTotpCode(secret),
+      disable_2fa: 0,
+    });
+    expect(toggled.statusCode, toggled.body).toBe(200);
+    await db()
+      .updateTable('users')
+      .set({ security_changed_at: sql<Date>`now() - interval '25 hours'` })
+      .where('id', '=', customer.id)
+      .execute();
+    return secret;
+  }
+
+  /** The authenticator's current code, its step forgotten so the server takes it (no wait for the next one). */
+  async function rightCode(customer: Customer, secret: string): Promise<string> {
+    await db().updateTable('users').set({ totp_last_step: null }).where('id', '=', customer.id).execute();
+    await awayFromTotpStepEdge();
+    return oathtoolCode(secret);
+  }
+
+  async function verified(customer: Customer): Promise<CryptoWithdrawal> {
+    const withdrawal = await requested(customer, { amount: '0.1' });
+    const answer = await verify(customer, withdrawal.id, await mailedCode(db(), customer.email));
+    expect(answer.statusCode, answer.body).toBe(200);
+    return withdrawal;
+  }
+
+  async function statusOf(id: string) {
+    const row = await db()
+      .selectFrom('crypto_withdrawals')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return row.status;
+  }
+
+  it('after five wrong codes from five addresses, refuses the right one (429) and queues nothing', async () => {
+    const customer = await fundedCustomer();
+    const secret = await withAuthenticator(customer);
+    const withdrawal = await verified(customer);
+    const addresses = new Set([customer.browser.ip]);
+    for (let guess = 0; guess < 5; guess += 1) {
+      const thief = await elsewhere(customer);
+      addresses.add(thief.browser.ip);
+      const wrong = await submit(thief, withdrawal.id, '000000');
+      expect(wrong.statusCode).toBe(400);
+      expect(errorOf(wrong).data).toEqual({ passcode: CRYPTO_WITHDRAW_TEXTS.wrongPasscode });
+    }
+    expect(addresses.size).toBe(6);
+
+    const locked = await submit(customer, withdrawal.id, await rightCode(customer, secret));
+    expect(locked.statusCode).toBe(429);
+    expect(errorOf(locked)).toMatchObject({ code: 'RATE_LIMITED', message: RATE_LIMITED_TEXT });
+    expect(await statusOf(withdrawal.id)).toBe('verified');
+    expect(await held(customer.id)).toBe(10_000_000n);
+
+    // Fifteen minutes on, the owner's right code goes through and forgets the earlier failures.
+    await db()
+      .updateTable('rate_limit_hits')
+      .set({ at: sql<Date>`now() - interval '16 minutes'` })
+      .where('key', '=', `second-factor:user:${customer.id}`)
+      .execute();
+    for (let guess = 0; guess < 4; guess += 1)
+      expect((await submit(await elsewhere(customer), withdrawal.id, '000000')).statusCode).toBe(400);
+    const ok = await submit(customer, withdrawal.id, await rightCode(customer, secret));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ data: { status: 'pending' } });
+    const hits = await db()
+      .selectFrom('rate_limit_hits')
+      .select('key')
+      .where('key', '=', `second-factor:user:${customer.id}`)
+      .execute();
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('a saved XRP address and its destination tag', () => {
+  /** A saved XRP address at an exchange (tag 77: the customer's account there), usable for an hour. */
+  async function savedExchangeAddress(customer: Customer): Promise<number> {
+    const row = await db()
+      .insertInto('whitelisted_wallets')
+      .values({
+        user_id: customer.id,
+        asset: 'XRP',
+        address: ADDRESS.xrp,
+        tag: '77',
+        label: 'Exchange',
+        usable_from: sql<Date>`now() - interval '1 hour'`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  /** The newest withdrawal code mailed (mailedCode would read the 6 decimals of an XRP amount). */
+  async function xrpMailedCode(email: string): Promise<string> {
+    const mail = await db()
+      .selectFrom('dev_mailbox')
+      .select('text')
+      .where('to', '=', email)
+      .where('subject', 'like', 'Your withdrawal code%')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const code = /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
+    if (!code) throw new Error(`no withdrawal code mailed to ${email}`);
+    return code;
+  }
+
+  const toSaved = (id: number, body: Record<string, unknown> = {}) => ({
+    coin: 'xrp',
+    wallet: null,
+    whitelisted_wallet_id: id,
+    amount: '25',
+    ...body,
+  });
+
+  it('refuses another tag with a saved address and changes nothing; no tag or its own tag sends with its tag', async () => {
+    const customer = await fundedCustomer(100_000_000n, 'XRP');
+    const saved = await savedExchangeAddress(customer);
+
+    for (const tag of ['78', '0']) {
+      const otherTag = await request(customer, toSaved(saved, { xrp_tag: tag }));
+      expect(otherTag.statusCode, tag).toBe(422);
+      expect(errorOf(otherTag)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag,
+        errors: { xrp_tag: [CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag] },
+      });
+    }
+    const badTag = await request(customer, toSaved(saved, { xrp_tag: '99999999999' }));
+    expect(badTag.statusCode).toBe(422);
+    expect(errorOf(badTag).errors).toEqual({ xrp_tag: [CRYPTO_WITHDRAW_TEXTS.tagInvalid] });
+    const nothing = await db()
+      .selectFrom('crypto_withdrawals')
+      .select('id')
+      .where('user_id', '=', customer.id)
+      .execute();
+    expect(nothing).toEqual([]);
+    expect(await balanceOf(t, customer.id, 'XRP')).toMatchObject({ available: 100_000_000n, held: 0n });
+
+    for (const body of [{}, { xrp_tag: '77' }, { xrp_tag: null }]) {
+      const withdrawal = await requested(customer, toSaved(saved, body));
+      expect(withdrawal, JSON.stringify(body)).toMatchObject({ address: ADDRESS.xrp, tag: '77' });
+    }
+    const rows = await db()
+      .selectFrom('crypto_withdrawals')
+      .select(['tag', 'whitelisted_wallet_id'])
+      .where('user_id', '=', customer.id)
+      .execute();
+    expect(rows).toEqual(
+      Array.from({ length: 3 }, () => ({ tag: '77', whitelisted_wallet_id: String(saved) })),
+    );
+  });
+
+  it('approves automatically only a withdrawal whose tag is the saved one', async () => {
+    const customer = await fundedCustomer(100_000_000n, 'XRP');
+    const saved = await savedExchangeAddress(customer);
+    const settings = await finance.browser.get('/api/admin/crypto/withdrawal-settings');
+    const before = settings
+      .json<{ data: { coin_id: string; daily_limit: string | null; auto_approve_whitelisted: boolean }[] }>()
+      .data.find((coin) => coin.coin_id === 'xrp');
+    const switched = await finance.browser.put('/api/admin/crypto/withdrawal-settings/xrp', {
+      daily_limit: '1000',
+      auto_approve_whitelisted: true,
+    });
+    expect(switched.statusCode, switched.body).toBe(200);
+    try {
+      const verifiedTo = async (tag: string | null) => {
+        const withdrawal = await requested(customer, toSaved(saved));
+        const answer = await verify(customer, withdrawal.id, await xrpMailedCode(customer.email));
+        expect(answer.statusCode, answer.body).toBe(200);
+        // What a request taken before the saved-address check could have stored: the row's own tag.
+        await db().updateTable('crypto_withdrawals').set({ tag }).where('id', '=', withdrawal.id).execute();
+        return withdrawal.id;
+      };
+      const ownTag = await submit(customer, await verifiedTo('77'));
+      expect(ownTag.json()).toMatchObject({ data: { status: 'approved' } });
+      for (const tag of ['78', null]) {
+        const otherTag = await submit(customer, await verifiedTo(tag));
+        expect(otherTag.statusCode, otherTag.body).toBe(200);
+        expect(otherTag.json(), String(tag)).toMatchObject({ data: { status: 'pending' } });
+      }
+    } finally {
+      await finance.browser.put('/api/admin/crypto/withdrawal-settings/xrp', {
+        daily_limit: before?.daily_limit ?? '1000000',
+        auto_approve_whitelisted: before?.auto_approve_whitelisted ?? false,
+      });
+    }
+  });
+});
+
 describe('the staff side', () => {
   it('needs two different staff members beyond the daily limit', async () => {
     const customer = await fundedCustomer(300_000_000n);
@@ -528,6 +760,7 @@ describe('the staff side', () => {
     await staffAction(finance, withdrawal.id, 'approve');
     const mailer = createDevMailbox(db());
     const emailedCodes = createEmailedCodes({ db: db(), key: 'test' });
+    const limits = createRateLimiter(db());
     const cold = createCryptoWithdrawalService({
       db: db(),
       repository: createCryptoWithdrawalRepository(db()),
@@ -537,8 +770,10 @@ describe('the staff side', () => {
       emailedCodes,
       secondFactor: createSecondFactor({
         emailedCodes,
+        limits,
         verifyAuthenticatorCode: () => Promise.resolve(false),
       }),
+      limits,
       addresses: { network: 'mainnet' },
       savedAddresses: {
         findWallet: () => Promise.resolve(undefined),

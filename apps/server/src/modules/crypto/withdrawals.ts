@@ -30,6 +30,7 @@ import type { CryptoDepositsTable, DB, RowOf } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import { LIMITS, type RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
@@ -75,6 +76,8 @@ export type CryptoWithdrawalServiceDeps = {
   userEvents: Pick<UserEvents, 'moneyMoved'>;
   emailedCodes: EmailedCodes;
   secondFactor: SecondFactor;
+  /** Caps the new codes one withdrawal may be mailed. */
+  limits: Pick<RateLimiter, 'take'>;
   addresses: Pick<AddressSources, 'network'>;
   savedAddresses: SavedAddresses;
   wallets: Record<CryptoAsset, WithdrawalWallet>;
@@ -116,6 +119,11 @@ function refused(field: 'passcode', message: string): AppError {
 
 function codePurpose(id: string): string {
   return `crypto_withdrawal:${id}`;
+}
+
+/** One spelling of an XRP destination tag (the whitelist keeps '7' for '007'); null for none. */
+function tagKey(tag: string | null): string | null {
+  return tag === null ? null : String(Number(tag));
 }
 
 const OPEN_FOR_CUSTOMER: CryptoWithdrawalStatus[] = ['awaiting_code', 'verified', 'pending'];
@@ -218,8 +226,18 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           undefined,
           { usable_from: saved.usable_from.toISOString() },
         );
-      const tag = asset === 'XRP' ? ((body.xrp_tag || saved.tag) ?? null) : null;
-      return { address: saved.address, tag, whitelistedId: saved.id };
+      // The whitelist holds address and tag as one destination: at an exchange's shared address the
+      // tag is the recipient's account, so another tag is another (not whitelisted) destination.
+      const given = asset === 'XRP' && body.xrp_tag ? body.xrp_tag : null;
+      if (given !== null && !isValidDestinationTag(given))
+        throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.tagInvalid, {
+          xrp_tag: [CRYPTO_WITHDRAW_TEXTS.tagInvalid],
+        });
+      if (given !== null && tagKey(given) !== tagKey(saved.tag))
+        throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag, {
+          xrp_tag: [CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag],
+        });
+      return { address: saved.address, tag: asset === 'XRP' ? saved.tag : null, whitelistedId: saved.id };
     }
     const address = (body.wallet ?? '').trim();
     if (!isValidAddress(asset, address, deps.addresses.network))
@@ -467,6 +485,14 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       if (row.status !== 'awaiting_code' || row.verify_by <= new Date())
         throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notAwaitingCode);
       const customer = await requireCustomer(userId);
+      // Each new code brings five new tries at the six digits: a few resends cover a lost mail.
+      try {
+        await deps.limits.take(LIMITS.withdrawalCodeResends, id);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'RATE_LIMITED')
+          throw new AppError('RATE_LIMITED', CRYPTO_WITHDRAW_TEXTS.tooManyResends);
+        throw error;
+      }
       const code = await deps.emailedCodes.issue(db, userId, codePurpose(id));
       await mailCode(customer, row, code);
       return { message: CRYPTO_WITHDRAW_TEXTS.codeResent };
@@ -515,7 +541,8 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       if (factor === 'expired') throw refused('passcode', CRYPTO_WITHDRAW_TEXTS.codeExpired);
       if (factor === 'wrong') throw refused('passcode', CRYPTO_WITHDRAW_TEXTS.wrongPasscode);
 
-      // DECISIONS.md: approval is automatic only to an address whitelisted over 24 hours ago, within the limit.
+      // DECISIONS.md: approval is automatic only to an address whitelisted over 24 hours ago, within the
+      // limit, and only with the tag it was whitelisted with (address and tag are one destination).
       const saved = before.whitelisted_wallet_id
         ? await deps.savedAddresses.findWallet(userId, before.whitelisted_wallet_id)
         : undefined;
@@ -537,7 +564,8 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           coin.auto_approve_whitelisted &&
           !overLimit &&
           saved !== undefined &&
-          saved.usable_from <= new Date();
+          saved.usable_from <= new Date() &&
+          tagKey(saved.tag) === tagKey(row.tag);
         const updated = await repository.update(trx, id, {
           status: autoApprove ? 'approved' : 'pending',
           requested_at: new Date(),

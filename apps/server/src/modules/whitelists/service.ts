@@ -116,7 +116,10 @@ export function createWhitelistService(deps: {
   repository: WhitelistRepository;
   notifier: Notifier;
   emailedCodes: EmailedCodes;
-  /** The auth module's check of an authenticator code, each taken once. */
+  /**
+   * An authenticator code's check, each taken once: the second factor's, which counts wrong codes
+   * against the customer's limit (security/second-factor.ts).
+   */
   verifyAuthenticatorCode: (userId: number, passcode: string) => Promise<boolean>;
   /** Which network addresses are checked for (CRYPTO_NETWORK). */
   network: Network;

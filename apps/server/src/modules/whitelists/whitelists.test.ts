@@ -286,6 +286,27 @@ describe('wallet whitelisting', () => {
   });
 });
 
+describe('guessing the whitelist passcode', () => {
+  it('after five wrong codes from five addresses, refuses the right one (429) and adds nothing', async () => {
+    const customer = await newCustomer();
+    const addresses = new Set([customer.browser.ip]);
+    for (let guess = 0; guess < 5; guess += 1) {
+      const thief = { ...customer, browser: await customerBrowser(t.app, db(), customer.id) };
+      addresses.add(thief.browser.ip);
+      const wrong = await addWallet(thief, { address: ADDRESSES.btc, coin_id: 'btc', passcode: '000000' });
+      expect(errorOf(wrong).errors).toEqual({ passcode: [WHITELIST_TEXTS.wrongPasscode] });
+    }
+    expect(addresses.size).toBe(6);
+    const locked = await addWallet(customer, { address: ADDRESSES.btc, coin_id: 'btc' });
+    expect(locked.statusCode).toBe(429);
+    expect(errorOf(locked)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many attempts. Please wait 15 minutes and try again.',
+    });
+    expect((await listWallets(customer)).total).toBe(0);
+  });
+});
+
 describe('removing a whitelisted wallet', () => {
   it('takes the e-mailed code once, then removes the wallet and keeps the row for the record', async () => {
     const customer = await newCustomer();
