@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NotificationFlagsSchema } from './alerts.js';
 import { defineEndpoint } from './endpoint.js';
+import { CONTROL_CHARACTER } from './enquiries.js';
 import { VerificationStateSchema } from './kyc.js';
 
 /** The spec's texts for identity screens, word for word (DECISIONS.md replaces some). */
@@ -35,6 +36,8 @@ export const AUTH_TEXTS = {
   emailTaken: 'An account with this email already exists.',
   emailChangeSent: 'We have sent a confirmation link to your new email address.',
   loggedOut: 'You have been signed out.',
+  /** A first name opens the verification mail ("Hello …,"): no line breaks or other control characters. */
+  nameInvalid: 'Please enter a name without line breaks.',
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -49,7 +52,8 @@ const name = (label: string) =>
     .string()
     .trim()
     .min(1, `The ${label} field is required.`)
-    .max(100, `The ${label} may be at most 100 characters.`);
+    .max(100, `The ${label} may be at most 100 characters.`)
+    .refine((value) => !CONTROL_CHARACTER.test(value), AUTH_TEXTS.nameInvalid);
 /** 6 digits from an authenticator, or one of the ten recovery codes (xxxxx-xxxxx). */
 export const PasscodeSchema = z
   .string()

@@ -47,8 +47,8 @@ export const ENQUIRY_TEXTS = {
   messageTooLong: `The message may be at most ${ENQUIRY_MESSAGE_MAX} characters.`,
 } as const;
 
-/** Any control character: a name is one line. */
-const CONTROL_CHARACTER = /\p{Cc}/u;
+/** Any control character: a name is one line (registration's names use it too). */
+export const CONTROL_CHARACTER = /\p{Cc}/u;
 
 const name = (required: string, tooLong: string) =>
   z

@@ -92,10 +92,17 @@ export async function mailTo(db: Kysely<DB>, to: string) {
   return db.selectFrom('dev_mailbox').selectAll().where('to', '=', to).orderBy('id', 'desc').execute();
 }
 
-/** The first link in the newest mail to `to` whose subject matches. */
+/**
+ * The first link in the newest mail to `to` whose subject matches. Waits a little for it: registration
+ * and password reset answer before their mail is written (they must not tell by their timing whether
+ * an address has an account), and on PostgreSQL the test's next query can overtake the mail.
+ */
 export async function linkInMail(db: Kysely<DB>, to: string, subject: RegExp): Promise<string> {
-  const mail = (await mailTo(db, to)).find((message) => subject.test(message.subject));
-  const url = mail && /https?:\/\/\S+/.exec(mail.text)?.[0];
-  if (!url) throw new Error(`no mail to ${to} matching ${String(subject)}`);
-  return url;
+  for (let attempt = 0; ; attempt += 1) {
+    const mail = (await mailTo(db, to)).find((message) => subject.test(message.subject));
+    const url = mail && /https?:\/\/\S+/.exec(mail.text)?.[0];
+    if (url) return url;
+    if (attempt >= 50) throw new Error(`no mail to ${to} matching ${String(subject)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

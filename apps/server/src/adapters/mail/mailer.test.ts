@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { AUTH_TEXTS } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser } from '../../test/browser.js';
@@ -75,7 +75,16 @@ it('sends the verification mail over SMTP with a text and an HTML part', async (
   });
   expect(response.json()).toEqual({ message: AUTH_TEXTS.registered });
 
-  const message = received.find((mail) => mail.to.includes(email));
+  // Registration answers without waiting for its mail (an answer that waited for SMTP only for a new
+  // address would tell who has an account), so the mail may arrive just after the answer.
+  const message = await vi.waitFor(
+    () => {
+      const found = received.find((mail) => mail.to.includes(email));
+      if (!found) throw new Error(`no mail to ${email} yet`);
+      return found;
+    },
+    { timeout: 10_000 },
+  );
   expect(message?.from).toBe('no-reply@florin.test');
   const raw = decodeQuotedPrintable(message?.raw ?? '');
   expect(raw).toMatch(/^From: Florin <no-reply@florin\.test>/m);

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_TEXTS, ErrorBodySchema } from '@florin/contracts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AUTH_TEXTS, CRYPTO_WITHDRAW_TEXTS, ErrorBodySchema, NewApiTokenSchema } from '@florin/contracts';
+import type { MailMessage } from '../../adapters/mail/mailer.js';
+import * as passwords from '../../security/passwords.js';
 import { matchTotpStep } from '../../security/totp.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {
@@ -72,7 +74,12 @@ describe('registration and e-mail verification', () => {
     expect(registered.statusCode).toBe(201);
     expect(registered.json()).toEqual({ message: AUTH_TEXTS.registered });
 
-    const [mail] = await mailTo(t.database.db, email);
+    // The mail is written after the answer (the answer must not tell who has an account by its timing).
+    const [mail] = await vi.waitFor(async () => {
+      const mails = await mailTo(t.database.db, email);
+      expect(mails).toHaveLength(1);
+      return mails;
+    });
     expect(mail?.subject).toBe('Verify your email address — Florin');
     expect(mail?.text).toContain('Florin');
     expect(mail?.html).toContain('<a href="http://localhost:8080/verify/');
@@ -134,8 +141,10 @@ describe('registration and e-mail verification', () => {
     const second = await register(createBrowser(t.app), email, { first_name: 'Mallory' });
     expect(second.statusCode).toBe(201);
     expect(second.json()).toEqual({ message: AUTH_TEXTS.registered });
-    const subjects = (await mailTo(t.database.db, email)).map((m) => m.subject);
-    expect(subjects).toContain('You already have a Florin account — Florin');
+    await vi.waitFor(async () => {
+      const subjects = (await mailTo(t.database.db, email)).map((m) => m.subject);
+      expect(subjects).toContain('You already have a Florin account — Florin');
+    });
     const users = await t.database.db
       .selectFrom('users')
       .select('first_name')
@@ -169,6 +178,55 @@ describe('registration and e-mail verification', () => {
     expect(await t.database.db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual(
       [],
     );
+  });
+
+  it('refuses a name with a line break or another control character, and stores and mails nothing', async () => {
+    const browser = createBrowser(t.app);
+    const email = newEmail();
+    const cases: [Record<string, unknown>, Record<string, string[]>][] = [
+      [{ first_name: 'Ada\nClick https://evil.example' }, { first_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ first_name: 'Ada\r\nBcc: someone@example.com' }, { first_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ last_name: 'Love\u001b[2Jlace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ last_name: 'Love\u007flace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ last_name: 'Love\tlace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
+    ];
+    for (const [change, errors] of cases) {
+      const response = await register(browser, email, change);
+      expect([JSON.stringify(change), response.statusCode]).toEqual([JSON.stringify(change), 422]);
+      expect(errorOf(response).errors).toEqual(errors);
+    }
+    expect(await t.database.db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual(
+      [],
+    );
+    expect(await mailTo(t.database.db, email)).toEqual([]);
+    // A name that is one line, with letters from anywhere, is fine (surrounding spaces are trimmed).
+    expect((await register(browser, email, { first_name: ' Zoë-Ågot ' })).statusCode).toBe(201);
+  });
+
+  it('hashes the password for an address that already has an account too, so both take the same work', async () => {
+    const email = newEmail();
+    await register(createBrowser(t.app), email);
+    const hashing = vi.spyOn(passwords, 'hashPassword');
+    try {
+      const again = await register(createBrowser(t.app), email, {
+        password: 'another passphrase entirely',
+        password_confirmation: 'another passphrase entirely',
+      });
+      expect(again.statusCode).toBe(201);
+      expect(hashing.mock.calls).toEqual([['another passphrase entirely']]);
+      await expect(hashing.mock.results[0]?.value).resolves.toEqual(expect.any(String));
+      const fresh = await register(createBrowser(t.app), newEmail());
+      expect(fresh.statusCode).toBe(201);
+      expect(hashing).toHaveBeenCalledTimes(2);
+    } finally {
+      hashing.mockRestore();
+    }
+    const stored = await t.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(await passwords.verifyPassword(stored.password_hash, PASSWORD)).toBe(true);
   });
 
   it('records who referred the customer, and ignores a code that does not exist', async () => {
@@ -514,6 +572,60 @@ describe('passwords', () => {
   });
 });
 
+describe('API tokens end with the sessions', () => {
+  async function mintToken(browser: Browser): Promise<string> {
+    const response = await browser.post('/api/v1/settings/api-token');
+    expect(response.statusCode, response.body).toBe(200);
+    return NewApiTokenSchema.parse(response.json()).data.token;
+  }
+  const withToken = (token: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${token}` } });
+
+  it('refuses a token minted before a password reset', async () => {
+    const { browser, email } = await signedInCustomer();
+    const token = await mintToken(browser);
+    expect((await withToken(token)).statusCode).toBe(200);
+
+    await createBrowser(t.app).post('/api/v1/password/email', { email });
+    const link = await linkInMail(t.database.db, email, /Reset your Florin password/);
+    const newPassword = 'a brand new passphrase';
+    const reset = await createBrowser(t.app).post('/api/v1/password/reset', {
+      email,
+      password: newPassword,
+      password_confirmation: newPassword,
+      token: link.slice(link.lastIndexOf('?') + 1),
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+
+    const refused = await withToken(token);
+    expect(refused.statusCode).toBe(401);
+    expect(errorOf(refused).code).toBe('UNAUTHENTICATED');
+    const rows = await t.database.db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select('api_tokens.deleted_at')
+      .where('users.email', '=', email)
+      .execute();
+    expect(rows).toEqual([{ deleted_at: expect.any(Date) as Date }]);
+  });
+
+  it('refuses a token minted before a password change, while the changing session goes on', async () => {
+    const { browser } = await signedInCustomer();
+    const token = await mintToken(browser);
+    expect((await withToken(token)).statusCode).toBe(200);
+    const changed = await browser.put('/api/v1/settings/change-password', {
+      current_password: PASSWORD,
+      password: 'a different passphrase',
+      password_confirmation: 'a different passphrase',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await withToken(token)).statusCode).toBe(401);
+    expect((await browser.get('/api/v1/user')).statusCode).toBe(200);
+    // The customer can make a new one from the session that made the change.
+    expect((await withToken(await mintToken(browser))).statusCode).toBe(200);
+  });
+});
+
 describe('changing the e-mail address', () => {
   it('switches only when the new address confirms, tells the old one, and the link works once', async () => {
     const { browser, email } = await signedInCustomer();
@@ -539,5 +651,104 @@ describe('changing the e-mail address', () => {
       'Your email address was changed — Florin',
     );
     expect((await browser.get(path)).headers.location).toBe('/login?email_change=error');
+  });
+
+  it('starts the 24-hour crypto withdrawal wait, as the withdrawal codes now go to the new address', async () => {
+    const { browser, email } = await signedInCustomer();
+    await t.database.db
+      .updateTable('users')
+      .set({ status: 1, live_since: new Date() })
+      .where('email', '=', email)
+      .execute();
+    const withdraw = () =>
+      browser.post(
+        '/api/v1/crypto/send-verify-withdraw',
+        {
+          coin: 'btc',
+          wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          beneficiary_type: 'self',
+          destination_type: 'private_wallet',
+          amount: '0.5',
+        },
+        { headers: { 'idempotency-key': `email-change-${Date.now()}-${Math.random()}` } },
+      );
+    const blockedUntil = async () =>
+      (await browser.get('/api/v1/crypto/withdraw-info?coin=btc')).json<{
+        data: { blocked_until: string | null };
+      }>().data.blocked_until;
+
+    // Before the change nothing waits: the request gets as far as the (empty) balance.
+    expect(await blockedUntil()).toBeNull();
+    const before = await withdraw();
+    expect(before.statusCode, before.body).toBe(422);
+
+    const next = newEmail();
+    await browser.post('/api/v1/settings/email', { email: next, password: PASSWORD });
+    const link = await linkInMail(t.database.db, next, /Confirm your new email/);
+    const start = Date.now();
+    expect((await browser.get(new URL(link).pathname)).headers.location).toBe('/login?email_change=success');
+
+    const paused = await withdraw();
+    expect(paused.statusCode, paused.body).toBe(403);
+    const until = await blockedUntil();
+    expect(Date.parse(until ?? '')).toBeGreaterThanOrEqual(start - 1_000 + 24 * 3_600_000);
+    expect(errorOf(paused)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+    });
+  });
+});
+
+describe('mail on the routes that must not tell who has an account', () => {
+  let slow: TestApp;
+  const held: { message: MailMessage; fail: () => void }[] = [];
+
+  beforeAll(async () => {
+    // Every mail waits until the test lets it fail, as a slow or unreachable SMTP server would.
+    slow = await createTestApp({
+      mailer: {
+        kind: 'smtp',
+        send: (message) =>
+          new Promise<void>((_resolve, reject) => {
+            held.push({ message, fail: () => reject(new Error('SMTP server unreachable')) });
+          }),
+      },
+    });
+  });
+  afterAll(async () => {
+    for (const mail of held) mail.fail();
+    await slow.close();
+  });
+
+  it('answers registration and password-reset requests without waiting for the mail, which may then fail', async () => {
+    const email = newEmail();
+    const registered = await register(createBrowser(slow.app), email);
+    expect(registered.statusCode).toBe(201);
+    const again = await register(createBrowser(slow.app), email, { first_name: 'Mallory' });
+    expect(again.statusCode).toBe(201);
+    const reset = await createBrowser(slow.app).post('/api/v1/password/email', { email });
+    expect(reset.json()).toEqual({ message: AUTH_TEXTS.resetLinkSent });
+
+    await vi.waitFor(
+      () =>
+        expect(held.map((mail) => [mail.message.to, mail.message.subject])).toEqual([
+          [email, 'Verify your email address — Florin'],
+          [email, 'You already have a Florin account — Florin'],
+          [email, 'Reset your Florin password — Florin'],
+        ]),
+      { timeout: 10_000 },
+    );
+    // The links were made before the answer; only their mails were still on the way.
+    const tokens = await slow.database.db
+      .selectFrom('email_tokens')
+      .innerJoin('users', 'users.id', 'email_tokens.user_id')
+      .select('email_tokens.purpose')
+      .where('users.email', '=', email)
+      .orderBy('email_tokens.purpose')
+      .execute();
+    expect(tokens).toEqual([{ purpose: 'password_reset' }, { purpose: 'verify_email' }]);
+    for (const mail of held) mail.fail();
+    // A mail that then fails changes nothing the request did, and the app goes on answering.
+    expect((await createBrowser(slow.app).post('/api/v1/password/email', { email })).statusCode).toBe(200);
   });
 });

@@ -29,7 +29,7 @@ import type { Captcha } from '../../security/captcha.js';
 import type { AuthService, RequestMeta } from './service.js';
 
 function metaOf(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+  return { ip: request.ip, userAgent: request.headers['user-agent'], log: request.log };
 }
 
 export function registerAuthRoutes(

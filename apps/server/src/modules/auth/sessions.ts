@@ -15,6 +15,34 @@ const TOUCH_EVERY_SECONDS = 60;
  */
 export type ActiveSession = { id: string; userId: number; csrfToken: string; terminatedAt: Date | null };
 
+/**
+ * Ends everything that signs the customer in: every session but `exceptSessionId`, and every API
+ * token (soft-deleted, as closing the account does). For the security events that end sessions: a
+ * password changed or reset, staff signing the customer out or resetting their 2FA, the account
+ * closed. A token minted by whoever held the account must not outlive the change that shuts them
+ * out. Runs in the caller's transaction when given one; the number of sessions that had not expired.
+ */
+export async function revokeCustomerAccess(
+  executor: Kysely<DB>,
+  userId: number,
+  exceptSessionId?: string,
+): Promise<number> {
+  let sessions = executor
+    .updateTable('sessions')
+    .set({ revoked_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (exceptSessionId) sessions = sessions.where('id', '<>', exceptSessionId);
+  const ended = await sessions.returning(sql<boolean>`expires_at > now()`.as('was_open')).execute();
+  await executor
+    .updateTable('api_tokens')
+    .set({ deleted_at: sql<Date>`now()` })
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return ended.filter((session) => session.was_open).length;
+}
+
 export function createSessionStore(db: Kysely<DB>) {
   return {
     async create(userId: number, meta: { ip: string; userAgent?: string }) {
@@ -78,15 +106,12 @@ export function createSessionStore(db: Kysely<DB>) {
         .execute();
     },
 
-    /** After a password change or reset: every session of the user ends, but the one making the change. */
+    /**
+     * After a password change or reset: every session of the user ends, but the one making the
+     * change, and every API token is deleted (revokeCustomerAccess).
+     */
     async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
-      let query = db
-        .updateTable('sessions')
-        .set({ revoked_at: sql`now()` })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
-      if (exceptSessionId) query = query.where('id', '<>', exceptSessionId);
-      await query.execute();
+      await revokeCustomerAccess(db, userId, exceptSessionId);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { revokeCustomerAccess } from '../auth/sessions.js';
 
 export function createClosureRepository(db: Kysely<DB>) {
   return {
@@ -53,19 +54,9 @@ export function createClosureRepository(db: Kysely<DB>) {
       await trx.updateTable('users').set(values).where('id', '=', userId).execute();
     },
 
+    /** Every session ends and every API token is deleted. */
     async revokeSessions(trx: Kysely<DB>, userId: number): Promise<void> {
-      await trx
-        .updateTable('sessions')
-        .set({ revoked_at: sql<Date>`now()` })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('api_tokens')
-        .set({ deleted_at: sql<Date>`now()` })
-        .where('user_id', '=', userId)
-        .where('deleted_at', 'is', null)
-        .execute();
+      await revokeCustomerAccess(trx, userId);
     },
 
     async setLegalHold(trx: Kysely<DB>, userId: number, reason: string | null): Promise<void> {

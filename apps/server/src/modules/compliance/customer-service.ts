@@ -261,7 +261,10 @@ export function createCustomerAdminService(deps: {
       return { data: await profileOf(after), message: COMPLIANCE_TEXTS.twoFactorReset };
     },
 
-    /** Setting it to what it already is changes nothing and tells nobody. */
+    /**
+     * Setting it to what it already is changes nothing and tells nobody. Turning e-mailed codes on
+     * makes the mailbox a second factor, as a 2FA reset does: withdrawals wait 24 hours from it.
+     */
     async setEmailCodes(
       actor: AuditActor,
       userId: number,
@@ -269,11 +272,19 @@ export function createCustomerAdminService(deps: {
     ): Promise<Answer<CustomerProfile>> {
       const { after, changed } = await change(actor, userId, async (customer, trx) => {
         if (customer.platform_2fa_mobile === input.enabled) return null;
-        await repository.updateCustomer(trx, userId, { platform_2fa_mobile: input.enabled });
+        const twoFactorResetAt = input.enabled ? new Date() : undefined;
+        await repository.updateCustomer(trx, userId, {
+          platform_2fa_mobile: input.enabled,
+          ...(twoFactorResetAt && { two_factor_reset_at: twoFactorResetAt }),
+        });
         return {
           action: 'user.email_codes_switched',
           before: { platform_2fa_mobile: customer.platform_2fa_mobile },
-          after: { platform_2fa_mobile: input.enabled, reason: input.reason },
+          after: {
+            platform_2fa_mobile: input.enabled,
+            ...(twoFactorResetAt && { two_factor_reset_at: twoFactorResetAt }),
+            reason: input.reason,
+          },
         };
       });
       if (changed) {

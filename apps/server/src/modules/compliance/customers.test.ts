@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_TEXTS,
+  CRYPTO_WITHDRAW_TEXTS,
   CustomerProfileSchema,
   CustomerSummarySchema,
   ErrorBodySchema,
   KYC_TEXTS,
   LedgerLineSchema,
+  NewApiTokenSchema,
   pageSchema,
 } from '@florin/contracts';
 import { createKycTestApp, type KycTestApp } from '../kyc/test-kit.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSecretBox, hashToken } from '../../security/secret-box.js';
+import type { Browser } from '../../test/browser.js';
 import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
   auditRows,
@@ -261,7 +264,7 @@ describe('helping a customer', () => {
       expect.objectContaining({
         action: 'user.email_codes_switched',
         before: { platform_2fa_mobile: false },
-        after: { platform_2fa_mobile: true, reason },
+        after: { platform_2fa_mobile: true, two_factor_reset_at: expect.any(String) as string, reason },
       }),
       expect.objectContaining({
         action: 'user.email_codes_switched',
@@ -275,6 +278,90 @@ describe('helping a customer', () => {
     ]);
     const browser = await customerBrowser(t.app, db, customer.id);
     expect((await browser.get('/api/v1/user')).json()).toMatchObject({ data: { platform_2fa_mobile: 0 } });
+  });
+
+  it('makes crypto withdrawals wait 24 hours once e-mailed codes are on, as after a 2FA reset', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db);
+    await db
+      .updateTable('users')
+      .set({ status: 1, live_since: new Date() })
+      .where('id', '=', customer.id)
+      .execute();
+    const browser = await customerBrowser(t.app, db, customer.id);
+    const withdraw = () =>
+      browser.post(
+        '/api/v1/crypto/send-verify-withdraw',
+        {
+          coin: 'btc',
+          wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          beneficiary_type: 'self',
+          destination_type: 'private_wallet',
+          amount: '0.5',
+        },
+        { headers: { 'idempotency-key': `email-codes-${customer.id}-${Date.now()}-${Math.random()}` } },
+      );
+    // Before the switch nothing waits: the request gets as far as the (empty) balance.
+    const before = await withdraw();
+    expect(before.statusCode, before.body).toBe(422);
+
+    const start = Date.now();
+    const on = await support.browser.post(`/api/admin/customers/${customer.id}/email-codes`, {
+      enabled: true,
+      reason: 'Customer cannot use an authenticator app (accessibility).',
+    });
+    expect(on.statusCode).toBe(200);
+    const paused = await withdraw();
+    expect(paused.statusCode, paused.body).toBe(403);
+
+    const profile = CustomerProfileSchema.parse(on.json<{ data: unknown }>().data);
+    const resetAt = Date.parse(profile.two_factor_reset_at ?? '');
+    expect(resetAt).toBeGreaterThanOrEqual(start - 1_000);
+    expect(Date.parse(profile.withdrawals_blocked_until ?? '')).toBe(resetAt + 24 * 3_600_000);
+    const until = new Date(resetAt + 24 * 3_600_000).toISOString();
+    expect(errorOf(paused)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+    });
+  });
+
+  it('ends the customer’s API tokens with the sessions, when staff sign them out or reset 2FA', async () => {
+    const mintToken = async (browser: Browser) => {
+      const response = await browser.post('/api/v1/settings/api-token');
+      expect(response.statusCode, response.body).toBe(200);
+      return NewApiTokenSchema.parse(response.json()).data.token;
+    };
+    const withToken = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${token}` } });
+
+    const signedOut = await customerWithTwoFactor();
+    const first = await mintToken(signedOut.phone);
+    expect((await withToken(first)).statusCode).toBe(200);
+    const signOut = await support.browser.post(`/api/admin/customers/${signedOut.customer.id}/sign-out`, {
+      reason: 'Customer reports a stolen laptop with a script holding a token.',
+    });
+    expect(signOut.statusCode).toBe(200);
+    const refused = await withToken(first);
+    expect(refused.statusCode).toBe(401);
+    expect(errorOf(refused).code).toBe('UNAUTHENTICATED');
+
+    const reset = await customerWithTwoFactor();
+    const second = await mintToken(reset.laptop);
+    expect((await withToken(second)).statusCode).toBe(200);
+    const resetResponse = await support.browser.post(`/api/admin/customers/${reset.customer.id}/reset-2fa`, {
+      reason: 'Lost phone; identity checked by video call and passport.',
+    });
+    expect(resetResponse.statusCode).toBe(200);
+    expect((await withToken(second)).statusCode).toBe(401);
+
+    const rows = await t.database.db
+      .selectFrom('api_tokens')
+      .select(['user_id', 'deleted_at'])
+      .where('user_id', 'in', [signedOut.customer.id, reset.customer.id])
+      .orderBy('user_id')
+      .execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.deleted_at).toEqual(expect.any(Date));
   });
 
   it('edits the name or date of birth with a reason, checking the date as the wizard does', async () => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { DB, KycDocumentsTable, UsersTable, RowOf } from '../../db/schema.js';
-import { SESSION_IDLE_MINUTES } from '../auth/sessions.js';
+import { revokeCustomerAccess, SESSION_IDLE_MINUTES } from '../auth/sessions.js';
 
 /** A query on the database or inside the caller's transaction. */
 type Executor = Kysely<DB>;
@@ -422,16 +422,9 @@ export function createComplianceRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** Ends every session of the customer; the number that were still open. */
-    async revokeSessions(executor: Executor, userId: number): Promise<number> {
-      const result = await executor
-        .updateTable('sessions')
-        .set({ revoked_at: sql<Date>`now()` })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+    /** Ends every session of the customer and deletes their API tokens; the number of sessions still open. */
+    revokeSessions(executor: Executor, userId: number): Promise<number> {
+      return revokeCustomerAccess(executor, userId);
     },
 
     /** The customer's ledger accounts (created as money first moves for them). */

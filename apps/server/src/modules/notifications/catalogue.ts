@@ -93,7 +93,7 @@ export const NOTIFICATIONS = {
       subject: 'Your password was changed',
       paragraphs: [
         `Hello ${firstName},`,
-        'The password of your Florin account was changed and your other sessions were signed out.',
+        'The password of your Florin account was changed: your other sessions were signed out and your API keys were deleted (create new ones in Settings if you use them).',
         'If this was not you, reset your password now and contact support.',
       ],
     }),
