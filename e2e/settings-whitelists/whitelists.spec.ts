@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { ERROR_CODES, WHITELIST_TEXTS } from '@florin/contracts';
+import { AUTH_TEXTS, ERROR_CODES, WHITELIST_TEXTS } from '@florin/contracts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import { makeCustomerLive } from '../dashboard/dashboard-actions.js';
@@ -306,7 +306,7 @@ test.describe('whitelisting in Settings', () => {
         const awayPage = await away.newPage();
         await awayPage.goto('/login');
         await submitLoginForm(awayPage, customer.email, customer.password);
-        await expect(toast(awayPage, 'Sign-in Refused')).toContainText(
+        await expect(toast(awayPage, AUTH_TEXTS.loginFailedTitle)).toContainText(
           ERROR_CODES.IP_NOT_WHITELISTED.message,
         );
         await expect(awayPage).toHaveURL(/\/login$/);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { passSecurityWaits } from '../crypto/crypto-actions.js';
 import { currentUser } from '../kyc/customer-actions.js';
 import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
 import {
@@ -62,8 +63,9 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     await expect(withdraw).toContainText('Your bank details changed recently');
     await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
 
-    // A day later (the dev route moves the bank details into the past).
+    // A day later (the dev routes move the bank details, and the switch to e-mailed codes, into the past).
     await passBankDetailsWait(api, customer.email);
+    await passSecurityWaits(api, customer.email);
 
     await page.reload();
     const available = page.getByTestId('withdraw-available');
