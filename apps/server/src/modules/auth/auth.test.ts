@@ -4,6 +4,7 @@ import { AUTH_TEXTS, CRYPTO_WITHDRAW_TEXTS, ErrorBodySchema, NewApiTokenSchema }
 import type { MailMessage } from '../../adapters/mail/mailer.js';
 import * as passwords from '../../security/passwords.js';
 import { matchTotpStep } from '../../security/totp.js';
+import { askForBtcWithdrawal } from '../crypto/test-kit.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {
   awayFromTotpStepEdge,
@@ -660,18 +661,7 @@ describe('changing the e-mail address', () => {
       .set({ status: 1, live_since: new Date() })
       .where('email', '=', email)
       .execute();
-    const withdraw = () =>
-      browser.post(
-        '/api/v1/crypto/send-verify-withdraw',
-        {
-          coin: 'btc',
-          wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-          beneficiary_type: 'self',
-          destination_type: 'private_wallet',
-          amount: '0.5',
-        },
-        { headers: { 'idempotency-key': `email-change-${Date.now()}-${Math.random()}` } },
-      );
+    const withdraw = () => askForBtcWithdrawal(browser);
     const blockedUntil = async () =>
       (await browser.get('/api/v1/crypto/withdraw-info?coin=btc')).json<{
         data: { blocked_until: string | null };

@@ -15,6 +15,7 @@ import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import type { Browser } from '../../test/browser.js';
+import { askForBtcWithdrawal } from '../crypto/test-kit.js';
 import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
   auditRows,
@@ -289,18 +290,7 @@ describe('helping a customer', () => {
       .where('id', '=', customer.id)
       .execute();
     const browser = await customerBrowser(t.app, db, customer.id);
-    const withdraw = () =>
-      browser.post(
-        '/api/v1/crypto/send-verify-withdraw',
-        {
-          coin: 'btc',
-          wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-          beneficiary_type: 'self',
-          destination_type: 'private_wallet',
-          amount: '0.5',
-        },
-        { headers: { 'idempotency-key': `email-codes-${customer.id}-${Date.now()}-${Math.random()}` } },
-      );
+    const withdraw = () => askForBtcWithdrawal(browser);
     // Before the switch nothing waits: the request gets as far as the (empty) balance.
     const before = await withdraw();
     expect(before.statusCode, before.body).toBe(422);

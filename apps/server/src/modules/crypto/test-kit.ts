@@ -5,6 +5,7 @@ import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { TestApp } from '../../test/app.js';
+import type { Browser } from '../../test/browser.js';
 import { newCustomer } from '../kyc/test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import { fiatDomainCheck } from '../fiat/service.js';
@@ -71,4 +72,23 @@ export function otherInstance(
 
 export async function balanceOf(t: TestApp, userId: number, asset: CryptoAsset) {
   return t.ledger.getBalance(t.database.db, { asset, kind: 'available', ownerUserId: String(userId) });
+}
+
+/**
+ * Asks for a code for a BTC withdrawal of 0.5 to an external wallet, with a fresh idempotency key:
+ * how the security-wait tests find out whether crypto withdrawals are paused (403) or get as far
+ * as the balance (422 for an empty one).
+ */
+export function askForBtcWithdrawal(browser: Browser) {
+  return browser.post(
+    '/api/v1/crypto/send-verify-withdraw',
+    {
+      coin: 'btc',
+      wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      beneficiary_type: 'self',
+      destination_type: 'private_wallet',
+      amount: '0.5',
+    },
+    { headers: { 'idempotency-key': `security-wait-${Date.now()}-${Math.random()}` } },
+  );
 }

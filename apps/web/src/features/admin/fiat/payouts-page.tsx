@@ -164,8 +164,8 @@ function PayoutsScreen() {
           </Title>
           <Text size="sm" c="dimmed">
             Customers’ fiat withdrawals waiting to be paid, oldest first. Export a payout file (each
-            withdrawal goes in one file, and its customer can no longer cancel it), pay it from the bank,
-            then mark each withdrawal paid.
+            withdrawal goes in one file, and its customer can no longer cancel it), pay it from the bank, then
+            mark each withdrawal paid.
           </Text>
         </Stack>
         <Group gap="xs" align="flex-end">

@@ -33,7 +33,9 @@ export function rejectPayout({ id, reason }: { id: string; reason: string }) {
  * Makes the next payout file (the withdrawals no earlier file listed, which the customer can no longer
  * cancel from now on) and saves it as a CSV; nothing is saved when no withdrawal is waiting.
  */
-export async function exportPayouts(currency: FiatCurrency): Promise<{ withdrawals: number; message: string }> {
+export async function exportPayouts(
+  currency: FiatCurrency,
+): Promise<{ withdrawals: number; message: string }> {
   const { data, message } = await adminCall(
     exportPayoutFile,
     { body: { currency } },
