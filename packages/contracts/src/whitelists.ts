@@ -37,6 +37,9 @@ export const WHITELIST_TEXTS = {
   ipFirstMustBeCurrent:
     'Add the IP address you are using now first (shown above), so that you can still sign in.',
   ipRemoved: 'The IP address is removed from your whitelist.',
+  ipRemoveCurrent:
+    'You are using this IP address now: remove the other addresses first, or you could not sign in from here again.',
+  passcodeFormat: 'Enter the 6-digit code from your authenticator app.',
   ipExplainer:
     'Once you whitelist an IP address, you can sign in only from the addresses on this list. Sign-in from any other address is refused and we e-mail you.',
 } as const;
@@ -49,11 +52,12 @@ export const WALLET_USABLE_AFTER_HOURS = 24;
 
 const isoDateTime = z.string();
 const idParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** Spec 001 §5: 2FA codes are 6 digits; a typo is refused here, before it counts as a wrong try. */
 const passcodeSchema = z
   .string({ error: WHITELIST_TEXTS.passcodeRequired })
   .trim()
   .min(1, WHITELIST_TEXTS.passcodeRequired)
-  .max(20);
+  .regex(/^\d{6}$/, WHITELIST_TEXTS.passcodeFormat);
 const limitSchema = z.coerce.number().int().min(1).max(500).default(WHITELIST_PAGE_STEP);
 
 /** "********" and the address's last 4 characters (001 §2). */

@@ -64,7 +64,17 @@ export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
           .orderBy('id', 'desc')
           .forUpdate()
           .executeTakeFirst();
-        if (!open) return 'none';
+        if (!open) {
+          // A code killed by its wrong tries is as good as expired: only a new one helps.
+          const last = await trx
+            .selectFrom('withdrawal_codes')
+            .select('failed_attempts')
+            .where('user_id', '=', userId)
+            .where('purpose', '=', purpose)
+            .orderBy('id', 'desc')
+            .executeTakeFirst();
+          return last && last.failed_attempts >= EMAILED_CODE_MAX_ATTEMPTS ? 'expired' : 'none';
+        }
         if (open.expired) return 'expired';
         if (!safeEqual(open.code_hash, hash(userId, purpose, code))) {
           await trx

@@ -467,6 +467,24 @@ async function sessionsOf(email: string): Promise<number> {
 }
 
 describe('one-time codes', () => {
+  it('of 50 requests turning 2FA on with one code, one succeeds: no second set of recovery codes replaces its', async () => {
+    const { email, browser } = await signedInCustomer();
+    const generated = await browser.get('/api/v1/two-factor-authentication/generate');
+    const { secret } = generated.json<{ data: { secret: string } }>().data;
+    const passcode = await freshTotpCode(secret);
+    const answers = await race(() =>
+      browser.post('/api/v1/two-factor-authentication/toggle', { passcode, disable_2fa: 0 }),
+    );
+    // Five are judged (the toggle's limit), the rest refused 429; of the judged, the first turns it on.
+    expect(tally(answers)[200]).toBe(1);
+    const user = await db()
+      .selectFrom('users')
+      .select('totp_secret_encrypted')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(user.totp_secret_encrypted).not.toBeNull();
+  });
+
   it('of 50 uses of one e-mail verification link, one verifies', async () => {
     const { email } = await registered();
     const token = await verifyToken(email);

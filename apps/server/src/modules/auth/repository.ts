@@ -73,6 +73,26 @@ export function createAuthRepository(db: Kysely<DB>) {
     },
 
     /** Makes a 30-second TOTP step used; false when it (or a later one) was used before. */
+    /**
+     * Turns on the authenticator set up with `pendingSecret`, claiming `step` as used; false when it
+     * is already on or the setup changed meanwhile (a concurrent request with the same code won).
+     */
+    async enableTwoFactor(userId: number, pendingSecret: string, step: number): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({
+          totp_secret_encrypted: pendingSecret,
+          totp_pending_secret_encrypted: null,
+          totp_last_step: String(step),
+          security_changed_at: new Date(),
+        })
+        .where('id', '=', userId)
+        .where('totp_secret_encrypted', 'is', null)
+        .where('totp_pending_secret_encrypted', '=', pendingSecret)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
     async claimTotpStep(userId: number, step: number): Promise<boolean> {
       const result = await db
         .updateTable('users')

@@ -213,7 +213,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await repository.findUserById(userId);
       if (!user) return;
       if (!user.email_verified_at) await sendVerification(user);
-      else if (user.pending_email) await sendEmailChangeConfirmation(user, user.pending_email);
+      // As when the change was asked for: an address someone else has gets no mail.
+      else if (user.pending_email && !(await repository.findUserByEmail(user.pending_email)))
+        await sendEmailChangeConfirmation(user, user.pending_email);
     },
 
     async login(
@@ -469,12 +471,10 @@ export function createAuthService(deps: AuthServiceDeps) {
         }
         const pending = secretBox.decrypt(user.totp_pending_secret_encrypted);
         const step = await judged(() => matchTotpStep(pending, input.passcode));
-        await repository.updateUser(user.id, {
-          totp_secret_encrypted: user.totp_pending_secret_encrypted,
-          totp_pending_secret_encrypted: null,
-          totp_last_step: String(step),
-          security_changed_at: new Date(),
-        });
+        // One statement that only the first of concurrent requests with the same code gets through:
+        // a second must not hand out recovery codes that replace the first's.
+        if (!(await repository.enableTwoFactor(user.id, user.totp_pending_secret_encrypted, step)))
+          throw new AppError('CONFLICT', 'Two-factor authentication is already on.');
         const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
         await repository.replaceRecoveryCodes(user.id, recoveryCodes);
         await notifier.notify(user, 'two_factor_enabled', { firstName: user.first_name });

@@ -91,6 +91,7 @@ export function registerWhitelistRoutes(app: FastifyInstance, deps: { whitelists
         request.params.userIdentification,
         String(request.params.id),
         request.body.passcode,
+        request.ip,
       ),
   });
 }

@@ -253,6 +253,7 @@ export function createWhitelistService(deps: {
     async verifyRemoval(userId: number, id: string, code: string): Promise<{ message: string }> {
       const wallet = await requireLiveWallet(userId, id);
       const result = await deps.emailedCodes.check(userId, removalPurpose(wallet.id), code);
+      // Expired, or spent by five wrong tries (emailedCodes says expired): only a new code helps (Resend).
       if (result === 'expired') throw new AppError('VERIFICATION_FAILED', WHITELIST_TEXTS.codeExpired);
       if (result !== 'ok') throw new AppError('VERIFICATION_FAILED', WHITELIST_TEXTS.removalCodeWrong);
       if (!(await repository.markRemovalVerified(userId, wallet.id, REMOVAL_CONFIRMED_MINUTES)))
@@ -373,11 +374,16 @@ export function createWhitelistService(deps: {
       identification: string,
       id: string,
       passcode: string,
+      currentIp: string,
     ): Promise<{ message: string }> {
       const customer = await requireOwner(userId, identification);
       const row = isIdText(id) ? await repository.findLiveIp(userId, id) : undefined;
       if (!row) throw new AppError('NOT_FOUND');
       if (!customer.has_totp) throw twoFactorRequired();
+      // As when adding the first: removing the address in use while others stay would lock the customer
+      // out at their next sign-in from here (removing the last one lets every address in again).
+      if (row.ip_address === normalizeIp(currentIp) && (await repository.countLiveIps(userId, db)) > 1)
+        throw new AppError('VALIDATION_FAILED', WHITELIST_TEXTS.ipRemoveCurrent);
       await requirePasscode(userId, passcode);
       if (!(await repository.removeIp(userId, row.id))) throw new AppError('NOT_FOUND');
       await notifier.notify(customer, 'ip_whitelist_removed', {

@@ -364,6 +364,28 @@ describe('removing a whitelisted wallet', () => {
     await addedWallet(customer, { address: ADDRESSES.btc, coin_id: 'btc' });
   });
 
+  it('calls a code spent by five wrong tries expired, so the client offers Resend, not another try', async () => {
+    const customer = await newCustomer();
+    const wallet = await addedWallet(customer, { address: ADDRESSES.btc, coin_id: 'btc' });
+    await customer.browser.post('/api/v1/send-verify-wallet-address', { id: Number(wallet.id) });
+    const code = await removalCode(customer.email);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const wrong = await customer.browser.post('/api/v1/verify-wallet-address', {
+        id: Number(wallet.id),
+        verify_code: otherCode(code),
+      });
+      expect(errorOf(wrong).message).toBe(WHITELIST_TEXTS.removalCodeWrong);
+    }
+    const spent = await customer.browser.post('/api/v1/verify-wallet-address', {
+      id: Number(wallet.id),
+      verify_code: code,
+    });
+    expect(errorOf(spent)).toMatchObject({
+      code: 'VERIFICATION_FAILED',
+      message: WHITELIST_TEXTS.codeExpired,
+    });
+  });
+
   it("refuses another wallet's code, an expired code (so the client offers Resend), and a confirmation that ran out", async () => {
     const customer = await newCustomer();
     const first = await addedWallet(customer, { address: ADDRESSES.btc, coin_id: 'btc' });
@@ -551,6 +573,16 @@ describe('IP whitelisting', () => {
     expect(listed.total).toBe(2);
     expect(listed.data.map((item) => WhitelistedIpSchema.parse(item).ip_address)).toEqual(['2001:db8::1']);
     expect(listed.current_ip).toBe(customer.browser.ip);
+
+    // The address in use cannot go while others stay: the next sign-in from here would be refused.
+    const firstId = WhitelistedIpSchema.parse(addedBody.data).id;
+    const lockout = await customer.browser.post(`${base}/whitelist/${firstId}/remove`, {
+      passcode: await passcode(customer),
+    });
+    expect(lockout.statusCode).toBe(422);
+    expect(errorOf(lockout).message).toBe(WHITELIST_TEXTS.ipRemoveCurrent);
+    const typo = await customer.browser.post(`${base}/whitelist/${firstId}/remove`, { passcode: '12a45' });
+    expect(errorOf(typo).errors).toEqual({ passcode: [WHITELIST_TEXTS.passcodeFormat] });
 
     const secondId = WhitelistedIpSchema.parse(second.json<{ data: unknown }>().data).id;
     const wrongRemoval = await customer.browser.post(`${base}/whitelist/${secondId}/remove`, {
