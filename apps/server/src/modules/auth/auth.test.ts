@@ -654,6 +654,17 @@ describe('changing the e-mail address', () => {
     expect((await browser.get(path)).headers.location).toBe('/login?email_change=error');
   });
 
+  it('mails no confirmation to an address another customer has, not even when asked to resend it', async () => {
+    const { browser } = await signedInCustomer();
+    const { email: taken } = await signedInCustomer();
+    const before = (await mailTo(t.database.db, taken)).length;
+    const asked = await browser.post('/api/v1/settings/email', { email: taken, password: PASSWORD });
+    expect(asked.json()).toEqual({ message: AUTH_TEXTS.emailChangeSent });
+    const { id } = (await browser.get('/api/v1/user')).json<{ data: { id: number } }>().data;
+    expect((await browser.post(`/api/v1/users/email-resend-verification/${id}`)).statusCode).toBe(200);
+    expect(await mailTo(t.database.db, taken)).toHaveLength(before);
+  });
+
   it('starts the 24-hour crypto withdrawal wait, as the withdrawal codes now go to the new address', async () => {
     const { browser, email } = await signedInCustomer();
     await t.database.db
