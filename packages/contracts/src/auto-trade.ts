@@ -90,7 +90,8 @@ export const AutoTradeConversionSchema = z.object({
 export type AutoTradeConversion = z.infer<typeof AutoTradeConversionSchema>;
 
 const userIdParams = z.strictObject({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  // An integer column: a larger number would reach PostgreSQL and fail there (a 500), not here (a 422).
+  id: z.coerce.number().int().positive().max(2_147_483_647),
 });
 
 /**

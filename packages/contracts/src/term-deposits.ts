@@ -137,7 +137,8 @@ export const CreateTermDepositBodySchema = z
     day: z.coerce
       .number({ error: TERM_DEPOSIT_TEXTS.chooseTerm })
       .int()
-      .positive(TERM_DEPOSIT_TEXTS.chooseTerm),
+      .positive(TERM_DEPOSIT_TEXTS.chooseTerm)
+      .max(2_147_483_647, TERM_DEPOSIT_TEXTS.chooseTerm),
     /** The rate the customer saw; refused when the option's rate has changed since. */
     rate: z.string().trim().optional(),
   })

@@ -197,7 +197,6 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'GET /api/v1/user/referral_custom',
       'POST /api/v1/user/referral_custom',
       'GET /api/v1/user/affiliate-earnings/:flag',
-      'POST /api/v1/user/affiliate-withdraw',
       'GET /api/v1/user/affiliate-codes',
       'POST /api/v1/affiliate-codes/assign',
     ],
@@ -217,6 +216,8 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'POST /api/v1/crypto/withdrawals/:id/cancel',
       // what an open order holds comes back, to be withdrawn
       'POST /api/v1/crypto/limit_order/:id/cancel',
+      // referral earnings paid out to the customer's bank
+      'POST /api/v1/user/affiliate-withdraw',
     ],
   ],
   [

@@ -62,7 +62,8 @@ export function createPromoService(deps: PromoServiceDeps) {
       userId: number,
       body: { user_id?: number; affiliate_code: string },
     ): Promise<Answer<PromoCode>> {
-      if (body.user_id !== undefined && body.user_id !== userId) throw invalid();
+      // Another customer's id is not theirs to name: not found, as every foreign object is.
+      if (body.user_id !== undefined && body.user_id !== userId) throw new AppError('NOT_FOUND');
       const code = await repository.findApplicableCode(body.affiliate_code.trim().toUpperCase());
       if (!code) throw invalid();
       if (!(await deps.isEligible(userId))) throw new AppError('FORBIDDEN', REFERRALS_TEXTS.promoNotEligible);

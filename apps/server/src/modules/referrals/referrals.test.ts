@@ -440,6 +440,11 @@ describe('promo codes', () => {
 
   it('refuses unknown and stopped codes with Invalid Promo Code', async () => {
     const who = await customer('abroad');
+    const foreign = await who.browser.post('/api/v1/affiliate-codes/assign', {
+      user_id: (await customer('corporate')).id,
+      affiliate_code: 'NOPE-NOT-A-CODE',
+    });
+    expect(foreign.statusCode).toBe(404);
     const unknown = await who.browser.post('/api/v1/affiliate-codes/assign', {
       affiliate_code: 'NOPE-NOT-A-CODE',
     });

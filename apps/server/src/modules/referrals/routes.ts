@@ -53,6 +53,8 @@ export function registerReferralRoutes(app: FastifyInstance, deps: { referrals: 
 
   registerRoute(app, claimAffiliateEarnings, {
     access: 'customer',
+    // A payout to the customer's bank: a terminated customer may still take their money out.
+    allowWhenTerminated: true,
     rateLimit: { max: 10, timeWindow: '1 minute' },
     handler: async (request) =>
       referrals.claim(requireCustomer(request).userId, idempotencyKeyOf(request), request.body),

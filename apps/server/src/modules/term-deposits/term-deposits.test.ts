@@ -207,6 +207,10 @@ describe('locking coins in a term deposit', () => {
       expect(response.statusCode).toBe(422);
       expect(errorOf(response).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.termUnavailable]);
     }
+    // A term id beyond the column's range is refused by the contract, not by the database (a 500).
+    const huge = await lock(customer, { coin: 'eth', amount: '0.5', day: 3_000_000_000 });
+    expect(huge.statusCode).toBe(422);
+    expect(errorOf(huge).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.chooseTerm]);
     // The rate the customer saw must still be the rate.
     const moved = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate: '5' });
     expect(moved.statusCode).toBe(409);
