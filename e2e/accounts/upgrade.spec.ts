@@ -51,7 +51,7 @@ test.describe('the Account page and the upgrade to trade', () => {
       [ACCOUNT_TEXTS.address, INDIVIDUAL_DETAILS.address],
       [ACCOUNT_TEXTS.city, INDIVIDUAL_DETAILS.city],
       [ACCOUNT_TEXTS.postcode, INDIVIDUAL_DETAILS.zip],
-      [ACCOUNT_TEXTS.country, INDIVIDUAL_DETAILS.country],
+      [ACCOUNT_TEXTS.country, 'United Kingdom'],
       [ACCOUNT_TEXTS.phone, INDIVIDUAL_DETAILS.phone],
       [ACCOUNT_TEXTS.birthday, '12 April 1985'],
       [ACCOUNT_TEXTS.email, customer.email],

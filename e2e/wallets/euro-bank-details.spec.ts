@@ -64,6 +64,8 @@ test.describe('euro deposit details', () => {
     const withdraw = page.getByRole('form', { name: 'Withdraw EUR' });
     await expect(withdraw).toContainText('Account ending 3000');
     await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
+    // A euro account is a bank account: no warning to register one (spec 001 section 2).
+    await expect(page.getByRole('alert').filter({ hasText: 'Register Bank Details!' })).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
 });

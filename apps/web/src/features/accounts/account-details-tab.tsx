@@ -1,4 +1,5 @@
 import { ACCOUNT_TEXTS, UPGRADE_TEXTS, type User } from '@florin/contracts';
+import { countryName } from '@florin/domain';
 import { Badge, Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { CloseAccountSection } from './close-account-section';
 
@@ -17,6 +18,11 @@ function formatBirthday(value: string): string {
 
 type Field = { label: string; value: string | null | undefined };
 
+/** Countries are kept as ISO codes; the customer reads the name ("United Kingdom", not "GB"). */
+function nameOf(code: string | null | undefined): string | null | undefined {
+  return code ? countryName(code) : code;
+}
+
 /** Spec 002 §2.2: Corporate accounts show the company's address in place of the personal one. */
 function fieldsOf(user: User): Field[] {
   const names: Field[] = [
@@ -29,13 +35,13 @@ function fieldsOf(user: User): Field[] {
           { label: ACCOUNT_TEXTS.companyAddress, value: user.company?.address },
           { label: ACCOUNT_TEXTS.companyCity, value: user.company?.city },
           { label: ACCOUNT_TEXTS.companyZip, value: user.company?.zip },
-          { label: ACCOUNT_TEXTS.companyCountry, value: user.company?.country },
+          { label: ACCOUNT_TEXTS.companyCountry, value: nameOf(user.company?.country) },
         ]
       : [
           { label: ACCOUNT_TEXTS.address, value: user.address },
           { label: ACCOUNT_TEXTS.city, value: user.city },
           { label: ACCOUNT_TEXTS.postcode, value: user.zip },
-          { label: ACCOUNT_TEXTS.country, value: user.country },
+          { label: ACCOUNT_TEXTS.country, value: nameOf(user.country) },
         ];
   const contact: Field[] = [{ label: ACCOUNT_TEXTS.phone, value: user.phone }];
   if (user.account_type !== 'Corporate') {

@@ -1,6 +1,7 @@
 import { REFERRALS_TEXTS } from '@florin/contracts';
 import { Button, Group, Paper, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { LoadFailed } from '../../components/load-failed';
 import { describeError, reportError, toAppError } from '../../lib/errors';
 import { showSuccessToast } from '../../lib/toasts';
 import { useAssignPromoCode, usePromoCodes } from './api/promo-codes';
@@ -65,7 +66,11 @@ export function PromoTab({ userId }: { userId: number }) {
       </form>
       <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }}>
         {!codes.data ? (
-          <Skeleton h={80} />
+          codes.isError ? (
+            <LoadFailed what="Your promo codes" onRetry={() => void codes.refetch()} />
+          ) : (
+            <Skeleton h={80} />
+          )
         ) : codes.data.length === 0 ? (
           <Text c="dimmed" size="sm">
             {REFERRALS_TEXTS.promoEmpty}

@@ -20,6 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useRef, useState, type FormEvent } from 'react';
+import { LoadFailed } from '../../components/load-failed';
 import { SendCodeButton } from '../../components/send-code-button';
 import { describeError, reportError, toAppError } from '../../lib/errors';
 import { formatPounds } from '../../lib/format';
@@ -34,7 +35,12 @@ const CODE_LENGTH = 6;
 /** The Account page's Referrals tab (spec 002 §2.2): the link, the partner's slug, the earnings and Claim. */
 export function ReferralsTab() {
   const overview = useReferralOverview();
-  if (!overview.data) return <Skeleton h={220} radius="md" />;
+  if (!overview.data)
+    return overview.isError ? (
+      <LoadFailed what="Your referrals" onRetry={() => void overview.refetch()} />
+    ) : (
+      <Skeleton h={220} radius="md" />
+    );
   const data = overview.data;
   return (
     <Stack gap="lg">
@@ -168,7 +174,11 @@ function Earnings({ overview }: { overview: ReferralOverview }) {
               <Amount label={REFERRALS_TEXTS.earnedPaid} value={data?.amount_withdrawn} />
               <Amount label={REFERRALS_TEXTS.earnedWaiting} value={data?.amount_pending} />
             </SimpleGrid>
-            {data ? <ClaimForm overview={overview} earnings={data} /> : null}
+            {data ? (
+              <ClaimForm overview={overview} earnings={data} />
+            ) : earnings.isError ? (
+              <LoadFailed what="Your earnings" onRetry={() => void earnings.refetch()} />
+            ) : null}
           </>
         ) : null}
       </Stack>

@@ -1,7 +1,7 @@
 import { TERM_DEPOSIT_TEXTS, type TermDepositCoin } from '@florin/contracts';
 import { Alert, Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { describeError, toAppError } from '../../lib/errors';
+import { describeError, isClientError, toAppError } from '../../lib/errors';
 import { showErrorToast, showSuccessToast } from '../../lib/toasts';
 import { newIdempotencyKey, useCreateTermDeposit } from './api/create-term-deposit';
 import { useTermDepositCoins } from './api/get-term-deposit-coins';
@@ -87,9 +87,13 @@ export function TermDepositPage() {
         },
         onError: (error) => {
           const appError = toAppError(error);
-          // A refusal is final for this confirmation; the next one gets a new key.
-          idempotencyKey.current = null;
-          setPending(null);
+          // A refusal is final for this confirmation: the next one gets a new key. A failure on the way
+          // (network, 5xx) may have locked the coins all the same, so the modal stays open and Confirm
+          // sends the same key again: the server answers with the deposit it made, never a second one.
+          if (isClientError(appError)) {
+            idempotencyKey.current = null;
+            setPending(null);
+          }
           showErrorToast({
             id: 'term-deposit-submit',
             title: TERM_DEPOSIT_TEXTS.failedTitle,

@@ -12,7 +12,7 @@ import { useUserEvents } from '../../lib/price-stream';
 import { useQueryClient } from '@tanstack/react-query';
 import { CRYPTO_KEYS } from './api/crypto-keys';
 import { FIAT_KEYS } from './api/fiat-keys';
-import { useBankAccount } from './api/get-bank-account';
+import { useBankAccount, useHasAnyBankAccount } from './api/get-bank-account';
 import { BankAccountForm } from './components/bank-account-form';
 import { CryptoActivity } from './components/crypto-activity';
 import { CryptoDepositView } from './components/crypto-deposit-view';
@@ -105,6 +105,8 @@ export function WalletsPage() {
   const balances = useBalances();
   const priceFeed = usePriceFeed();
   const gbpAccount = useBankAccount('GBP');
+  // Spec 001: the warning is for a customer with no bank account at all, not only none in GBP.
+  const anyBankAccount = useHasAnyBankAccount();
   useLivePortfolio();
   useUserEvents((event) => {
     if (event !== 'balances') return;
@@ -201,7 +203,7 @@ export function WalletsPage() {
             <Tabs.Tab value="withdraw">Withdraw</Tabs.Tab>
           </Tabs.List>
         </Tabs>
-        {tab === 'withdraw' && gbpAccount.isSuccess && !hasGbpBankAccount && (
+        {tab === 'withdraw' && anyBankAccount.data === false && (
           <RegisterBankWarning onRegister={goRegister} />
         )}
         {balances.isError && !balances.data && (

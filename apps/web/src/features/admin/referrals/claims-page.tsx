@@ -15,6 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { useState } from 'react';
 import { formatDateTime, formatPounds } from '../../../lib/format';
 import { showSuccessToast } from '../../../lib/toasts';
@@ -42,11 +43,27 @@ export function ReferralClaimsPage() {
   const [reason, setReason] = useState('');
   if (!mayOpen(staff.role, REFERRAL_CLAIMS_SCREEN_ROLES)) return <AdminNotFound />;
 
+  // Paid cannot be undone (the ledger moves the money to the bank and the customer is told): asked first.
   const handlePaid = (claim: AdminAffiliateClaim) =>
-    resolve.mutate(
-      { id: claim.id, outcome: 'paid' },
-      { onSuccess: (answer) => showSuccessToast({ id: 'claim', title: 'Done', message: answer.message }) },
-    );
+    modals.openConfirmModal({
+      title: 'Mark claim paid',
+      centered: true,
+      children: (
+        <Text size="sm">
+          Has the bank sent {formatPounds(claim.amount) ?? claim.amount} to {claim.name_of_account} (
+          {claim.sort_code} · {claim.account_number})? The customer is told it is paid, and this cannot be
+          undone.
+        </Text>
+      ),
+      labels: { confirm: 'Mark paid', cancel: 'Cancel' },
+      onConfirm: () =>
+        resolve.mutate(
+          { id: claim.id, outcome: 'paid' },
+          {
+            onSuccess: (answer) => showSuccessToast({ id: 'claim', title: 'Done', message: answer.message }),
+          },
+        ),
+    });
 
   const handleReject = () => {
     if (!rejecting) return;

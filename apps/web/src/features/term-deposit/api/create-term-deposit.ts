@@ -11,13 +11,16 @@ export function newIdempotencyKey(): string {
 
 export type CreateTermDepositInput = { idempotencyKey: string; body: CreateTermDepositBody };
 
-/** `POST /api/v1/crypto/term-deposit`; the coins, the history and the balances follow. */
+/**
+ * `POST /api/v1/crypto/term-deposit`; the coins, the history and the balances follow, after a refusal
+ * too (a changed rate, a full term or a balance spent in another tab shows at once).
+ */
 export function useCreateTermDeposit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey, body }: CreateTermDepositInput) =>
       apiCall(createTermDeposit, { body }, { notify: false, headers: { 'idempotency-key': idempotencyKey } }),
-    onSuccess: () =>
+    onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: TERM_DEPOSIT_KEYS.all }),
         queryClient.invalidateQueries({ queryKey: BALANCES_QUERY_KEY }),

@@ -4,6 +4,8 @@ import type { FiatCurrency } from '@florin/contracts';
 export const FIAT_KEYS = {
   all: ['fiat'] as const,
   bankAccount: (currency: FiatCurrency) => ['fiat', 'bank-account', currency] as const,
+  /** Whether any bank account is registered, in whichever currency. */
+  anyBankAccount: ['fiat', 'any-bank-account'] as const,
   depositInfo: ['fiat', 'deposit-info'] as const,
   withdrawInfo: (currency: FiatCurrency) => ['fiat', 'withdraw-info', currency] as const,
   withdrawInfoAll: ['fiat', 'withdraw-info'] as const,

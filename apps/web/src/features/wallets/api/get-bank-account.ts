@@ -23,3 +23,13 @@ export function bankAccountQuery(currency: FiatCurrency) {
 export function useBankAccount(currency: FiatCurrency | undefined) {
   return useQuery({ ...bankAccountQuery(currency ?? 'GBP'), enabled: currency !== undefined });
 }
+
+/** Whether the customer has registered a bank account in any currency (spec 001: the withdraw tab's warning). */
+export function useHasAnyBankAccount() {
+  return useQuery({
+    queryKey: FIAT_KEYS.anyBankAccount,
+    staleTime: 0,
+    queryFn: async ({ signal }): Promise<boolean> =>
+      (await apiCall(getBankAccountDetails, {}, { signal, errorTitle: 'Failed!' })).accounts.length > 0,
+  });
+}

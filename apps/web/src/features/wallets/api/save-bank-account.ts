@@ -25,6 +25,7 @@ export function useSaveBankAccount() {
     mutationFn: saveBankAccount,
     onSuccess: ({ data }) => {
       queryClient.setQueryData(FIAT_KEYS.bankAccount(data.currency_code ?? 'GBP'), data);
+      void queryClient.invalidateQueries({ queryKey: FIAT_KEYS.anyBankAccount });
       return queryClient.invalidateQueries({ queryKey: FIAT_KEYS.bankAccount(data.currency_code ?? 'GBP') });
     },
   });
