@@ -130,7 +130,7 @@ test.describe('the Account page and the upgrade to trade', () => {
       [ACCOUNT_TEXTS.companyAddress, COMPANY.address],
       [ACCOUNT_TEXTS.companyCity, COMPANY.city],
       [ACCOUNT_TEXTS.companyZip, COMPANY.zip],
-      [ACCOUNT_TEXTS.companyCountry, COMPANY.country],
+      [ACCOUNT_TEXTS.companyCountry, 'United Kingdom'],
       [ACCOUNT_TEXTS.phone, INDIVIDUAL_DETAILS.phone],
     ];
     for (const [label, value] of details) {

@@ -1,4 +1,4 @@
-import { TERM_DEPOSIT_TEXTS } from '@florin/contracts';
+import { ERROR_CODES, TERM_DEPOSIT_TEXTS } from '@florin/contracts';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import { csrfHeaders } from '../fixtures.js';
@@ -91,7 +91,7 @@ test.describe('term deposits', () => {
       return route.abort('connectionreset');
     });
     await dialog.getByRole('button', { name: TERM_DEPOSIT_TEXTS.confirm }).click();
-    await expect(page.getByRole('alert').filter({ hasText: TERM_DEPOSIT_TEXTS.failedTitle })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: ERROR_CODES.UNAVAILABLE.message })).toBeVisible();
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: TERM_DEPOSIT_TEXTS.confirm }).click();
 
