@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { StaffRole } from '@florin/contracts';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -56,6 +57,18 @@ export async function freshTotpCode(secret: string): Promise<string> {
   const step = last === undefined ? current : Math.max(current, last + 1);
   usedSteps.set(secret, step);
   return oathtoolCode(secret, new Date(step * TOTP_STEP_MS + 1_000));
+}
+
+/** Turns the customer's authenticator on through the API, as they would; its secret. */
+export async function switchOnAuthenticator(browser: Browser): Promise<string> {
+  const generated = await browser.get('/api/v1/two-factor-authentication/generate');
+  const secret = generated.json<{ data: { secret: string } }>().data.secret;
+  const toggled = await browser.post('/api/v1/two-factor-authentication/toggle', {
+    passcode: await freshTotpCode(secret),
+    disable_2fa: 0,
+  });
+  expect(toggled.statusCode, toggled.body).toBe(200);
+  return secret;
 }
 
 /**

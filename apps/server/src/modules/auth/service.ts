@@ -89,12 +89,14 @@ export function createAuthService(deps: AuthServiceDeps) {
   const { repository, sessions, notifier, limits, secretBox } = deps;
   const link = (path: string) => `${deps.publicUrl}${path}`;
 
-  async function sendVerification(user: UserRow): Promise<void> {
+  /** Writes a verification token and returns the mail that carries it, for the caller to send now or later. */
+  async function verificationMail(user: UserRow): Promise<() => Promise<void>> {
     const token = await repository.createEmailToken(user.id, 'verify_email', VERIFY_EMAIL_MINUTES);
-    await notifier.notify(user, 'email_verification', {
-      firstName: user.first_name,
-      url: link(`/verify/${token}`),
-    });
+    return () =>
+      notifier.notify(user, 'email_verification', {
+        firstName: user.first_name,
+        url: link(`/verify/${token}`),
+      });
   }
 
   /**
@@ -191,13 +193,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         password_hash: passwordHash,
         referred_by_user_id: referrer?.id ?? null,
       });
-      const token = await repository.createEmailToken(user.id, 'verify_email', VERIFY_EMAIL_MINUTES);
-      sendAfterAnswer(meta, () =>
-        notifier.notify(user, 'email_verification', {
-          firstName: user.first_name,
-          url: link(`/verify/${token}`),
-        }),
-      );
+      sendAfterAnswer(meta, await verificationMail(user));
     },
 
     async verifyEmail(token: string): Promise<void> {
@@ -212,7 +208,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await limits.take(LIMITS.resendPerUser, String(userId));
       const user = await repository.findUserById(userId);
       if (!user) return;
-      if (!user.email_verified_at) await sendVerification(user);
+      if (!user.email_verified_at) await (await verificationMail(user))();
       // As when the change was asked for: an address someone else has gets no mail.
       else if (user.pending_email && !(await repository.findUserByEmail(user.pending_email)))
         await sendEmailChangeConfirmation(user, user.pending_email);

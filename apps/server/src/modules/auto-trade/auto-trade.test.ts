@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_TRADE_TEXTS, AutoTradeItemSchema, type AutoTradeItem } from '@florin/contracts';
 import { checkLedger } from '../../ledger/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { freshTotpCode, signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { freshTotpCode, signedInStaff, switchOnAuthenticator, type SignedInStaff } from '../../test/admin.js';
 import { mailSubjects } from '../compliance/test-customers.js';
 import { cryptoDomainCheck } from '../crypto/service.js';
 import { fiatDomainCheck } from '../fiat/service.js';
@@ -29,13 +29,7 @@ type Customer = FiatCustomer & { secret: string | null };
 async function customerWith(options: { twoFactor: boolean } = { twoFactor: true }): Promise<Customer> {
   const customer = await liveCustomer(t);
   if (!options.twoFactor) return { ...customer, secret: null };
-  const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
-  const secret = generated.json<{ data: { secret: string } }>().data.secret;
-  const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
-    passcode: await freshTotpCode(secret),
-    disable_2fa: 0,
-  });
-  expect(toggled.statusCode, toggled.body).toBe(200);
+  const secret = await switchOnAuthenticator(customer.browser);
   return { ...customer, secret };
 }
 

@@ -11,7 +11,7 @@ import {
 } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { freshTotpCode, signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { freshTotpCode, signedInStaff, switchOnAuthenticator, type SignedInStaff } from '../../test/admin.js';
 import { fund } from '../../test/ledger.js';
 import { createEmailedCodes } from '../../security/emailed-codes.js';
 import { createRateLimiter } from '../../security/rate-limits.js';
@@ -447,13 +447,7 @@ describe('races and idempotency', () => {
 describe('second factor', () => {
   it('needs the authenticator code of a customer with 2FA, once', async () => {
     const customer = await fundedCustomer();
-    const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
-    const secret = generated.json<{ data: { secret: string } }>().data.secret;
-    const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
-      passcode: await freshTotpCode(secret),
-      disable_2fa: 0,
-    });
-    expect(toggled.statusCode, toggled.body).toBe(200);
+    const secret = await switchOnAuthenticator(customer.browser);
     const blocked = await request(customer, { amount: '0.1' });
     expect(blocked.statusCode, 'turning 2FA on starts the 24-hour pause').toBe(403);
     await db()
@@ -487,13 +481,7 @@ describe('guessing the second factor', () => {
 
   /** 2FA on, past the 24-hour pause it starts; the authenticator's secret. */
   async function withAuthenticator(customer: Customer): Promise<string> {
-    const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
-    const secret = generated.json<{ data: { secret: string } }>().data.secret;
-    const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
-      passcode: await freshTotpCode(secret),
-      disable_2fa: 0,
-    });
-    expect(toggled.statusCode, toggled.body).toBe(200);
+    const secret = await switchOnAuthenticator(customer.browser);
     await db()
       .updateTable('users')
       .set({ security_changed_at: sql<Date>`now() - interval '25 hours'` })

@@ -8,7 +8,7 @@ import {
   REFERRALS_TEXTS,
   ReferralOverviewSchema,
 } from '@florin/contracts';
-import { formatAmount, parseAmount } from '@florin/domain';
+import { feePercent, formatAmount, parseAmount } from '@florin/domain';
 import { checkLedger } from '../../ledger/index.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -429,13 +429,12 @@ describe('promo codes', () => {
     expect(quoted.statusCode, quoted.body).toBe(200);
     expect(btc?.fee_percent).toBe(quoted.json<{ data: { fee_percent: string } }>().data.fee_percent);
     const undiscounted = await (await customer('corporate')).browser.get('/api/v1/trading/terms');
-    expect(Number(btc?.fee_percent)).toBeLessThan(
-      Number(
-        undiscounted
-          .json<{ data: { coins: { coin_id: string; fee_percent: string }[] } }>()
-          .data.coins.find((coin) => coin.coin_id === 'btc')?.fee_percent,
-      ),
-    );
+    const undiscountedBtc = undiscounted
+      .json<{ data: { coins: { coin_id: string; fee_percent: string }[] } }>()
+      .data.coins.find((coin) => coin.coin_id === 'btc');
+    // The schedule's instant tier-1 fee, and a quarter off it (compared as the domain's decimal strings).
+    expect(undiscountedBtc?.fee_percent).toBe(feePercent({ platform: 1, tier: 1 }));
+    expect(btc?.fee_percent).toBe(feePercent({ platform: 1, tier: 1, discountPercent: '25' }));
   });
 
   it('refuses unknown and stopped codes with Invalid Promo Code', async () => {

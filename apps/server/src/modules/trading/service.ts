@@ -212,15 +212,13 @@ export function createTradingService(deps: TradingServiceDeps) {
     const volume = await repository.volumeThisYear(trader.id);
     const tier = tierForVolume(volume);
     const base = { platform, tier, customPercent: trader.custom_fee_percent };
+    const discountPercent = await deps.feeDiscountFor(trader.id);
     return {
       platform,
       tier,
       volume,
-      feePercent: feePercent({
-        ...base,
-        coinPlatformFee: coin?.platform_fee ?? null,
-        discountPercent: await deps.feeDiscountFor(trader.id),
-      }),
+      discountPercent,
+      feePercent: feePercent({ ...base, coinPlatformFee: coin?.platform_fee ?? null, discountPercent }),
       // The spread follows the schedule and the tier, not a promo: a discount lowers the fee only.
       multiplier: spreadMultiplier(platform, feePercent(base)),
     };
@@ -552,7 +550,6 @@ export function createTradingService(deps: TradingServiceDeps) {
     async terms(userId: number): Promise<{ data: TradingTerms }> {
       const trader = await requireTrader(userId);
       const base = await pricingOf(trader, null);
-      const discountPercent = await deps.feeDiscountFor(trader.id);
       const coins = (await repository.listCoins()).filter((coin) => coin.active);
       return {
         data: {
@@ -569,7 +566,7 @@ export function createTradingService(deps: TradingServiceDeps) {
               customPercent: trader.custom_fee_percent,
               coinPlatformFee: coin.platform_fee,
               // The fee the quote will charge, promo included, so the screens' totals and maximum agree with it.
-              discountPercent,
+              discountPercent: base.discountPercent,
             }),
             amount_min: money(coin.amount_min, coin.asset),
             amount_max: coin.amount_max === null ? null : money(coin.amount_max, coin.asset),
