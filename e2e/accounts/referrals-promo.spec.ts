@@ -40,6 +40,8 @@ test.describe('the Referrals and Promo tabs of the Account page', () => {
     await openTab(page, ACCOUNT_TEXTS.referralsTab);
     const failed = page.getByRole('alert').filter({ hasText: 'Your referrals could not be loaded.' });
     await expect(failed).toBeVisible();
+    // At 1280 px only: at 375 px the tabs are an accordion, which mounts the tab again and so asks again.
+    await saveScreenshots('accounts-referrals-load-failed', [1280]);
     await failed.getByRole('button', { name: 'Try again' }).click();
 
     await expect(page.getByLabel(REFERRALS_TEXTS.linkLabel)).toHaveValue(

@@ -55,6 +55,7 @@ test.describe('registration and e-mail verification', () => {
     page,
     signUp,
     mailbox,
+    saveScreenshots,
     consoleErrors,
   }) => {
     const customer = await signUp({ verify: false });
@@ -76,6 +77,7 @@ test.describe('registration and e-mail verification', () => {
     await expect(page.getByRole('alert')).toContainText(
       'Your link still works: please try again in a moment.',
     );
+    await saveScreenshots('verify-email-unreachable');
     await page.unroute('**/api/v1/user-verify/**');
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect(page).toHaveURL(/\/login\?user_verified=success$/);

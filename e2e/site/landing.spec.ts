@@ -176,6 +176,7 @@ test.describe('the cookie consent bar', () => {
     // The choice can be taken back from the cookie policy: the bar asks again.
     await page.goto('/cookie');
     await expect(page.getByText('You chose “No Thanks.”. To change your mind, choose again.')).toBeVisible();
+    await saveScreenshots('cookie-policy-choice');
     await page.getByRole('button', { name: 'Change cookie choice' }).click();
     await expect(bar).toBeVisible();
     expect(await cookieNamed(page.context(), 'cookie-consent')).toBeUndefined();

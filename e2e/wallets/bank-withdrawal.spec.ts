@@ -129,6 +129,7 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     const csv = await readFile((await file.path()) ?? '', 'utf8');
     expect(csv).toContain(`${name},200000,87654321,95.00,GBP,FLORIN W`);
     await expect(payout.getByText('In payout file')).toBeVisible();
+    await saveScreenshotsOf(staffPage, 'admin-payouts-exported');
     await page.reload();
     await expect(firstWithdrawal).toBeVisible();
     await expect(firstWithdrawal.getByRole('button', { name: 'Cancel' })).toHaveCount(0);

@@ -128,7 +128,7 @@ const CHOICE_NAMES = { allow: 'Allow Cookies', deny: 'No Thanks.' } as const;
 function CookieChoice() {
   const consent = useCookieConsent();
   return (
-    <Group gap="sm" align="center" mih={36}>
+    <Group gap="sm" align="center" mih={36} mb="md">
       <Text>
         {consent === undefined
           ? 'To change your mind, choose again here.'
