@@ -168,7 +168,8 @@ export const test = base.extend<AdminFixtures, AdminWorkerFixtures>({
       await use(request);
       await request.dispose();
     },
-    { scope: 'worker' },
+    // Signing in may wait for the lock while another worker waits out its code's 30-second step, then for its own.
+    { scope: 'worker', timeout: 120_000 },
   ],
 
   invitedStaff: async ({ superadminApi, mailbox, playwright, baseURL, clientAddress }, use) => {

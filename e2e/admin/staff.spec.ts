@@ -2,6 +2,7 @@ import { ADMIN_TEXTS } from '@florin/contracts';
 import type { Page } from '@playwright/test';
 import { expect, freshStaffCode, STAFF_PASSWORD, test } from '../admin-fixtures.js';
 import { linkIn } from '../fixtures.js';
+import { closeToasts } from '../kyc/wizard-page.js';
 
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(
@@ -76,7 +77,7 @@ test.describe('the back office: staff', () => {
     const toast = page.getByRole('alert').filter({ hasText: ADMIN_TEXTS.staffCreated });
     await expect(toast).toBeVisible();
     await expect(dialog).toBeHidden();
-    await toast.getByRole('button').click();
+    await closeToasts(page);
     await expect(toast).toBeHidden();
     const row = page.getByRole('row').filter({ hasText: memberEmail });
     await expect(row.getByText('Invited')).toBeVisible();

@@ -80,16 +80,17 @@ test.describe('registration and e-mail verification', () => {
     await saveScreenshots('verify-email-unreachable');
     await page.unroute('**/api/v1/user-verify/**');
     await page.getByRole('button', { name: 'Try again' }).click();
+    // The toast first: it closes by itself after 3 seconds.
+    await expect(page.getByRole('alert').filter({ hasText: 'Success' })).toBeVisible();
     await expect(page).toHaveURL(/\/login\?user_verified=success$/);
     await expect(page.getByRole('status').filter({ hasText: AUTH_TEXTS.verifySuccessBanner })).toBeVisible();
-    await expect(page.getByRole('alert').filter({ hasText: 'Success' })).toBeVisible();
 
     // The same link again: the token is spent.
     await page.goto(link);
-    await expect(page).toHaveURL(/\/login\?user_verified=error$/);
-    // The banner of the login screen, and the toast with the server's words (the same sentence).
-    await expect(page.getByRole('status').filter({ hasText: AUTH_TEXTS.verifyErrorBanner })).toBeVisible();
+    // The toast with the server's words, and the banner of the login screen (the same sentence).
     await expect(page.getByRole('alert').filter({ hasText: 'Invalid Token' })).toBeVisible();
+    await expect(page).toHaveURL(/\/login\?user_verified=error$/);
+    await expect(page.getByRole('status').filter({ hasText: AUTH_TEXTS.verifyErrorBanner })).toBeVisible();
     // The refused connection above is the browser's own report of what the test did.
     expect(consoleErrors.filter((error) => !error.includes('/api/v1/user-verify/'))).toEqual([]);
   });

@@ -160,8 +160,9 @@ test.describe('the first investment', () => {
       );
       await saveScreenshots('investor-confirm');
       await page.getByRole('button', { name: INVESTOR_TEXTS.confirmAccept }).click();
-      await expect(page).toHaveURL(/\/user\/trade$/);
+      // The toast first: it closes by itself after 3 seconds.
       await expect(page.getByRole('alert').filter({ hasText: INVESTOR_TEXTS.completed })).toBeVisible();
+      await expect(page).toHaveURL(/\/user\/trade$/);
       await expect(page.getByRole('region', { name: INVESTOR_TEXTS.gateTitle })).toHaveCount(0);
     });
 

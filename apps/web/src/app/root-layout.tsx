@@ -1,32 +1,45 @@
 import { ModalsProvider } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { Outlet, ScrollRestoration, useNavigate, useNavigation } from 'react-router';
 import { setUnauthenticatedHandler } from '../lib/errors';
 import { PATHS } from '../lib/paths';
 
+/** The signed-in screens all live under /user (router.tsx). */
+function isSignedInPath(pathname: string): boolean {
+  return pathname === PATHS.dashboard || pathname.startsWith(`${PATHS.dashboard}/`);
+}
+
 /**
  * A 401 from any call means the session is gone (expired, revoked by a
- * password change elsewhere, signed out in another tab): go to /login, then
- * forget every cached answer. Clearing after the signed-in screens are gone
- * keeps them from refetching in between. On /login itself it only forgets:
- * a request the signed-in screens sent before the session ended (closing the
- * account, signing out) answers 401 after the login screen is up, and going
- * to /login again would drop the banner its query string carries.
+ * password change elsewhere, signed out in another tab): a signed-in screen
+ * goes to /login, then every cached answer is forgotten. Anywhere else it
+ * only forgets: a request the signed-in screens sent before the session
+ * ended (closing the account, signing out) may answer 401 once the visitor
+ * is already on /login, whose banner a second trip would drop, or has gone
+ * on to another public page.
+ *
+ * Where the browser is comes from `window.location` when the 401 arrives,
+ * not from the last render: the router moves to the new page before React
+ * has drawn it (the drawing is a transition), and in between the old
+ * screens still render, refetch from the cleared cache and meet 401s. A
+ * navigation still on its way out of the signed-in area counts as gone.
  */
 function useSignedOutRedirect() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { pathname } = useLocation();
+  const headingTo = useNavigation().location?.pathname;
   useEffect(
     () =>
       setUnauthenticatedHandler(() => {
         void (async () => {
-          if (pathname !== PATHS.login) await navigate(PATHS.login, { replace: true });
+          const leaving = headingTo !== undefined && !isSignedInPath(headingTo);
+          if (isSignedInPath(window.location.pathname) && !leaving)
+            await navigate(PATHS.login, { replace: true });
           queryClient.clear();
         })();
       }),
-    [navigate, pathname, queryClient],
+    [navigate, headingTo, queryClient],
   );
 }
 

@@ -17,7 +17,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import classes from './admin-layout.module.css';
 import { ADMIN_PATHS } from './admin-paths';
 import { setStaffSessionLostHandler } from './api/admin-client';
@@ -28,24 +28,33 @@ import { ADMIN_NAV_LINKS, mayOpen } from './staff-access';
 /** Where the staff login sends a member back to once signed in. */
 export type AdminLoginState = { from?: string; notice?: string };
 
-/** A session that ends mid-work (idle, disabled, signed out elsewhere): back to the staff login, nothing cached kept. */
+/**
+ * A session that ends mid-work (idle, disabled, signed out elsewhere): back to the staff login, nothing cached kept.
+ * Where the member was comes from `window.location` when the refusal arrives, not from the last render: after
+ * signing out the router is already at the staff login while React still draws the old screen, whose refetches
+ * are refused too, and those must not send the member to the login a second time with a notice.
+ */
 function useSessionLostRedirect() {
   const navigate = useNavigate();
-  const location = useLocation();
   const queryClient = useQueryClient();
+  const headingTo = useNavigation().location?.pathname;
   useEffect(
     () =>
       setStaffSessionLostHandler(() => {
         void (async () => {
-          const state: AdminLoginState = {
-            from: location.pathname + location.search,
-            notice: 'Your session has ended. Please sign in again.',
-          };
-          await navigate(ADMIN_PATHS.login, { replace: true, state });
+          const { pathname, search } = window.location;
+          const atLogin = pathname === ADMIN_PATHS.login || headingTo === ADMIN_PATHS.login;
+          if (!atLogin) {
+            const state: AdminLoginState = {
+              from: pathname + search,
+              notice: 'Your session has ended. Please sign in again.',
+            };
+            await navigate(ADMIN_PATHS.login, { replace: true, state });
+          }
           queryClient.removeQueries({ queryKey: ['admin'] });
         })();
       }),
-    [navigate, location, queryClient],
+    [navigate, headingTo, queryClient],
   );
 }
 

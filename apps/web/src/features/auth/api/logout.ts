@@ -10,8 +10,9 @@ export function signOut(): Promise<{ message: string }> {
 
 /**
  * Ends the session, then leaves for /login and forgets every cached answer.
- * The cache is cleared after the signed-in screens have gone, so none of them
- * refetches in between.
+ * The cache is cleared once the router has left the signed-in screens; one
+ * React has not yet taken down may still refetch and meet a 401, which the
+ * app's handler (root-layout.tsx) then only forgets.
  */
 export function useSignOut() {
   const queryClient = useQueryClient();
