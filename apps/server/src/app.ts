@@ -80,7 +80,11 @@ import { registerWhitelistRoutes } from './modules/whitelists/routes.js';
 import { createWhitelistService } from './modules/whitelists/service.js';
 import { createEmailedCodes } from './security/emailed-codes.js';
 import { createSecondFactor } from './security/second-factor.js';
-import { registerCryptoDevRoutes, registerCryptoRoutes } from './modules/crypto/routes.js';
+import {
+  registerCryptoDevRoutes,
+  registerCryptoRoutes,
+  registerSimulatedChainAdminRoutes,
+} from './modules/crypto/routes.js';
 import { registerFeesRoutes } from './modules/fees/routes.js';
 import { createFeesService } from './modules/fees/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
@@ -352,6 +356,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       mail: createStaffMailer({ mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }),
     }),
     cookies,
+    simulatedChain: !config.isProduction,
   });
   registerAuditRoutes(app, createAuditService(db));
   const complianceRepository = createComplianceRepository(db);
@@ -535,6 +540,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (!config.isProduction) {
     registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });
     registerCryptoDevRoutes(app, { crypto });
+    registerSimulatedChainAdminRoutes(app, { crypto });
     registerTradingDevRoutes(app, { db, market, trading });
     registerTermDepositDevRoutes(app, { termDeposits });
     registerAutoTradeDevRoutes(app, { autoTrades });

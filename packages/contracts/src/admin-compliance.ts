@@ -22,6 +22,7 @@ export const COMPLIANCE_TEXTS = {
   madeLive: 'The account is live.',
   alreadyLive: 'The account is already live.',
   notCompleted: 'The customer has not finished verification yet.',
+  stepMissing: 'A verification step is missing: the customer must provide it before going live.',
   noDocuments: 'The customer has not uploaded any documents.',
   documentsPending: 'Some documents are still awaiting review.',
   documentsDeclined: 'Some documents are declined and must be uploaded again.',

@@ -22,6 +22,8 @@ export const ADMIN_TRADING_TEXTS = {
   customerId: 'Enter the customer’s id, a number such as 1042.',
   amountMaxBelowMin: 'The largest trade must not be smaller than the smallest.',
   feeFreeBelowMin: 'Fee-free withdrawals must start at or above the minimum withdrawal.',
+  feeNotBelowMin:
+    'The withdrawal fee must be smaller than the smallest withdrawal: a withdrawal of the minimum would leave nothing.',
   percent: 'Enter a percentage below 100 with at most 4 decimals, e.g. 0.5.',
   optionalPercent: 'Enter a percentage below 100 with at most 4 decimals, or leave it empty.',
   amount: 'Enter an amount such as 0.001.',
@@ -209,7 +211,7 @@ export const setCustomFeePlan = defineEndpoint({
   method: 'PUT',
   path: '/api/admin/trading/fee-plans/{user_id}',
   summary: 'Set or clear a customer’s Custom fee plan, with the reason kept in the audit log',
-  params: z.strictObject({ user_id: z.coerce.number().int().positive() }),
+  params: z.strictObject({ user_id: z.coerce.number().int().positive().max(2_147_483_647) }),
   body: SetCustomFeePlanBodySchema,
   responses: { 200: z.object({ data: CustomFeePlanSchema, message: z.string() }) },
 });

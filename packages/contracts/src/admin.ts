@@ -74,11 +74,18 @@ export const StaffMeSchema = z.object({
 });
 export type StaffMe = z.infer<typeof StaffMeSchema>;
 
+/** The member as the back office's shell reads them, with what their server offers. */
+export const AdminMeSchema = StaffMeSchema.extend({
+  /** Whether this server has the simulated chain's staff controls: never in production. */
+  simulated_chain: z.boolean(),
+});
+export type AdminMe = z.infer<typeof AdminMeSchema>;
+
 export const getAdminMe = defineEndpoint({
   method: 'GET',
   path: '/api/admin/me',
   summary: 'The signed-in staff member',
-  responses: { 200: z.object({ data: StaffMeSchema }) },
+  responses: { 200: z.object({ data: AdminMeSchema }) },
 });
 
 // ---- sign-in ----
@@ -123,7 +130,7 @@ export const adminLogin2fa = defineEndpoint({
   summary:
     'Staff sign-in, step two: the authenticator code (enrolls 2FA on first use); sets the staff_token cookie',
   body: AdminLogin2faBodySchema,
-  responses: { 200: z.object({ data: StaffMeSchema, expires_in: z.number().int() }) },
+  responses: { 200: z.object({ data: AdminMeSchema, expires_in: z.number().int() }) },
 });
 
 export const adminLogout = defineEndpoint({

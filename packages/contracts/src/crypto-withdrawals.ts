@@ -73,6 +73,7 @@ export const CRYPTO_WITHDRAW_TEXTS = {
   notApproved: 'This withdrawal is not approved for sending.',
   notSent: 'This withdrawal has not been sent.',
   notOpen: 'This withdrawal is no longer open.',
+  customerOnHold: 'The customer’s account is on hold: this payout waits until compliance lifts the hold.',
   txidRequired:
     'This coin is sent from cold storage: sign the exported transaction and enter the transaction id the signer gives.',
   txidInvalid: 'Enter the transaction id: 16 to 100 letters and digits.',
@@ -361,6 +362,8 @@ export const AdminCryptoWithdrawalSchema = CryptoWithdrawalSchema.extend({
   sent_by: z.string().nullable(),
   /** How this coin is sent: by the simulated chain's hot wallet, or signed in cold storage. */
   wallet: z.enum(['simulated', 'cold_storage']),
+  /** Compliance put the account on hold: the withdrawal is neither approved nor sent until lifted. */
+  customer_on_hold: z.boolean(),
 });
 export type AdminCryptoWithdrawal = z.infer<typeof AdminCryptoWithdrawalSchema>;
 

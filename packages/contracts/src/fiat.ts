@@ -72,6 +72,9 @@ export const FIAT_TEXTS = {
   needsApproval: 'This withdrawal needs a second staff member’s approval before it is paid.',
   approverCannotPay: 'You approved this withdrawal: another staff member must mark it paid.',
   notOpen: 'This withdrawal is no longer waiting for payment.',
+  customerOnHold: 'The customer’s account is on hold: this payout waits until compliance lifts the hold.',
+  inPayoutFile:
+    'This withdrawal is in a payout file sent to the bank. Reject it only once the bank has returned the payment.',
   bankAccountVerified: 'The bank account is verified.',
   alreadyVerified: 'This bank account is already verified.',
   settingsSaved: 'Deposit details saved.',
@@ -627,6 +630,8 @@ export const AdminFiatWithdrawalSchema = FiatWithdrawalSchema.extend({
   rejected_by: z.string().nullable(),
   /** When a payout file listed it: the bank is paying it, the customer can no longer cancel it. */
   exported_at: isoDateTime.nullable(),
+  /** Compliance put the account on hold: the withdrawal is neither paid nor put in a payout file until lifted. */
+  customer_on_hold: z.boolean(),
 });
 export type AdminFiatWithdrawal = z.infer<typeof AdminFiatWithdrawalSchema>;
 
@@ -672,7 +677,11 @@ export const rejectFiatWithdrawal = defineEndpoint({
   path: '/api/admin/fiat/withdrawals/{id}/reject',
   summary: 'Reject a withdrawal with a reason the customer reads (voids its hold)',
   params: WithdrawalParams,
-  body: z.strictObject({ reason: ReasonSchema }),
+  body: z.strictObject({
+    reason: ReasonSchema,
+    /** Required once the withdrawal is in a payout file: the bank returned the payment, so nothing was paid. */
+    bank_returned: z.literal(true).optional(),
+  }),
   responses: { 200: z.object({ data: AdminFiatWithdrawalSchema, message: z.string() }) },
 });
 

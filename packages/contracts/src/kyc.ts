@@ -43,9 +43,12 @@ export const KYC_TEXTS = {
   riskConfirmTitle: 'Are you sure?',
   riskConfirm: 'Are you sure you want to proceed without knowing the risk of crypto trading?',
   detailsRequired: 'Please give the details.',
+  answersLocked:
+    'Your answers were reviewed when your account was verified. To change them, please contact support.',
   fileFormat: 'File format not supported. Accepts only JPEG, JPG, PNG and PDF.',
   twoImages: 'You are required to upload two images only.',
   oneFile: 'Please upload one file.',
+  tooManyUploads: 'Too many uploads. Please wait 10 minutes and try again.',
   verificationCompleteTitle: 'Account Verification Complete',
   accountTypeLocked: 'Your account type can no longer be changed.',
   stepsIncomplete: 'Please complete every verification step first.',
@@ -181,7 +184,7 @@ export const IdProofFieldsSchema = z.strictObject({
   doc_type: z.enum(['passport', 'national_id', 'driver_license', 'proof_selfie', 'proof_address'], {
     error: 'Please choose the document type.',
   }),
-  companyDirectorId: z.coerce.number().int().positive().optional(),
+  companyDirectorId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });
 export type IdProofFields = z.infer<typeof IdProofFieldsSchema>;
 
@@ -200,7 +203,7 @@ export const uploadIdProof = defineEndpoint({
  * `file`. Uploads or re-uploads one document by key: the company's documents, and every declined one.
  */
 export const DocumentUploadParametersSchema = z.strictObject({
-  user_id: z.coerce.number().int().positive(),
+  user_id: z.coerce.number().int().positive().max(2_147_483_647),
   key: DocumentKeySchema,
 });
 export type DocumentUploadParameters = z.infer<typeof DocumentUploadParametersSchema>;
@@ -218,7 +221,7 @@ export const getDocumentFile = defineEndpoint({
   method: 'GET',
   path: '/api/v1/user/documents/{id}/file',
   summary: "One of the signed-in customer's document files",
-  params: z.strictObject({ id: z.coerce.number().int().positive() }),
+  params: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
   responses: { 200: z.unknown() },
 });
 
@@ -382,9 +385,28 @@ const choice = (question: WealthQuestion) =>
 const answer = YesNoSchema.optional();
 const details = z.string().trim().max(1000, 'The details may be at most 1000 characters.').optional();
 
+/** Every field of the yes branch (Source of Wealth and Experience) besides the risk question. */
+const YES_BRANCH_FIELDS = [
+  ...WEALTH_QUESTIONS,
+  ...DECLARATIONS,
+  ...DECLARATIONS.map((declaration) => `${declaration}_details` as const),
+] as const;
+
 /**
- * Step 7 (`trades_over_threshold`), then the yes branch (step 8: Source of Wealth and Experience,
- * every question) or the no branch (step 9: the risk-awareness question only).
+ * Step 7's answer as sent; spec 000's field list has no `trades_over_threshold`, so without it the
+ * form sent tells: any field of the yes branch is Yes, the risk question alone is No.
+ */
+function tradesOverThresholdOf(
+  value: { trades_over_threshold?: YesNo } & Partial<Record<(typeof YES_BRANCH_FIELDS)[number], unknown>>,
+): YesNo {
+  if (value.trades_over_threshold !== undefined) return value.trades_over_threshold;
+  return YES_BRANCH_FIELDS.some((field) => value[field] !== undefined && value[field] !== '') ? 1 : 0;
+}
+
+/**
+ * Step 7 (`trades_over_threshold`, or read from the fields sent), then the yes branch (step 8:
+ * Source of Wealth and Experience, every question) or the no branch (step 9: the risk-awareness
+ * question only). The parsed body always carries the branch.
  */
 export const KycBodySchema = z
   .strictObject({
@@ -411,9 +433,8 @@ export const KycBodySchema = z
   .superRefine((value, context) => {
     const missing = (path: string) =>
       context.addIssue({ code: 'custom', path: [path], message: KYC_TEXTS.pleaseChoose });
-    if (value.trades_over_threshold === undefined) missing('trades_over_threshold');
     if (value.aware_of_risk === undefined) missing('aware_of_risk');
-    if (value.trades_over_threshold !== 1) return;
+    if (tradesOverThresholdOf(value) !== 1) return;
     for (const question of WEALTH_QUESTIONS) if (value[question] === undefined) missing(question);
     for (const declaration of DECLARATIONS) {
       if (value[declaration] === undefined) missing(declaration);
@@ -425,7 +446,8 @@ export const KycBodySchema = z
         });
       }
     }
-  });
+  })
+  .transform((value) => ({ ...value, trades_over_threshold: tradesOverThresholdOf(value) }));
 export type KycBody = z.infer<typeof KycBodySchema>;
 
 export const KycAnswersSchema = z.object({
@@ -556,7 +578,7 @@ export const saveCompany = defineEndpoint({
   responses: { 200: z.object({ data: CompanySchema }) },
 });
 
-const DirectorParams = z.strictObject({ id: z.coerce.number().int().positive() });
+const DirectorParams = z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const createDirector = defineEndpoint({
   method: 'POST',

@@ -455,4 +455,5 @@ export const REFERRALS_ADMIN_TEXTS = {
   claimPaid: 'Claim marked as paid.',
   claimRejected: 'Claim rejected: the amount is unpaid again.',
   claimNotWaiting: 'This claim is no longer waiting to be paid.',
+  customerOnHold: 'The customer’s account is on hold: this payout waits until compliance lifts the hold.',
 } as const;

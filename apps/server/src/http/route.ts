@@ -21,10 +21,23 @@ export type RouteRequest<E extends Endpoint> = FastifyRequest & {
   params: Input<E['params']>;
 };
 
+/**
+ * A route's own request limit, counted per IP address or, with `per: 'customer'`, per signed-in
+ * customer (so customers behind one office address do not share a count, and one customer's
+ * count does not start afresh from another address). `message` says how long to wait when the
+ * window is longer than the minute RATE_LIMITED's own text names.
+ */
+export type RouteRateLimit = {
+  max: number;
+  timeWindow: string;
+  per?: 'ip' | 'customer';
+  message?: string;
+};
+
 export type RouteOptions<E extends Endpoint> = {
   access: Access;
-  /** Tighter than the global limit, for routes worth guessing at (login, codes). */
-  rateLimit?: { max: number; timeWindow: string };
+  /** Tighter than the global limit, for routes worth guessing at (login, codes) or costly to repeat (uploads). */
+  rateLimit?: RouteRateLimit;
   /**
    * Customer routes: what an API token may do here. Unset: the rule in
    * modules/api-tokens/token-rules.ts, and without one there, tokens are refused.
@@ -119,6 +132,20 @@ function isStrictObject(schema: z.ZodType): boolean {
   return catchall !== undefined && catchall._zod.def.type === 'never';
 }
 
+/** @fastify/rate-limit's route options: sessions are found (onRequest) before the limit counts. */
+function rateLimitOptions({ per, message, ...window }: RouteRateLimit) {
+  return {
+    ...window,
+    ...(per === 'customer'
+      ? {
+          keyGenerator: (request: FastifyRequest) =>
+            request.auth ? `customer:${request.auth.userId}` : request.ip,
+        }
+      : {}),
+    ...(message ? { errorResponseBuilder: () => new AppError('RATE_LIMITED', message) } : {}),
+  };
+}
+
 /** A change that takes no fields still refuses any it is sent (no body, null or {} is fine); uploads read their own. */
 const NO_FIELDS = z.strictObject({}).nullish();
 
@@ -162,7 +189,7 @@ export function registerRoute<E extends Endpoint>(
     },
     config: {
       access: options.access,
-      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.rateLimit ? { rateLimit: rateLimitOptions(options.rateLimit) } : {}),
       ...(options.token ? { token: options.token } : {}),
       ...(options.allowWhenTerminated ? { allowWhenTerminated: true } : {}),
       ...(endpoint.multipart ? { multipart: true } : {}),

@@ -72,7 +72,7 @@ describe('staff sign-in', () => {
     });
     expect(second.statusCode).toBe(200);
     expect(second.json()).toEqual({
-      data: { id: staff.id, email: staff.email, role: 'superadmin' },
+      data: { id: staff.id, email: staff.email, role: 'superadmin', simulated_chain: true },
       expires_in: 28_800,
     });
     const cookie = second.cookies.find((c) => c.name === 'staff_token');
@@ -83,7 +83,9 @@ describe('staff sign-in', () => {
 
     const me = await browser.get('/api/admin/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ data: { id: staff.id, email: staff.email, role: 'superadmin' } });
+    expect(me.json()).toEqual({
+      data: { id: staff.id, email: staff.email, role: 'superadmin', simulated_chain: true },
+    });
 
     // From now on a code from the enrolled secret is asked for, and no new secret is handed out.
     const again = (await login(createBrowser(t.app), staff)).json<LoginAnswer>();
@@ -325,7 +327,7 @@ describe('setting a password from the e-mailed link', () => {
     const id = created.json<{ data: { id: number } }>().data.id;
     const member = await signInStaff(t.app, { id, email, password: STAFF_PASSWORD, role: 'compliance' });
     expect((await member.browser.get('/api/admin/me')).json()).toEqual({
-      data: { id, email, role: 'compliance' },
+      data: { id, email, role: 'compliance', simulated_chain: true },
     });
   });
 

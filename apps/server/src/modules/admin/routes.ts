@@ -36,7 +36,13 @@ function actorOf(request: FastifyRequest): StaffActor {
 
 export function registerAdminRoutes(
   app: FastifyInstance,
-  deps: { auth: AdminAuthService; staff: StaffService; cookies: CookieSettings },
+  deps: {
+    auth: AdminAuthService;
+    staff: StaffService;
+    cookies: CookieSettings;
+    /** Whether the simulated chain's staff routes are registered (app.ts: never in production). */
+    simulatedChain: boolean;
+  },
 ): void {
   const { auth, staff, cookies } = deps;
 
@@ -52,7 +58,7 @@ export function registerAdminRoutes(
     handler: async (request, reply) => {
       const { staff: me, session } = await auth.loginSecondFactor(request.body, metaOf(request));
       setStaffSessionCookies(reply, session, cookies);
-      return { data: me, expires_in: session.expiresIn };
+      return { data: { ...me, simulated_chain: deps.simulatedChain }, expires_in: session.expiresIn };
     },
   });
 
@@ -66,7 +72,9 @@ export function registerAdminRoutes(
 
   registerRoute(app, getAdminMe, {
     access: ANY_STAFF,
-    handler: async (request) => ({ data: await auth.me(requireStaff(request).staffId) }),
+    handler: async (request) => ({
+      data: { ...(await auth.me(requireStaff(request).staffId)), simulated_chain: deps.simulatedChain },
+    }),
   });
 
   registerRoute(app, adminLogout, {

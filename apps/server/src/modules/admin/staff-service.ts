@@ -54,7 +54,10 @@ export function createStaffService(deps: {
   /**
    * One change to one member, in one transaction with its audit row: the row
    * is locked, `change` says what to set (or throws why not), and the audit
-   * row records the member before and after.
+   * row records the member before and after. The acting superadmin's own row
+   * is locked too, both in id order: two superadmins disabling or demoting
+   * each other at once take turns, and the second finds they no longer may,
+   * rather than both succeeding and leaving nobody to run the back office.
    */
   async function changeMember(
     actor: StaffActor,
@@ -64,7 +67,15 @@ export function createStaffService(deps: {
     alsoInTransaction?: (trx: Kysely<DB>) => Promise<unknown>,
   ): Promise<StaffRow> {
     return db.transaction().execute(async (trx) => {
-      const before = await repository.lockStaff(trx, staffId);
+      const locked = new Map<number, StaffRow>();
+      for (const id of [...new Set([actor.staffId, staffId])].sort((a, b) => a - b)) {
+        const row = await repository.lockStaff(trx, id);
+        if (row) locked.set(id, row);
+      }
+      const self = locked.get(actor.staffId);
+      // What the door answers a member who is no longer an enabled superadmin.
+      if (!self || self.disabled_at || self.role !== 'superadmin') throw new AppError('NOT_FOUND');
+      const before = locked.get(staffId);
       if (!before) throw new AppError('NOT_FOUND');
       const values = change(before);
       await repository.updateStaff(trx, staffId, values);

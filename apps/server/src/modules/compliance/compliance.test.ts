@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_TEXTS,
@@ -7,13 +8,22 @@ import {
   pageSchema,
   QueueItemSchema,
 } from '@florin/contracts';
-import { createKycTestApp, filePart, newCustomer, pdf, png, type KycTestApp } from '../kyc/test-kit.js';
+import {
+  createKycTestApp,
+  DETAILS,
+  filePart,
+  newCustomer,
+  pdf,
+  png,
+  type KycTestApp,
+} from '../kyc/test-kit.js';
 import {
   answersOtherThanNotFound,
   callEveryAdminRoute,
   signedInStaff,
   type SignedInStaff,
 } from '../../test/admin.js';
+import type { DB } from '../../db/schema.js';
 import { createBrowser } from '../../test/browser.js';
 import {
   auditRows,
@@ -38,6 +48,45 @@ afterAll(async () => {
 });
 
 const errorOf = (response: { json: () => unknown }) => ErrorBodySchema.parse(response.json());
+
+/** A Corporate customer with a company, one director of `lastName` and the company's approved documents. */
+async function insertCompanyCustomer(db: Kysely<DB>, name: string, lastName: string) {
+  const customer = await insertCustomer(db, { accountType: 'Corporate' });
+  const company = await db
+    .insertInto('companies')
+    .values({
+      user_id: customer.id,
+      name,
+      company_number: `C${customer.id}`,
+      address: '1 Road',
+      city: 'Bath',
+      country: 'GB',
+      zip: 'BA1 1AA',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const director = await db
+    .insertInto('company_directors')
+    .values({
+      company_id: company.id,
+      first_name: 'Dee',
+      last_name: lastName,
+      share_holding: '0',
+      address: '1 Road',
+      city: 'Bath',
+      zip: 'BA1 1AA',
+      country: 'GB',
+      phone: '+44 1225 000000',
+      birthdate: '1975-03-04',
+      status: 2,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const key of ['coi', 'aoa', 'cproof_address'] as const) {
+    await insertDocument(db, customer.id, { key, status: 'approved' });
+  }
+  return { customer, director };
+}
 
 async function userRow(userId: number) {
   return t.database.db
@@ -258,6 +307,31 @@ describe("a document's file", () => {
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing)).toMatchObject({ code: 'NOT_FOUND', message: 'Not found.' });
   });
+
+  it('is audited each time staff view it: who, from where, whose and which document', async () => {
+    const customer = await newCustomer(t);
+    const uploaded = await customer.upload('/api/v1/user/id-proof', [
+      { name: 'doc_type', value: 'passport' },
+      filePart(await png(), 'passport.png'),
+    ]);
+    expect(uploaded.statusCode).toBe(200);
+    const passport = await t.database.db
+      .selectFrom('kyc_documents')
+      .select('id')
+      .where('user_id', '=', customer.id)
+      .executeTakeFirstOrThrow();
+
+    expect((await compliance.browser.get(`/api/admin/documents/${passport.id}/file`)).statusCode).toBe(200);
+    expect((await compliance.browser.get(`/api/admin/documents/${passport.id}/file`)).statusCode).toBe(200);
+    const viewed = {
+      action: 'kyc.document_viewed',
+      staff_id: compliance.id,
+      before: null,
+      after: { document_id: Number(passport.id), key: 'passport' },
+      ip: compliance.browser.ip,
+    };
+    expect(await auditRows(t.database.db, 'user', customer.id)).toEqual([viewed, viewed]);
+  });
 });
 
 describe('deciding a document', () => {
@@ -406,45 +480,71 @@ describe("the account's state", () => {
 
   it("counts the directors' documents too", async () => {
     const db = t.database.db;
-    const customer = await insertCustomer(db, { accountType: 'Corporate' });
-    const company = await db
-      .insertInto('companies')
-      .values({
-        user_id: customer.id,
-        name: 'Directors Ltd',
-        company_number: `D${customer.id}`,
-        address: '1 Road',
-        city: 'Bath',
-        country: 'GB',
-        zip: 'BA1 1AA',
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const director = await db
-      .insertInto('company_directors')
-      .values({
-        company_id: company.id,
-        first_name: 'Dee',
-        last_name: 'Rector',
-        share_holding: '0',
-        address: '1 Road',
-        city: 'Bath',
-        zip: 'BA1 1AA',
-        country: 'GB',
-        phone: '+44 1225 000000',
-        birthdate: '1975-03-04',
-        status: 2,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const key of ['coi', 'aoa', 'cproof_address'] as const) {
-      await insertDocument(db, customer.id, { key, status: 'approved' });
-    }
+    const { customer, director } = await insertCompanyCustomer(db, 'Directors Ltd', 'Rector');
     await insertDocument(db, customer.id, { key: 'passport', directorId: director.id, status: 'declined' });
+    await insertDocument(db, customer.id, {
+      key: 'proof_address',
+      directorId: director.id,
+      status: 'approved',
+    });
     await completeVerification(db, customer.id);
     const refused = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/make-live`);
     expect(refused.statusCode).toBe(409);
     expect(errorOf(refused).data).toEqual({ blockers: [COMPLIANCE_TEXTS.documentsDeclined] });
+  });
+
+  it('refuses to make an account live while a step is missing again: a new address after the wizard needs its proof', async () => {
+    const db = t.database.db;
+    const customer = await insertCustomer(db);
+    const documents = await insertIndividualDocuments(db, customer.id);
+    await completeVerification(db, customer.id);
+    // The customer moves after finishing the wizard: the proof of the old address no longer counts.
+    const browser = await customerBrowser(t.app, db, customer.id);
+    const moved = await browser.put('/api/v1/users', { ...DETAILS, birthdate: '1980-05-17' });
+    expect(moved.statusCode).toBe(200);
+    expect((await documentRow(documents.proof_address)).status).toBe('superseded');
+    for (const id of [documents.passport, documents.proof_selfie]) {
+      expect((await compliance.browser.post(`/api/admin/documents/${id}/approve`)).statusCode).toBe(200);
+    }
+
+    const shown = await compliance.browser.get(`/api/admin/compliance/cases/${customer.id}`);
+    expect(ComplianceCaseSchema.parse(shown.json<{ data: unknown }>().data).go_live).toEqual({
+      allowed: false,
+      blockers: [COMPLIANCE_TEXTS.stepMissing],
+    });
+    // The customer's page in the back office says the same.
+    const profile = await compliance.browser.get(`/api/admin/customers/${customer.id}`);
+    expect(profile.json<{ data: { go_live: unknown } }>().data.go_live).toEqual({
+      allowed: false,
+      blockers: [COMPLIANCE_TEXTS.stepMissing],
+    });
+    const refused = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/make-live`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused)).toMatchObject({
+      code: 'CONFLICT',
+      message: COMPLIANCE_TEXTS.cannotGoLive,
+      data: { blockers: [COMPLIANCE_TEXTS.stepMissing] },
+    });
+    expect((await userRow(customer.id)).status).toBe(0);
+    expect(await auditRows(db, 'user', customer.id)).toEqual([]);
+  });
+
+  it('refuses to make a company live once it has removed its last director', async () => {
+    const db = t.database.db;
+    const { customer, director } = await insertCompanyCustomer(db, 'Lone Ltd', 'Parted');
+    for (const key of ['passport', 'proof_address'] as const) {
+      await insertDocument(db, customer.id, { key, directorId: director.id, status: 'approved' });
+    }
+    await completeVerification(db, customer.id);
+    const browser = await customerBrowser(t.app, db, customer.id);
+    expect((await browser.delete(`/api/v1/users/corporate/company-director/${director.id}`)).statusCode).toBe(
+      200,
+    );
+
+    const refused = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/make-live`);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).data).toEqual({ blockers: [COMPLIANCE_TEXTS.stepMissing] });
+    expect((await userRow(customer.id)).status).toBe(0);
   });
 
   it('makes the account live once everything is approved, audits it and e-mails the customer, once', async () => {

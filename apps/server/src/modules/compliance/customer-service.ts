@@ -90,7 +90,7 @@ export function createCustomerAdminService(deps: {
   repository: ComplianceRepository;
   ledger: Ledger;
   notifier: Notifier;
-  kyc: Pick<KycReader, 'getVerificationState'>;
+  kyc: Pick<KycReader, 'getVerificationState' | 'hasEveryStepSubmitted'>;
   /** Screens the customer against the sanctions list again after a change to the name or date of birth. */
   sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
 }) {
@@ -103,10 +103,11 @@ export function createCustomerAdminService(deps: {
   }
 
   async function profileOf(customer: CustomerRow): Promise<CustomerProfile> {
-    const [documents, recoveryCodesLeft, state] = await Promise.all([
+    const [documents, recoveryCodesLeft, state, hasEveryStep] = await Promise.all([
       repository.listDocuments(customer.id),
       repository.countRecoveryCodesLeft(customer.id),
       deps.kyc.getVerificationState(customer.id),
+      deps.kyc.hasEveryStepSubmitted(customer.id),
     ]);
     return {
       ...toCustomerDetails(customer),
@@ -124,7 +125,7 @@ export function createCustomerAdminService(deps: {
       legal_hold_reason: customer.legal_hold_reason,
       steps: toVerificationSteps(state),
       documents: currentDocuments(documents).map(toAdminDocument),
-      go_live: checkGoLive(customer, documents),
+      go_live: checkGoLive(customer, documents, hasEveryStep),
     };
   }
 
@@ -263,7 +264,8 @@ export function createCustomerAdminService(deps: {
 
     /**
      * Setting it to what it already is changes nothing and tells nobody. Turning e-mailed codes on
-     * makes the mailbox a second factor, as a 2FA reset does: withdrawals wait 24 hours from it.
+     * makes the mailbox a second factor, as a 2FA reset does; turning them off can leave a customer
+     * without an authenticator with no second factor at all. Either way withdrawals wait 24 hours from it.
      */
     async setEmailCodes(
       actor: AuditActor,
@@ -272,17 +274,17 @@ export function createCustomerAdminService(deps: {
     ): Promise<Answer<CustomerProfile>> {
       const { after, changed } = await change(actor, userId, async (customer, trx) => {
         if (customer.platform_2fa_mobile === input.enabled) return null;
-        const twoFactorResetAt = input.enabled ? new Date() : undefined;
+        const twoFactorResetAt = new Date();
         await repository.updateCustomer(trx, userId, {
           platform_2fa_mobile: input.enabled,
-          ...(twoFactorResetAt && { two_factor_reset_at: twoFactorResetAt }),
+          two_factor_reset_at: twoFactorResetAt,
         });
         return {
           action: 'user.email_codes_switched',
           before: { platform_2fa_mobile: customer.platform_2fa_mobile },
           after: {
             platform_2fa_mobile: input.enabled,
-            ...(twoFactorResetAt && { two_factor_reset_at: twoFactorResetAt }),
+            two_factor_reset_at: twoFactorResetAt,
             reason: input.reason,
           },
         };

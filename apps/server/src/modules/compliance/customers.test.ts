@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_TEXTS,
@@ -5,6 +6,7 @@ import {
   CustomerProfileSchema,
   CustomerSummarySchema,
   ErrorBodySchema,
+  FIAT_TEXTS,
   KYC_TEXTS,
   LedgerLineSchema,
   NewApiTokenSchema,
@@ -16,6 +18,7 @@ import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import type { Browser } from '../../test/browser.js';
 import { askForBtcWithdrawal } from '../crypto/test-kit.js';
+import { balanceOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/test-kit.js';
 import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
   auditRows,
@@ -270,7 +273,11 @@ describe('helping a customer', () => {
       expect.objectContaining({
         action: 'user.email_codes_switched',
         before: { platform_2fa_mobile: true },
-        after: { platform_2fa_mobile: false, reason: 'Now uses an app.' },
+        after: {
+          platform_2fa_mobile: false,
+          two_factor_reset_at: expect.any(String) as string,
+          reason: 'Now uses an app.',
+        },
       }),
     ]);
     expect(await mailSubjects(db, customer.email)).toEqual([
@@ -313,6 +320,53 @@ describe('helping a customer', () => {
       code: 'FORBIDDEN',
       message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
     });
+  });
+
+  it('makes withdrawals wait 24 hours once e-mailed codes are off too: without an authenticator nothing else guards them', async () => {
+    const db = t.database.db;
+    const customer = await liveCustomer(t);
+    await readyBankAccount(t, customer);
+    await fund(t.ledger, db, customer.id, 'GBP', 100_000n);
+    const path = `/api/admin/customers/${customer.id}/email-codes`;
+    const on = await support.browser.post(path, {
+      enabled: true,
+      reason: 'Customer cannot use an authenticator app (accessibility).',
+    });
+    expect(on.statusCode).toBe(200);
+    // A day and an hour later: the wait that switching them on started is over.
+    await db
+      .updateTable('users')
+      .set({ two_factor_reset_at: sql<Date>`now() - interval '25 hours'` })
+      .where('id', '=', customer.id)
+      .execute();
+    const later = await support.browser.get(`/api/admin/customers/${customer.id}`);
+    expect(
+      CustomerProfileSchema.parse(later.json<{ data: unknown }>().data).withdrawals_blocked_until,
+    ).toBeNull();
+
+    const start = Date.now();
+    const off = await support.browser.post(path, { enabled: false, reason: 'Customer asked by phone.' });
+    expect(off.statusCode).toBe(200);
+
+    // No authenticator and no e-mailed codes: no passcode is asked for, only the wait stands in the way.
+    const fiat = await withdraw(customer, { amount: '50' });
+    expect(fiat.statusCode, fiat.body).toBe(403);
+    const profile = CustomerProfileSchema.parse(off.json<{ data: unknown }>().data);
+    const resetAt = Date.parse(profile.two_factor_reset_at ?? '');
+    expect(resetAt).toBeGreaterThanOrEqual(start - 1_000);
+    const until = new Date(resetAt + 24 * 3_600_000).toISOString();
+    expect(profile.withdrawals_blocked_until).toBe(until);
+    expect(errorOf(fiat)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: `${FIAT_TEXTS.twoFactorResetWait} ${until}.`,
+    });
+    const crypto = await askForBtcWithdrawal(customer.browser);
+    expect(crypto.statusCode, crypto.body).toBe(403);
+    expect(errorOf(crypto)).toMatchObject({
+      code: 'FORBIDDEN',
+      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+    });
+    expect(await balanceOf(t, customer.id)).toEqual({ posted: 100_000n, held: 0n, available: 100_000n });
   });
 
   it('ends the customer’s API tokens with the sessions, when staff sign them out or reset 2FA', async () => {

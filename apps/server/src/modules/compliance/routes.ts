@@ -55,7 +55,7 @@ export function registerComplianceRoutes(
   registerRoute(app, getAdminDocumentFile, {
     access: compliance,
     handler: async (request, reply) => {
-      const file = await deps.compliance.readDocumentFile(request.params.id);
+      const file = await deps.compliance.readDocumentFile(auditActorOf(request), request.params.id);
       const disposition = INLINE_TYPES.has(file.contentType) ? 'inline' : 'attachment';
       // Viewed in the page, never run: no scripts, no plugins, no same-origin rights, no cached copy.
       reply

@@ -173,11 +173,12 @@ export function createComplianceService(deps: {
 
     async getCase(userId: number): Promise<ComplianceCase> {
       const customer = await requireCustomer(userId);
-      const [documents, kyc, company, state] = await Promise.all([
+      const [documents, kyc, company, state, hasEveryStep] = await Promise.all([
         repository.listDocuments(userId),
         repository.findKycAnswers(userId),
         repository.findCompany(userId),
         deps.kyc.getVerificationState(userId),
+        deps.kyc.hasEveryStepSubmitted(userId),
       ]);
       const directors = company ? await repository.listDirectors(company.id) : [];
       return {
@@ -224,16 +225,25 @@ export function createComplianceService(deps: {
           .filter((row) => row.status === 'superseded')
           .sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
           .map(toAdminDocument),
-        go_live: checkGoLive(customer, documents),
+        go_live: checkGoLive(customer, documents, hasEveryStep),
       };
     },
 
-    async readDocumentFile(documentId: number): Promise<DocumentFile> {
+    /** A document's file; each viewing is audited, since it shows the customer's identity papers. */
+    async readDocumentFile(actor: AuditActor, documentId: number): Promise<DocumentFile> {
       const document = await repository.findDocument(String(documentId));
       if (!document) throw new AppError('NOT_FOUND');
       const extension = EXTENSIONS[document.content_type] ?? 'bin';
+      const bytes = await deps.kyc.readStoredBytes(document.storage_key);
+      await recordAudit(db, {
+        ...actor,
+        action: 'kyc.document_viewed',
+        targetType: 'user',
+        targetId: document.user_id,
+        after: { document_id: Number(document.id), key: document.key },
+      });
       return {
-        bytes: await deps.kyc.readStoredBytes(document.storage_key),
+        bytes,
         contentType: document.content_type,
         filename: `${document.key}-${document.id}.${extension}`,
       };
@@ -278,7 +288,12 @@ export function createComplianceService(deps: {
         if (before.status === 1) return null;
         // A re-upload supersedes a document with an UPDATE: it waits until this decision commits.
         await repository.lockDocuments(trx, userId);
-        const check = checkGoLive(before, await repository.listDocuments(userId, trx));
+        // Read under the customer's lock, which a new address and a deleted director take too.
+        const check = checkGoLive(
+          before,
+          await repository.listDocuments(userId, trx),
+          await deps.kyc.hasEveryStepSubmitted(userId, trx),
+        );
         if (!check.allowed) {
           throw new AppError('CONFLICT', COMPLIANCE_TEXTS.cannotGoLive, undefined, {
             blockers: check.blockers,

@@ -7,6 +7,8 @@ import {
   type VerificationState,
   type VerificationSteps,
 } from '@florin/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import type { CustomerRow, DocumentRow } from './repository.js';
 
 /** Rows as the back office's contracts show them: dates as ISO text, labels beside keys. */
@@ -65,14 +67,22 @@ export function currentDocuments(rows: readonly DocumentRow[]): DocumentRow[] {
 }
 
 /**
- * An account goes live once the customer finished the wizard and every
- * current document, their own, their company's and their directors', is
- * approved: the blockers say what is missing, in the order to fix it.
+ * An account goes live once the customer finished the wizard, every step of
+ * it is still submitted, and every current document, their own, their
+ * company's and their directors', is approved: the blockers say what is
+ * missing, in the order to fix it. A step goes missing after the wizard when
+ * a new address supersedes the proof of address or a company loses its last
+ * director.
  */
-export function checkGoLive(customer: CustomerRow, documents: readonly DocumentRow[]): GoLiveCheck {
+export function checkGoLive(
+  customer: CustomerRow,
+  documents: readonly DocumentRow[],
+  isEveryStepSubmitted: boolean,
+): GoLiveCheck {
   const current = currentDocuments(documents);
   const blockers: string[] = [];
   if (!customer.verification_completed_at) blockers.push(COMPLIANCE_TEXTS.notCompleted);
+  else if (isEveryStepSubmitted === false) blockers.push(COMPLIANCE_TEXTS.stepMissing);
   if (current.length === 0) blockers.push(COMPLIANCE_TEXTS.noDocuments);
   if (current.some((row) => row.status === 'pending')) blockers.push(COMPLIANCE_TEXTS.documentsPending);
   if (current.some((row) => row.status === 'declined')) blockers.push(COMPLIANCE_TEXTS.documentsDeclined);
@@ -94,5 +104,7 @@ export function toVerificationSteps(state: VerificationState): VerificationSteps
 /** What the back office needs of the KYC module: where the customer is in the wizard, and the stored files. */
 export type KycReader = {
   getVerificationState: (userId: number) => Promise<VerificationState>;
+  /** Read with `executor` (a transaction holding the customer's lock) when given. */
+  hasEveryStepSubmitted: (userId: number, executor?: Kysely<DB>) => Promise<boolean>;
   readStoredBytes: (storageKey: string) => Promise<Buffer>;
 };

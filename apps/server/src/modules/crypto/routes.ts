@@ -182,6 +182,17 @@ export function registerCryptoRoutes(
     handler: async (request) =>
       crypto.returnDeposit(auditActorOf(request), String(request.params.id), request.body.reason),
   });
+}
+
+/**
+ * The back office's controls of the simulated chain: pay into it, mine, reorganise. Never in
+ * production (app.ts): there a payment made up here would credit real balances.
+ */
+export function registerSimulatedChainAdminRoutes(
+  app: FastifyInstance,
+  deps: { crypto: CryptoService },
+): void {
+  const { crypto } = deps;
 
   registerRoute(app, broadcastSimulatedDeposit, {
     access: finance,

@@ -63,7 +63,7 @@ export function createCryptoFromConfig(options: {
     limits: options.limits,
     addresses,
     savedAddresses: options.savedAddresses,
-    wallets: withdrawalWalletsFor(chains, simulated),
+    wallets: withdrawalWalletsFor(chains, simulated, { isProduction: options.config.isProduction }),
   });
   const deposits = createCryptoService({
     db: options.db,

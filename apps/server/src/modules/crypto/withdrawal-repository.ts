@@ -7,6 +7,7 @@ export type AdminCryptoWithdrawalRow = CryptoWithdrawalRow & {
   first_name: string;
   last_name: string;
   email: string;
+  block_status: number;
   approved_by_email: string | null;
   second_approved_by_email: string | null;
   sent_by_email: string | null;
@@ -77,6 +78,7 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         'users.first_name',
         'users.last_name',
         'users.email',
+        'users.block_status',
         'approver.email as approved_by_email',
         'second.email as second_approved_by_email',
         'sender.email as sent_by_email',

@@ -33,11 +33,13 @@ import { createCryptoWithdrawalService } from './withdrawals.js';
 let t: TestApp;
 let finance: SignedInStaff;
 let finance2: SignedInStaff;
+let compliance: SignedInStaff;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
   finance2 = await signedInStaff(t.app, t.database.db, 'finance');
+  compliance = await signedInStaff(t.app, t.database.db, 'compliance');
 });
 afterAll(async () => {
   await t.close();
@@ -704,6 +706,61 @@ describe('the staff side', () => {
       expect.stringContaining('Your crypto withdrawal was not made'),
     );
     expect((await staffAction(finance, withdrawal.id, 'approve')).statusCode).toBe(409);
+    await expectCryptoLedgerToHold(db());
+  });
+
+  it('neither approves nor sends a withdrawal of a customer on hold; rejecting it stays possible', async () => {
+    const customer = await fundedCustomer();
+    const pending = await queued(customer, { amount: '0.2' });
+    const approved = await queued(customer, { amount: '0.3' });
+    const rejectable = await queued(customer, { amount: '0.1' });
+    expect((await staffAction(finance, approved.id, 'approve')).statusCode).toBe(200);
+    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    expect(held.statusCode, held.body).toBe(200);
+
+    const rows = pageSchema(AdminCryptoWithdrawalSchema).parse(
+      (await finance.browser.get('/api/admin/crypto/withdrawals')).json(),
+    ).data;
+    expect(rows.find((row) => row.id === pending.id)).toMatchObject({ customer_on_hold: true });
+    const approve = await staffAction(finance, pending.id, 'approve');
+    expect(approve.statusCode).toBe(409);
+    expect(errorOf(approve)).toMatchObject({
+      code: 'CONFLICT',
+      message: CRYPTO_WITHDRAW_TEXTS.customerOnHold,
+    });
+    const send = await staffAction(finance, approved.id, 'send');
+    expect(send.statusCode).toBe(409);
+    expect(errorOf(send)).toMatchObject({ code: 'CONFLICT', message: CRYPTO_WITHDRAW_TEXTS.customerOnHold });
+    const statuses = await db()
+      .selectFrom('crypto_withdrawals')
+      .innerJoin('holds', 'holds.id', 'crypto_withdrawals.hold_id')
+      .select(['crypto_withdrawals.id', 'crypto_withdrawals.status', 'holds.status as hold_status'])
+      .where('crypto_withdrawals.id', 'in', [pending.id, approved.id])
+      .execute();
+    expect(statuses).toHaveLength(2);
+    expect(statuses).toEqual(
+      expect.arrayContaining([
+        { id: pending.id, status: 'pending', hold_status: 'pending' },
+        { id: approved.id, status: 'approved', hold_status: 'pending' },
+      ]),
+    );
+    const rejected = await staffAction(finance, rejectable.id, 'reject', { reason: 'Account under review' });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({
+      available: 50_000_000n,
+      held: 50_000_000n,
+    });
+
+    const lifted = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Cleared: a false match.',
+    });
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect((await staffAction(finance, pending.id, 'approve')).statusCode).toBe(200);
+    const sent = await staffAction(finance, approved.id, 'send');
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ data: { status: 'sent', customer_on_hold: false } });
     await expectCryptoLedgerToHold(db());
   });
 

@@ -105,8 +105,11 @@ function coins(units: string | bigint, asset: string): string {
   return formatAmount(BigInt(units), asAsset(asset));
 }
 
+/** users.block_status of an account compliance put on hold. */
+const ON_HOLD = 2;
+
 function isLive(customer: Pick<WithdrawCustomer, 'status' | 'block_status'>): boolean {
-  return customer.status === 1 && customer.block_status !== 2;
+  return customer.status === 1 && customer.block_status !== ON_HOLD;
 }
 
 function amountRefused(message: string): AppError {
@@ -312,6 +315,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       second_approved_by: row.second_approved_by_email,
       sent_by: row.sent_by_email,
       wallet: deps.wallets[asset].kind,
+      customer_on_hold: row.block_status === ON_HOLD,
     };
   }
 
@@ -330,6 +334,16 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     if (!row) throw new AppError('NOT_FOUND');
     if (!allowed.includes(row.status)) throw new AppError('CONFLICT', message);
     return row;
+  }
+
+  /**
+   * Locks the customer of a withdrawal staff are about to approve or send: 409 while compliance holds
+   * the account. Locked until the commit, so a hold put on now waits for this decision, or stops it.
+   */
+  async function checkNotOnHold(trx: Kysely<DB>, row: CryptoWithdrawalRow): Promise<void> {
+    const customer = await repository.lockCustomer(trx, row.user_id);
+    if (customer?.block_status === ON_HOLD)
+      throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.customerOnHold);
   }
 
   async function customerOf(row: CryptoWithdrawalRow): Promise<WithdrawCustomer | undefined> {
@@ -684,6 +698,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     async approve(actor: AuditActor, id: string): Promise<Answer<AdminCryptoWithdrawal>> {
       const message = await db.transaction().execute(async (trx) => {
         const row = await lockFor(trx, id, ['pending'], CRYPTO_WITHDRAW_TEXTS.notPending);
+        await checkNotOnHold(trx, row);
         const now = new Date();
         let after: CryptoWithdrawalRow;
         let message: string = CRYPTO_WITHDRAW_TEXTS.approved;
@@ -754,6 +769,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     ): Promise<Answer<AdminCryptoWithdrawal>> {
       const row = await db.transaction().execute(async (trx) => {
         const before = await lockFor(trx, id, ['approved'], CRYPTO_WITHDRAW_TEXTS.notApproved);
+        await checkNotOnHold(trx, before);
         const asset = asAsset(before.asset);
         const wallet = deps.wallets[asset];
         const amount = BigInt(before.amount);

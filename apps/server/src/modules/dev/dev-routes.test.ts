@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 
 /** The dev mailbox and the dev fixtures give away mail and money: production must not have them. */
@@ -42,5 +43,20 @@ describe('the dev routes in production', () => {
       });
       expect(response.statusCode, url).toBe(404);
     }
+  });
+
+  // A payment made up on the simulated chain would credit a real balance, and its hot wallet holds no coins.
+  it('has no simulated chain for the back office: its controls are not found and the shell is told so', async () => {
+    const finance = await signedInStaff(t.app, t.database.db, 'finance');
+    for (const url of [
+      '/api/admin/crypto/simulated-chain/deposit',
+      '/api/admin/crypto/simulated-chain/mine',
+      '/api/admin/crypto/simulated-chain/drop',
+    ]) {
+      const response = await finance.browser.post(url, { asset: 'XRP', blocks: 1, txid: 'x' });
+      expect(response.statusCode, url).toBe(404);
+    }
+    const me = await finance.browser.get('/api/admin/me');
+    expect(me.json()).toMatchObject({ data: { role: 'finance', simulated_chain: false } });
   });
 });

@@ -26,12 +26,14 @@ let t: TestApp;
 let finance: SignedInStaff;
 let secondFinance: SignedInStaff;
 let support: SignedInStaff;
+let compliance: SignedInStaff;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
   secondFinance = await signedInStaff(t.app, t.database.db, 'finance');
   support = await signedInStaff(t.app, t.database.db, 'support');
+  compliance = await signedInStaff(t.app, t.database.db, 'compliance');
 });
 afterAll(async () => {
   await t.close();
@@ -386,6 +388,27 @@ describe('payout queue', () => {
     await expectFiatLedgerToHold(db());
   });
 
+  it('a withdrawal in a payout file is rejected only once the bank has returned it: the money is not given back twice', async () => {
+    const customer = await readyCustomer();
+    const id = await requestWithdrawal(customer, '100');
+    await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+
+    const refused = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/reject`, {
+      reason: 'Sent by mistake.',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(FIAT_TEXTS.inPayoutFile);
+    expect(await balanceOf(t, customer.id)).toMatchObject({ held: 10_000n });
+
+    const returned = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/reject`, {
+      reason: 'Your bank returned the payment.',
+      bank_returned: true,
+    });
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(await balanceOf(t, customer.id)).toMatchObject({ held: 0n, available: 100_000n });
+    await expectFiatLedgerToHold(db());
+  });
+
   it('reject voids the hold, returns the money and tells the customer why', async () => {
     const customer = await readyCustomer();
     const id = await requestWithdrawal(customer, '100');
@@ -412,7 +435,70 @@ describe('payout queue', () => {
     await expectFiatLedgerToHold(db());
   });
 
-  it('needs a second staff member above the configured amount: the approver cannot also pay', async () => {
+  it('pays no withdrawal of a customer on hold, nor puts it in a payout file, until the hold is lifted', async () => {
+    const customer = await readyCustomer();
+    const exportFile = async () => {
+      const response = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { csv: string; withdrawals: number } }>().data;
+    };
+    // Other tests' withdrawals go in a file of their own first.
+    await exportFile();
+    const id = await requestWithdrawal(customer, '100');
+    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    expect(held.statusCode, held.body).toBe(200);
+
+    const queue = pageSchema(AdminFiatWithdrawalSchema).parse(
+      (await finance.browser.get('/api/admin/fiat/withdrawals')).json(),
+    );
+    expect(queue.data.find((row) => row.id === id)).toMatchObject({ customer_on_hold: true });
+    const paid = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/paid`, {
+      payment_reference: 'FP-HOLD',
+    });
+    expect(paid.statusCode).toBe(409);
+    expect(errorOf(paid)).toMatchObject({ code: 'CONFLICT', message: FIAT_TEXTS.customerOnHold });
+    const file = await exportFile();
+    expect(file.withdrawals).toBe(0);
+    expect(file.csv).not.toContain(`FLORIN W${id}`);
+    expect(await balanceOf(t, customer.id)).toEqual({ posted: 100_000n, held: 10_000n, available: 90_000n });
+    const hold = await db()
+      .selectFrom('fiat_withdrawals')
+      .innerJoin('holds', 'holds.id', 'fiat_withdrawals.hold_id')
+      .select(['fiat_withdrawals.status', 'fiat_withdrawals.exported_at', 'holds.status as hold_status'])
+      .where('fiat_withdrawals.id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(hold).toEqual({ status: 'pending', exported_at: null, hold_status: 'pending' });
+    expect(await auditRows(db(), 'fiat_withdrawal', id)).toEqual([]);
+
+    const lifted = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Cleared: a false match.',
+    });
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect((await exportFile()).csv).toContain(`FLORIN W${id}`);
+    const paidAfter = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/paid`, {
+      payment_reference: 'FP-HOLD',
+    });
+    expect(paidAfter.statusCode, paidAfter.body).toBe(200);
+    await expectFiatLedgerToHold(db());
+  });
+
+  it('still rejects a withdrawal of a customer on hold: the money goes back to their balance', async () => {
+    const customer = await readyCustomer();
+    const id = await requestWithdrawal(customer, '100');
+    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, { reason: 'Review.' });
+    const rejected = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/reject`, {
+      reason: 'The account is under review.',
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json()).toMatchObject({ data: { status: 'rejected', customer_on_hold: true } });
+    expect(await balanceOf(t, customer.id)).toEqual({ posted: 100_000n, held: 0n, available: 100_000n });
+    await expectFiatLedgerToHold(db());
+  });
+
+  /** GBP withdrawals from `amount` need a second staff member. */
+  async function requireSecondApprovalFrom(amount: string): Promise<void> {
     const settings = await finance.browser.put('/api/admin/fiat/settings/GBP', {
       account_name: 'Florin Client Money',
       account_number: '00112233',
@@ -420,9 +506,31 @@ describe('payout queue', () => {
       bank_name: 'ClearBank',
       iban: '',
       bic: '',
-      second_approval_from: '500',
+      second_approval_from: amount,
     });
     expect(settings.statusCode).toBe(200);
+  }
+
+  it('approves no large withdrawal of a customer on hold', async () => {
+    await requireSecondApprovalFrom('500');
+    const customer = await readyCustomer(200_000n);
+    const large = await requestWithdrawal(customer, '600');
+    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    const approve = await finance.browser.post(`/api/admin/fiat/withdrawals/${large}/approve`, {});
+    expect(approve.statusCode).toBe(409);
+    expect(errorOf(approve).message).toBe(FIAT_TEXTS.customerOnHold);
+    const row = await db()
+      .selectFrom('fiat_withdrawals')
+      .select('status')
+      .where('id', '=', large)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending');
+  });
+
+  it('needs a second staff member above the configured amount: the approver cannot also pay', async () => {
+    await requireSecondApprovalFrom('500');
     const customer = await readyCustomer(200_000n);
     const small = await requestWithdrawal(customer, '100');
     const large = await requestWithdrawal(customer, '600');
@@ -434,8 +542,9 @@ describe('payout queue', () => {
     });
     expect(early.statusCode).toBe(409);
     expect(errorOf(early).message).toBe(FIAT_TEXTS.needsApproval);
-    const exported = await finance.browser.get('/api/admin/fiat/withdrawals/export?currency=GBP');
-    expect(exported.body).not.toContain(`FLORIN W${large}`);
+    const exported = await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json<{ data: { csv: string } }>().data.csv).not.toContain(`FLORIN W${large}`);
 
     const approved = await finance.browser.post(`/api/admin/fiat/withdrawals/${large}/approve`, {});
     expect(approved.statusCode, approved.body).toBe(200);

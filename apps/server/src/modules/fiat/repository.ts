@@ -58,6 +58,7 @@ export type AdminWithdrawalRow = WithdrawalRow & {
   first_name: string;
   last_name: string;
   email: string;
+  block_status: number;
   approved_by_email: string | null;
   paid_by_email: string | null;
   rejected_by_email: string | null;
@@ -161,6 +162,7 @@ export function createFiatRepository(db: Kysely<DB>) {
         'users.first_name',
         'users.last_name',
         'users.email',
+        'users.block_status',
         'approver.email as approved_by_email',
         'payer.email as paid_by_email',
         'rejecter.email as rejected_by_email',
@@ -454,9 +456,9 @@ export function createFiatRepository(db: Kysely<DB>) {
     },
 
     /**
-     * Marks the open withdrawals that may be paid now (small ones, or large ones approved) and that no
-     * payout file has listed yet as exported, and returns them oldest first. One UPDATE: a cancel that
-     * committed first is left out, one that comes after finds the withdrawal exported.
+     * Marks the open withdrawals that may be paid now (small ones, or large ones approved, of customers
+     * not on hold) and that no payout file has listed yet as exported, and returns them oldest first. One
+     * UPDATE: a cancel that committed first is left out, one that comes after finds the withdrawal exported.
      */
     async exportPayable(
       executor: Kysely<DB>,
@@ -473,6 +475,18 @@ export function createFiatRepository(db: Kysely<DB>) {
             eb('status', '=', 'approved'),
             eb.and([eb('status', '=', 'pending'), eb('needs_second_approval', '=', false)]),
           ]),
+        )
+        // A hold stops the money leaving: its withdrawals wait for a file made after it is lifted.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('users')
+                .select('users.id')
+                .whereRef('users.id', '=', 'fiat_withdrawals.user_id')
+                .where('users.block_status', '=', 2),
+            ),
+          ),
         )
         .returning('id')
         .execute();

@@ -167,7 +167,9 @@ export function registerFiatRoutes(app: FastifyInstance, deps: { fiat: FiatServi
   registerRoute(app, rejectFiatWithdrawal, {
     access: finance,
     handler: async (request) =>
-      fiat.rejectWithdrawal(auditActorOf(request), String(request.params.id), request.body.reason),
+      fiat.rejectWithdrawal(auditActorOf(request), String(request.params.id), request.body.reason, {
+        bankReturned: request.body.bank_returned === true,
+      }),
   });
 
   registerRoute(app, listCustomerBankAccounts, {

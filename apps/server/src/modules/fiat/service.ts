@@ -79,8 +79,11 @@ function refused(field: 'amount' | 'passcode', message: string): AppError {
   return new AppError('WITHDRAWAL_REFUSED', message, undefined, { [field]: message });
 }
 
+/** users.block_status of an account compliance put on hold. */
+const ON_HOLD = 2;
+
 function isLive(customer: Pick<FiatCustomer, 'status' | 'block_status'>): boolean {
-  return customer.status === 1 && customer.block_status !== 2;
+  return customer.status === 1 && customer.block_status !== ON_HOLD;
 }
 
 function asCurrency(code: string): FiatCurrency {
@@ -160,6 +163,7 @@ function toAdminWithdrawal(row: AdminWithdrawalRow): AdminFiatWithdrawal {
     payment_reference: row.payment_reference,
     rejected_by: row.rejected_by_email,
     exported_at: row.exported_at?.toISOString() ?? null,
+    customer_on_hold: row.block_status === ON_HOLD,
   };
 }
 
@@ -1081,6 +1085,8 @@ export function createFiatService(deps: FiatServiceDeps) {
         const before = await lockOpenWithdrawal(trx, id);
         if (!before.needs_second_approval) throw new AppError('CONFLICT', FIAT_TEXTS.approvalNotNeeded);
         if (before.status === 'approved') throw new AppError('CONFLICT', FIAT_TEXTS.alreadyApproved);
+        const customer = await repository.lockCustomer(trx, before.user_id);
+        if (customer?.block_status === ON_HOLD) throw new AppError('CONFLICT', FIAT_TEXTS.customerOnHold);
         await repository.updateWithdrawal(trx, id, {
           status: 'approved',
           approved_by: actor.staffId,
@@ -1112,6 +1118,9 @@ export function createFiatService(deps: FiatServiceDeps) {
           if (row.status !== 'approved') throw new AppError('CONFLICT', FIAT_TEXTS.needsApproval);
           if (row.approved_by === actor.staffId) throw new AppError('CONFLICT', FIAT_TEXTS.approverCannotPay);
         }
+        // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it.
+        const customer = await repository.lockCustomer(trx, row.user_id);
+        if (customer?.block_status === ON_HOLD) throw new AppError('CONFLICT', FIAT_TEXTS.customerOnHold);
         const amount = BigInt(row.amount);
         const fee = BigInt(row.fee);
         const postings: Posting[] = [
@@ -1162,9 +1171,13 @@ export function createFiatService(deps: FiatServiceDeps) {
       actor: AuditActor,
       id: string,
       reason: string,
+      { bankReturned }: { bankReturned: boolean },
     ): Promise<Answer<AdminFiatWithdrawal>> {
       const before = await db.transaction().execute(async (trx) => {
         const row = await lockOpenWithdrawal(trx, id);
+        // The bank may be paying it: giving the money back as well would pay the customer twice.
+        if (row.exported_at !== null && !bankReturned)
+          throw new AppError('CONFLICT', FIAT_TEXTS.inPayoutFile);
         await ledger.releaseHold(trx, { holdId: row.hold_id, outcome: 'voided' });
         await repository.updateWithdrawal(trx, id, {
           status: 'rejected',
@@ -1178,7 +1191,7 @@ export function createFiatService(deps: FiatServiceDeps) {
           targetType: 'fiat_withdrawal',
           targetId: id,
           before: auditWithdrawal(row),
-          after: { status: 'rejected', reason },
+          after: { status: 'rejected', reason, ...(row.exported_at !== null ? { bank_returned: true } : {}) },
         });
         return row;
       });

@@ -103,6 +103,18 @@ describe("another customer's verification is not there for anyone else (404)", (
     expect(user.documents).toEqual([]);
   });
 
+  it('refuses an id beyond the id columns with 422, as every other id in the API', async () => {
+    const file = await owner.get('/api/v1/user/documents/3000000000/file');
+    expect(file.statusCode).toBe(422);
+    expect(errorOf(file).code).toBe('VALIDATION_FAILED');
+    const upload = await owner.upload('/api/v1/user/documents/upload', [
+      { name: 'parameters', value: JSON.stringify({ user_id: 3_000_000_000, key: 'aoa' }) },
+      filePart(pdf(), 'aoa.pdf'),
+    ]);
+    expect(upload.statusCode).toBe(422);
+    expect(errorOf(upload).errors).toHaveProperty('user_id');
+  });
+
   it('asks for a session first', async () => {
     const response = await t.app.inject({
       method: 'GET',

@@ -189,3 +189,24 @@ describe('an accepted upload', () => {
     expect(file.rawPayload.equals(pdf())).toBe(true);
   });
 });
+
+describe('uploads are limited', () => {
+  it('takes 20 uploads in 10 minutes from one customer, then 429 without storing, and holds up nobody else', async () => {
+    const customer = await newCustomer(t);
+    const upload = (by: typeof customer) =>
+      by.upload('/api/v1/user/id-proof', [
+        { name: 'doc_type', value: 'proof_address' },
+        filePart(pdf(), 'bill.pdf'),
+      ]);
+    for (let sent = 0; sent < 20; sent += 1) expect((await upload(customer)).statusCode).toBe(200);
+    const [documentsBefore, filesBefore] = [await documentCount(), storedFiles(t).length];
+
+    const refused = await upload(customer);
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused)).toMatchObject({ code: 'RATE_LIMITED', message: KYC_TEXTS.tooManyUploads });
+    expect(await documentCount()).toBe(documentsBefore);
+    expect(storedFiles(t)).toHaveLength(filesBefore);
+    // Counted per customer: another one from the same address uploads as before.
+    expect((await upload(await newCustomer(t))).statusCode).toBe(200);
+  });
+});

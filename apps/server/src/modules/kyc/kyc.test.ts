@@ -180,9 +180,9 @@ describe('the texts of spec 000 section 5 come from the API', () => {
 
   it('asks for an answer to the source-of-wealth question', async () => {
     const customer = await newCustomer(t);
-    const response = await customer.post('/api/v1/settings/kyc/create', { aware_of_risk: 1 });
+    const response = await customer.post('/api/v1/settings/kyc/create', {});
     expect(response.statusCode).toBe(422);
-    expect(errorOf(response).errors).toEqual({ trades_over_threshold: [KYC_TEXTS.pleaseChoose] });
+    expect(errorOf(response).errors).toEqual({ aware_of_risk: [KYC_TEXTS.pleaseChoose] });
   });
 
   it('refuses a file that is not JPEG, PNG or PDF, and a licence without two images', async () => {
@@ -420,6 +420,54 @@ describe('the rules of the account type and the answers', () => {
     });
   });
 
+  it("takes the spec's body without trades_over_threshold, reading the branch from the fields sent", async () => {
+    const { trades_over_threshold: _yes, ...yesBranch } = WEALTH_YES;
+    const storedBranch = async (userId: number) =>
+      (
+        await t.database.db
+          .selectFrom('kyc_answers')
+          .select('trades_over_threshold')
+          .where('user_id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).trades_over_threshold;
+
+    // The spec's reduced form: the risk question alone is the no branch.
+    const reduced = await newCustomer(t);
+    expect((await reduced.post('/api/v1/settings/kyc/create', { aware_of_risk: 1 })).statusCode).toBe(200);
+    expect(await storedBranch(reduced.id)).toBe(0);
+    expect((await reduced.user()).kyc).toMatchObject({ trades_over_threshold: 0, initial_investment: null });
+
+    // Source of Wealth and Experience: any of its fields is the yes branch, on create and on update.
+    const full = await newCustomer(t);
+    expect((await full.post('/api/v1/settings/kyc/create', yesBranch)).statusCode).toBe(200);
+    expect(await storedBranch(full.id)).toBe(1);
+    expect((await full.user()).kyc).toMatchObject(WEALTH_YES);
+    expect((await reduced.post('/api/v1/settings/kyc/update', yesBranch)).statusCode).toBe(200);
+    expect(await storedBranch(reduced.id)).toBe(1);
+
+    // Half a yes branch is still the yes branch: the rest of its questions are asked for.
+    const partial = await newCustomer(t);
+    const response = await partial.post('/api/v1/settings/kyc/create', {
+      aware_of_risk: 1,
+      initial_investment: 'under_1k',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(Object.keys(errorOf(response).errors ?? {}).sort()).toEqual(
+      [
+        'annual_income',
+        'net_worth',
+        'investment_portfolio',
+        'source_of_wealth',
+        'experience',
+        'investment_trades',
+        'offense',
+        'criminal',
+        'caution',
+        'ccj',
+      ].sort(),
+    );
+  });
+
   it('requires details for each declaration answered Yes', async () => {
     const customer = await newCustomer(t);
     const response = await customer.post('/api/v1/settings/kyc/create', {
@@ -474,11 +522,12 @@ describe('declined documents', () => {
 });
 
 describe('a live customer', () => {
-  async function liveCustomer() {
+  async function liveCustomer(answers: object = WEALTH_YES) {
     const customer = await newCustomer(t);
     await customer.put('/api/v1/users', DETAILS);
     await idProof(customer, 'passport', [{ bytes: await jpeg(), filename: 'passport.jpg' }]);
     await idProof(customer, 'proof_address', [{ bytes: pdf(), filename: 'bill.pdf' }]);
+    await customer.post('/api/v1/settings/kyc/create', answers);
     await t.database.db
       .updateTable('kyc_documents')
       .set({ status: 'approved' })
@@ -532,6 +581,61 @@ describe('a live customer', () => {
       nationality: [KYC_TEXTS.birthdateLocked],
     });
     expect(await customer.user()).toMatchObject({ birthdate: DETAILS.birthdate, nationality: 'GB' });
+  });
+
+  it('may not rewrite the source-of-wealth answers staff reviewed, only answer again after a reset', async () => {
+    const declared = { ...WEALTH_YES, criminal: 1, criminal_details: 'A conviction for fraud in 2015.' };
+    const customer = await liveCustomer(declared);
+    const answers = () =>
+      t.database.db
+        .selectFrom('kyc_answers')
+        .select(['criminal', 'criminal_details'])
+        .where('user_id', '=', customer.id)
+        .executeTakeFirstOrThrow();
+
+    const rewrite = await customer.post('/api/v1/settings/kyc/update', WEALTH_YES);
+    expect(rewrite.statusCode).toBe(409);
+    expect(errorOf(rewrite)).toMatchObject({ code: 'CONFLICT', message: KYC_TEXTS.answersLocked });
+    expect(await answers()).toEqual({ criminal: 1, criminal_details: declared.criminal_details });
+
+    await t.database.db.updateTable('users').set({ is_sow_reset: 1 }).where('id', '=', customer.id).execute();
+    const again = await customer.post('/api/v1/settings/kyc/update', { ...WEALTH_YES, sow_reset: 0 });
+    expect(again.statusCode).toBe(200);
+    expect(await answers()).toEqual({ criminal: 0, criminal_details: null });
+    expect(await customer.user()).toMatchObject({ is_sow_reset: 0, is_wealth_submitted: 1 });
+    // Answered again: locked again until staff ask once more.
+    expect((await customer.post('/api/v1/settings/kyc/update', declared)).statusCode).toBe(409);
+  });
+});
+
+describe('a customer who finished the wizard', () => {
+  it('may not change date of birth or nationality while staff check them against the ID', async () => {
+    const customer = await newCustomer(t);
+    expect((await customer.put('/api/v1/users', DETAILS)).statusCode).toBe(200);
+    await idProof(customer, 'passport', [{ bytes: await jpeg(), filename: 'passport.jpg' }]);
+    await idProof(customer, 'proof_selfie', [{ bytes: await jpeg(), filename: 'selfie.jpg' }]);
+    await idProof(customer, 'proof_address', [{ bytes: pdf(), filename: 'bill.pdf' }]);
+    await customer.post('/api/v1/settings/kyc/create', WEALTH_NO);
+    expect((await customer.put('/api/v1/users/account_type', { account_type: 'Instant' })).statusCode).toBe(
+      200,
+    );
+    expect(await customer.user()).toMatchObject({ status: 0, verification_completed: 1 });
+
+    const response = await customer.put('/api/v1/users', {
+      ...DETAILS,
+      birthdate: '1991-05-17',
+      nationality: 'FR',
+    });
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response)).toMatchObject({
+      message: KYC_TEXTS.birthdateLocked,
+      errors: { birthdate: [KYC_TEXTS.birthdateLocked], nationality: [KYC_TEXTS.birthdateLocked] },
+    });
+    expect(await customer.user()).toMatchObject({ birthdate: DETAILS.birthdate, nationality: 'GB' });
+
+    // The phone is not on the ID: it still changes.
+    const phone = await customer.put('/api/v1/users', { ...DETAILS, phone: '+44 7700 900456' });
+    expect(phone.statusCode).toBe(200);
   });
 });
 
@@ -685,6 +789,25 @@ describe('a Corporate customer', () => {
     expect(
       (await customer.delete(`/api/v1/users/corporate/company-director/${director.id}`)).statusCode,
     ).toBe(404);
+  });
+
+  it('refuses a director id beyond the integer column with 422, not a database error', async () => {
+    const customer = await newCustomer(t, { accountType: 'Corporate' });
+    await customer.post('/api/v1/users/corporate/company', { ...COMPANY, company_number: 'OC300004' });
+    const path = '/api/v1/users/corporate/company-director/3000000000';
+    for (const response of [
+      await customer.put(path, DIRECTOR),
+      await customer.delete(path),
+      await directorUpload(customer, 3_000_000_000, 'passport', { bytes: await jpeg(), filename: 'p.jpg' }),
+      await customer.upload('/api/v1/user/id-proof', [
+        { name: 'doc_type', value: 'passport' },
+        { name: 'companyDirectorId', value: '3000000000' },
+        filePart(await jpeg(), 'p.jpg'),
+      ]),
+    ]) {
+      expect(response.statusCode).toBe(422);
+      expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+    }
   });
 
   it('refuses a company number another customer registered', async () => {

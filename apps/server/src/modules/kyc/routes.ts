@@ -23,11 +23,22 @@ import {
   type FieldErrors,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
-import { registerRoute } from '../../http/route.js';
+import { registerRoute, type RouteRateLimit } from '../../http/route.js';
 import type { DocumentFile, IncomingFile, KycService } from './service.js';
 
 /** The multipart limits app.ts registers @fastify/multipart with (the file size is MAX_UPLOAD_BYTES). */
 export const MULTIPART_LIMITS = { files: 2, fields: 10, parts: 12 } as const;
+
+/**
+ * Each upload keeps up to two files of MAX_UPLOAD_BYTES: counted per customer on each upload
+ * route, so a loop of uploads cannot fill the disk, and refused before the body is read.
+ */
+const UPLOAD_LIMIT: RouteRateLimit = {
+  max: 20,
+  timeWindow: '10 minutes',
+  per: 'customer',
+  message: KYC_TEXTS.tooManyUploads,
+};
 
 /** `file`, `file[]` or `file[0]`: the names the spec's client and plain HTML forms use. */
 const FILE_FIELD = /^file(\[\d*\])?$/;
@@ -227,6 +238,7 @@ export function registerKycRoutes(app: FastifyInstance, deps: { kyc: KycService 
 
   registerRoute(app, uploadIdProof, {
     access: 'customer',
+    rateLimit: UPLOAD_LIMIT,
     handler: async (request) => {
       const userId = userIdOf(request);
       const form = await readMultipart(request, (fields) =>
@@ -242,6 +254,7 @@ export function registerKycRoutes(app: FastifyInstance, deps: { kyc: KycService 
 
   registerRoute(app, uploadDocument, {
     access: 'customer',
+    rateLimit: UPLOAD_LIMIT,
     handler: async (request) => {
       const userId = userIdOf(request);
       const form = await readMultipart(request, () => KYC_TEXTS.oneFile);
@@ -252,6 +265,7 @@ export function registerKycRoutes(app: FastifyInstance, deps: { kyc: KycService 
 
   registerRoute(app, uploadDirectorDocument, {
     access: 'customer',
+    rateLimit: UPLOAD_LIMIT,
     handler: async (request) => {
       const userId = userIdOf(request);
       const form = await readMultipart(request, () => KYC_TEXTS.oneFile);

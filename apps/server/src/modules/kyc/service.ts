@@ -137,8 +137,8 @@ function toAnswers(row: AnswersRow): KycAnswers {
  * was answered Yes.
  */
 function toAnswersValues(body: KycBody): AnswersValues {
-  // The contract requires both, so a missing one never reaches here.
-  const trades = body.trades_over_threshold ?? 0;
+  // The contract gives the branch (as sent, or read from the fields sent) and requires the risk answer.
+  const trades = body.trades_over_threshold;
   const isYesBranch = trades === 1;
   const pick = <T>(value: T | undefined): T | null => (isYesBranch && value !== undefined ? value : null);
   const declaration = (flag: YesNo | undefined, details: string | undefined) => ({
@@ -479,16 +479,17 @@ export function createKycService(deps: KycServiceDeps) {
     getVerificationState,
 
     /**
-     * The address, contact and tax details (Individual step 3). A live customer
-     * may change phone and address but not date of birth or nationality; a new
-     * address makes the current proof of address superseded, so a new one is
+     * The address, contact and tax details (Individual step 3). Once the wizard
+     * is finished (staff check the ID against them) or the account is live, phone,
+     * address and tax details may change but not date of birth or nationality; a
+     * new address makes the current proof of address superseded, so a new one is
      * uploaded and reviewed.
      */
     async saveDetails(userId: number, body: UserDetailsBody): Promise<void> {
       const user = await db.transaction().execute(async (trx) => {
         const user = await lockUser(trx, userId);
         requireAccountType(user);
-        if (user.status === LIVE_STATUS) {
+        if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
           const errors: Record<string, string[]> = {};
           if (user.birthdate !== null && user.birthdate !== body.birthdate)
             errors.birthdate = [KYC_TEXTS.birthdateLocked];
@@ -587,10 +588,16 @@ export function createKycService(deps: KycServiceDeps) {
       });
     },
 
-    /** New answers (going back in the wizard, or after staff reset them: sow_reset 0 clears the reset). */
+    /**
+     * New answers: going back in the wizard, or after staff reset them (sow_reset 0 clears the
+     * reset). Once live, staff have reviewed the answers, so only a reset opens them again.
+     */
     async updateAnswers(userId: number, body: KycBody): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId);
+        const user = await lockUser(trx, userId);
+        if (user.status === LIVE_STATUS && user.is_sow_reset !== 1) {
+          throw new AppError('CONFLICT', KYC_TEXTS.answersLocked);
+        }
         if (!(await repository.findAnswers(userId, trx))) throw new AppError('CONFLICT');
         await repository.updateAnswers(userId, toAnswersValues(body), trx);
         if (body.sow_reset === 0) await repository.updateUser(userId, { is_sow_reset: 0 }, trx);
@@ -762,6 +769,14 @@ export function createKycService(deps: KycServiceDeps) {
       const bytes = await storage.get(storageKey);
       if (!bytes) throw new Error(`kyc document file ${storageKey} is missing from storage`);
       return bytes;
+    },
+
+    /**
+     * Every step of the wizard is still submitted: a new address (superseded proof of address) or a
+     * company left without directors takes one back after the wizard was finished.
+     */
+    async hasEveryStepSubmitted(userId: number, executor: Kysely<DB> = db): Promise<boolean> {
+      return isEveryStepSubmitted(await getVerificationState(userId, executor));
     },
 
     /** Every step submitted and every current document (own, company's, directors') approved. */

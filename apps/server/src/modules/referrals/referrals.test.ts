@@ -32,6 +32,7 @@ import { createReferralService, referralsDomainCheck, type ReferralService } fro
 let t: TestApp;
 let superadmin: SignedInStaff;
 let finance: SignedInStaff;
+let compliance: SignedInStaff;
 /** The same services the app runs, on its database and ledger: tests run the accrual job by hand. */
 let referrals: ReferralService;
 
@@ -39,6 +40,7 @@ beforeAll(async () => {
   t = await createTestApp();
   superadmin = await signedInStaff(t.app, t.database.db, 'superadmin');
   finance = await signedInStaff(t.app, t.database.db, 'finance');
+  compliance = await signedInStaff(t.app, t.database.db, 'compliance');
   const db = t.database.db;
   referrals = createReferralService({
     db,
@@ -293,6 +295,38 @@ describe('claiming earnings', () => {
     );
     const after = await earnings(referrer);
     expect(after).toMatchObject({ amount_available: after.amount_total, amount_pending: '0.00' });
+    await expectLedgerToHold();
+  });
+
+  it('pays no claim of a customer on hold until the hold is lifted; the claim stays waiting', async () => {
+    const referrer = await earner();
+    await readyBankAccount(t, referrer);
+    const claimed = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(claimed.statusCode, claimed.body).toBe(200);
+    const id = claimed.json<{ data: { claim: { id: string } } }>().data.claim.id;
+    const held = await compliance.browser.post(`/api/admin/compliance/cases/${referrer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    expect(held.statusCode, held.body).toBe(200);
+
+    const paid = await finance.browser.post(`/api/admin/affiliate-claims/${id}/paid`);
+    expect(paid.statusCode).toBe(409);
+    expect(errorOf(paid)).toMatchObject({ code: 'CONFLICT', message: REFERRALS_ADMIN_TEXTS.customerOnHold });
+    const row = await db()
+      .selectFrom('affiliate_claims')
+      .innerJoin('holds', 'holds.id', 'affiliate_claims.hold_id')
+      .select(['affiliate_claims.status', 'holds.status as hold_status'])
+      .where('affiliate_claims.id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'waiting', hold_status: 'pending' });
+    await expectLedgerToHold();
+
+    const lifted = await compliance.browser.post(`/api/admin/compliance/cases/${referrer.id}/lift-hold`, {
+      reason: 'Cleared: a false match.',
+    });
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    const paidAfter = await finance.browser.post(`/api/admin/affiliate-claims/${id}/paid`);
+    expect(paidAfter.statusCode, paidAfter.body).toBe(200);
     await expectLedgerToHold();
   });
 

@@ -507,6 +507,10 @@ export function createReferralService(deps: ReferralServiceDeps) {
         const claim = await repository.lockClaim(trx, id);
         if (!claim) throw new AppError('NOT_FOUND');
         if (claim.status !== 'waiting') throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.claimNotWaiting);
+        // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it.
+        const customer = await repository.lockCustomer(trx, claim.user_id);
+        if (customer?.block_status === 2)
+          throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.customerOnHold);
         const amount = BigInt(claim.amount);
         const { journalId } = await ledger.postHold(trx, {
           holdId: claim.hold_id,

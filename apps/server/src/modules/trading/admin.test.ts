@@ -254,6 +254,24 @@ describe('coin settings', () => {
     expect(await auditCount('coin', 'xrp')).toBe(audited);
   });
 
+  it('refuses a withdrawal fee that is not below the smallest withdrawal, and changes nothing', async () => {
+    const before = await coin('bch');
+    const audited = await auditCount('coin', 'bch');
+    for (const changes of [
+      { amount_min: '0.01', withdraw_fee: '0.01' },
+      { amount_min: '0.01', withdraw_fee: '0.02' },
+    ]) {
+      const response = await saveCoin('bch', changes);
+      expect(response.statusCode, response.body).toBe(422);
+      expect(errorOf(response).errors).toEqual({ withdraw_fee: [ADMIN_TRADING_TEXTS.feeNotBelowMin] });
+    }
+    expect(await coin('bch')).toEqual(before);
+    expect(await auditCount('coin', 'bch')).toBe(audited);
+    const below = await saveCoin('bch', { amount_min: '0.01', withdraw_fee: '0.00999999' });
+    expect(below.statusCode, below.body).toBe(200);
+    expect((await saveCoin('bch', bodyOf(before))).statusCode).toBe(200);
+  });
+
   it('keeps the deposit and withdrawal switches and confirmations', async () => {
     const saved = await saveCoin('ltc', {
       disable_deposit: true,
@@ -314,6 +332,10 @@ describe('fiat currency withdrawal settings', () => {
       [{ withdraw_min: '1.234' }, 'withdraw_min', 'Enter at most 2 decimal places for EUR.'],
       [{ withdraw_fee: '-1' }, 'withdraw_fee', ADMIN_TRADING_TEXTS.amount],
       [{ withdraw_fee_free_from: '10' }, 'withdraw_fee_free_from', ADMIN_TRADING_TEXTS.feeFreeBelowMin],
+      // A withdrawal of the minimum would leave nothing to pay out.
+      [{ withdraw_fee: '25' }, 'withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin],
+      [{ withdraw_fee: '30' }, 'withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin],
+      [{ withdraw_min: '0', withdraw_fee: '0' }, 'withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin],
     ];
     for (const [changes, field, message] of cases) {
       const response = await finance.browser.put('/api/admin/trading/currencies/EUR', {
@@ -431,6 +453,15 @@ describe('fee plans', () => {
       .executeTakeFirstOrThrow();
     expect(row.custom_fee_percent).toBeNull();
     expect(await auditCount('user', customer.id)).toBe(0);
+  });
+
+  it('refuses a customer id beyond the id column (422), not with a database error', async () => {
+    const response = await finance.browser.put('/api/admin/trading/fee-plans/2147483648', {
+      custom_fee_percent: '0.1',
+      reason: 'x',
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(errorOf(response).code).toBe('VALIDATION_FAILED');
   });
 });
 

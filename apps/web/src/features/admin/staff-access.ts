@@ -1,4 +1,4 @@
-import { CARF_REPORT_ROLES, type StaffMe, type StaffRole } from '@florin/contracts';
+import { CARF_REPORT_ROLES, type AdminMe, type StaffRole } from '@florin/contracts';
 import { useOutletContext } from 'react-router';
 import { ADMIN_PATHS } from './admin-paths';
 
@@ -85,6 +85,6 @@ export function homePathFor(role: StaffRole): string {
 }
 
 /** The signed-in staff member, for any screen inside the admin shell (it renders nothing until it is known). */
-export function useSignedInStaff(): StaffMe {
-  return useOutletContext<StaffMe>();
+export function useSignedInStaff(): AdminMe {
+  return useOutletContext<AdminMe>();
 }

@@ -9,6 +9,8 @@ import type { ChainClient } from './types.js';
  * broadcasts it at once (the embedded default); a real chain's coins are in
  * cold storage, so staff export the unsigned transaction for the offline
  * signer and enter the txid it returns. The server never holds a private key.
+ * In production nothing is sent through the simulated chain: its hot wallet
+ * holds no real coins, so a coin watched there is sent from cold storage too.
  */
 export type WithdrawalWallet =
   | {
@@ -24,6 +26,7 @@ export type WithdrawalWallet =
 export function withdrawalWalletsFor(
   chains: Record<CryptoAsset, ChainClient>,
   simulated: SimulatedChain,
+  { isProduction }: { isProduction: boolean },
 ): Record<CryptoAsset, WithdrawalWallet> {
   const hot: WithdrawalWallet = {
     kind: 'simulated',
@@ -33,6 +36,6 @@ export function withdrawalWalletsFor(
   };
   const wallets = {} as Record<CryptoAsset, WithdrawalWallet>;
   for (const asset of CRYPTO_ASSETS)
-    wallets[asset] = chains[asset] === simulated.client ? hot : { kind: 'cold_storage' };
+    wallets[asset] = chains[asset] === simulated.client && !isProduction ? hot : { kind: 'cold_storage' };
   return wallets;
 }

@@ -1,4 +1,4 @@
-import { getAdminMe, type StaffMe } from '@florin/contracts';
+import { getAdminMe, type AdminMe } from '@florin/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 
@@ -8,7 +8,7 @@ import { apiCall } from '../../../lib/api-client';
  */
 export const staffMeQuery = queryOptions({
   queryKey: ['admin', 'me'] as const,
-  queryFn: async ({ signal }): Promise<StaffMe> =>
+  queryFn: async ({ signal }): Promise<AdminMe> =>
     (await apiCall(getAdminMe, {}, { notify: false, signal })).data,
   // A role changed by a superadmin shows when the staff member comes back to the tab.
   refetchOnWindowFocus: true,

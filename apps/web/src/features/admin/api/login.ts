@@ -3,7 +3,7 @@ import {
   adminLogin2fa,
   type AdminLoginBody,
   type AdminLoginResponse,
-  type StaffMe,
+  type AdminMe,
 } from '@florin/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
@@ -18,7 +18,7 @@ export function useSignInStaff() {
 }
 
 /** Step two: the code (enrolling the new secret the first time); sets the staff session cookie. */
-export async function confirmStaffCode(body: { login_token: string; code: string }): Promise<StaffMe> {
+export async function confirmStaffCode(body: { login_token: string; code: string }): Promise<AdminMe> {
   return (await apiCall(adminLogin2fa, { body }, { notify: false })).data;
 }
 

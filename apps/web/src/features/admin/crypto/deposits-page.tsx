@@ -644,7 +644,8 @@ function DepositsList() {
 /**
  * `/admin/crypto-deposits` (finance): every deposit the chain watcher has
  * seen, the XRP suspense list (payments to the house address without a
- * known destination tag, DECISIONS.md) and the simulated chain's tools.
+ * known destination tag, DECISIONS.md) and, outside production, the
+ * simulated chain's tools.
  */
 export function CryptoDepositsPage() {
   const me = useSignedInStaff();
@@ -665,7 +666,7 @@ export function CryptoDepositsPage() {
         it before you assign it, or return it to the sender.
       </Alert>
       <DepositsList />
-      <SimulatedChainPanel />
+      {me.simulated_chain && <SimulatedChainPanel />}
     </Stack>
   );
 }

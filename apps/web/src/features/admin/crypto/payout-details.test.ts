@@ -16,20 +16,36 @@ const noApprovals = {
 
 describe('payoutActionsFor', () => {
   it('offers approve and reject while pending', () => {
-    expect(payoutActionsFor({ status: 'pending', wallet: 'simulated' })).toEqual(['approve', 'reject']);
-  });
-
-  it('sends an approved hot-wallet withdrawal directly, and a cold-storage one after exporting its signing request', () => {
-    expect(payoutActionsFor({ status: 'approved', wallet: 'simulated' })).toEqual(['send', 'reject']);
-    expect(payoutActionsFor({ status: 'approved', wallet: 'cold_storage' })).toEqual([
-      'export',
-      'send',
+    expect(payoutActionsFor({ status: 'pending', wallet: 'simulated', customer_on_hold: false })).toEqual([
+      'approve',
       'reject',
     ]);
   });
 
+  it('sends an approved hot-wallet withdrawal directly, and a cold-storage one after exporting its signing request', () => {
+    expect(payoutActionsFor({ status: 'approved', wallet: 'simulated', customer_on_hold: false })).toEqual([
+      'send',
+      'reject',
+    ]);
+    expect(payoutActionsFor({ status: 'approved', wallet: 'cold_storage', customer_on_hold: false })).toEqual(
+      ['export', 'send', 'reject'],
+    );
+  });
+
+  it('only rejects while the customer’s account is on hold: approve and send wait for the hold to lift', () => {
+    for (const wallet of ['simulated', 'cold_storage'] as const) {
+      expect(payoutActionsFor({ status: 'pending', wallet, customer_on_hold: true })).toEqual(['reject']);
+      expect(payoutActionsFor({ status: 'approved', wallet, customer_on_hold: true })).toEqual(['reject']);
+    }
+    expect(payoutActionsFor({ status: 'sent', wallet: 'simulated', customer_on_hold: true })).toEqual([
+      'confirm',
+    ]);
+  });
+
   it('only confirms a sent withdrawal (it cannot be rejected once the coins left)', () => {
-    expect(payoutActionsFor({ status: 'sent', wallet: 'cold_storage' })).toEqual(['confirm']);
+    expect(payoutActionsFor({ status: 'sent', wallet: 'cold_storage', customer_on_hold: false })).toEqual([
+      'confirm',
+    ]);
   });
 
   it('offers nothing once a withdrawal has ended or is not yet the staff’s', () => {
@@ -41,7 +57,7 @@ describe('payoutActionsFor', () => {
       'awaiting_code',
       'verified',
     ] as const)
-      expect(payoutActionsFor({ status, wallet: 'simulated' })).toEqual([]);
+      expect(payoutActionsFor({ status, wallet: 'simulated', customer_on_hold: false })).toEqual([]);
   });
 });
 

@@ -60,15 +60,17 @@ export type PayoutAction = 'approve' | 'export' | 'send' | 'confirm' | 'reject';
  * What staff may do with a withdrawal in each status, as the server's
  * transitions allow: approve a pending one; send an approved one (a
  * cold-storage coin's signing request exported first); confirm a sent one;
- * reject while it has not left.
+ * reject while it has not left. While compliance holds the customer's
+ * account the server refuses approve and send: only reject is left.
  */
 export function payoutActionsFor(
-  withdrawal: Pick<AdminCryptoWithdrawal, 'status' | 'wallet'>,
+  withdrawal: Pick<AdminCryptoWithdrawal, 'status' | 'wallet' | 'customer_on_hold'>,
 ): readonly PayoutAction[] {
   switch (withdrawal.status) {
     case 'pending':
-      return ['approve', 'reject'];
+      return withdrawal.customer_on_hold ? ['reject'] : ['approve', 'reject'];
     case 'approved':
+      if (withdrawal.customer_on_hold) return ['reject'];
       return withdrawal.wallet === 'cold_storage' ? ['export', 'send', 'reject'] : ['send', 'reject'];
     case 'sent':
       return ['confirm'];

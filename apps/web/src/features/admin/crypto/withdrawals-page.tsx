@@ -84,14 +84,21 @@ function CryptoPayoutEntry({
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" gap="xs">
           <Stack gap={0}>
-            <Text fw={700}>
-              <Anchor component={Link} to={customerPath(withdrawal.user_id)} inherit>
-                {withdrawal.customer_name}
-              </Anchor>{' '}
-              <Text span size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                · {withdrawal.user_identification} · {withdrawal.email}
+            <Group gap={6}>
+              <Text fw={700}>
+                <Anchor component={Link} to={customerPath(withdrawal.user_id)} inherit>
+                  {withdrawal.customer_name}
+                </Anchor>{' '}
+                <Text span size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  · {withdrawal.user_identification} · {withdrawal.email}
+                </Text>
               </Text>
-            </Text>
+              {withdrawal.customer_on_hold && (
+                <Badge color="red" variant="filled">
+                  On hold
+                </Badge>
+              )}
+            </Group>
             <Text size="xs" c="dimmed">
               Asked {formatDateTime(withdrawal.created_at)}
             </Text>

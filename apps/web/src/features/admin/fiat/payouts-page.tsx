@@ -53,6 +53,9 @@ function PayoutEntry({
   onReject: (withdrawal: AdminFiatWithdrawal) => void;
 }) {
   const needsApproval = withdrawal.needs_second_approval && !withdrawal.approved_by;
+  // Nothing moves it towards payment while compliance holds the account (the server refuses to pay it);
+  // rejecting it stays possible.
+  const isOnHold = withdrawal.customer_on_hold;
   return (
     <Paper
       component="li"
@@ -64,12 +67,19 @@ function PayoutEntry({
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" gap="xs">
           <Stack gap={0}>
-            <Text fw={700}>
-              {withdrawal.customer_name}{' '}
-              <Text span size="sm" c="dimmed">
-                · {withdrawal.user_identification} · {withdrawal.email}
+            <Group gap={6}>
+              <Text fw={700}>
+                {withdrawal.customer_name}{' '}
+                <Text span size="sm" c="dimmed">
+                  · {withdrawal.user_identification} · {withdrawal.email}
+                </Text>
               </Text>
-            </Text>
+              {isOnHold && (
+                <Badge color="red" variant="filled">
+                  On hold
+                </Badge>
+              )}
+            </Group>
             <Text size="xs" c="dimmed">
               Asked {formatDateTime(withdrawal.created_at)}
             </Text>
@@ -104,11 +114,21 @@ function PayoutEntry({
         </SimpleGrid>
         <Group gap="xs" justify="flex-end">
           {needsApproval && (
-            <Button size="compact-sm" variant="light" onClick={() => onApprove(withdrawal)}>
+            <Button
+              size="compact-sm"
+              variant="light"
+              onClick={() => onApprove(withdrawal)}
+              disabled={isOnHold}
+            >
               Approve
             </Button>
           )}
-          <Button size="compact-sm" color="teal" onClick={() => onPaid(withdrawal)} disabled={needsApproval}>
+          <Button
+            size="compact-sm"
+            color="teal"
+            onClick={() => onPaid(withdrawal)}
+            disabled={needsApproval || isOnHold}
+          >
             Mark as paid
           </Button>
           <Button size="compact-sm" variant="default" onClick={() => onReject(withdrawal)}>
@@ -246,14 +266,20 @@ function PayoutsScreen() {
         title="Reject withdrawal"
         description={
           rejecting
-            ? `The ${money(rejecting.amount, rejecting.currency)} goes back to ${rejecting.customer_name}’s balance. They read the reason.`
+            ? `${rejecting.exported_at ? 'This withdrawal is in a payout file sent to the bank: reject it only if the bank has returned the payment. ' : ''}The ${money(rejecting.amount, rejecting.currency)} goes back to ${rejecting.customer_name}’s balance. They read the reason.`
             : ''
         }
         reasonLabel="Reason the customer reads"
         confirmLabel="Reject"
         color="red"
         isPending={reject.isPending}
-        onSubmit={(reason) => reject.mutateAsync({ id: rejecting?.id ?? '', reason })}
+        onSubmit={(reason) =>
+          reject.mutateAsync({
+            id: rejecting?.id ?? '',
+            reason,
+            bankReturned: rejecting?.exported_at != null,
+          })
+        }
         successTitle="Withdrawal rejected"
         errorTitle="Not rejected"
       />

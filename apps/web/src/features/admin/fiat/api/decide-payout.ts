@@ -25,8 +25,21 @@ export function markPayoutPaid({ id, paymentReference }: { id: string; paymentRe
 }
 
 /** Voids the hold: the money goes back to the customer's balance. The modal reports failures. */
-export function rejectPayout({ id, reason }: { id: string; reason: string }) {
-  return adminCall(rejectFiatWithdrawal, { params: { id }, body: { reason } }, { notify: false });
+/** A withdrawal in a payout file is rejected only once the bank has returned it, which the dialog has said. */
+export function rejectPayout({
+  id,
+  reason,
+  bankReturned,
+}: {
+  id: string;
+  reason: string;
+  bankReturned: boolean;
+}) {
+  return adminCall(
+    rejectFiatWithdrawal,
+    { params: { id }, body: { reason, ...(bankReturned ? { bank_returned: true as const } : {}) } },
+    { notify: false },
+  );
 }
 
 /**
