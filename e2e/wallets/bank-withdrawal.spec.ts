@@ -130,6 +130,17 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     expect(csv).toContain(`${name},200000,87654321,95.00,GBP,FLORIN W`);
     await expect(payout.getByText('In payout file')).toBeVisible();
     await saveScreenshotsOf(staffPage, 'admin-payouts-exported');
+    // The bank is paying it now: rejecting it (the money back to the customer) waits for the bank's return.
+    await payout.getByRole('button', { name: 'Reject' }).click();
+    const filedReject = staffPage.getByRole('dialog', { name: 'Reject withdrawal' });
+    await expect(filedReject).toContainText('reject it only if the bank has returned the payment');
+    await filedReject.getByLabel('Reason the customer reads').fill('Returned by the bank.');
+    await expect(filedReject.getByRole('button', { name: 'Reject' })).toBeDisabled();
+    await expect(
+      filedReject.getByRole('checkbox', { name: 'The bank has returned this payment.' }),
+    ).toBeVisible();
+    await filedReject.getByRole('button', { name: 'Cancel' }).click();
+    await expect(filedReject).toBeHidden();
     await page.reload();
     await expect(firstWithdrawal).toBeVisible();
     await expect(firstWithdrawal.getByRole('button', { name: 'Cancel' })).toHaveCount(0);

@@ -391,16 +391,25 @@ const YES_BRANCH_FIELDS = [
   ...DECLARATIONS,
   ...DECLARATIONS.map((declaration) => `${declaration}_details` as const),
 ] as const;
+type YesBranchField = (typeof YES_BRANCH_FIELDS)[number];
+
+/** Whether a field sent says the customer is on the yes branch: a declaration only when answered Yes. */
+function isYesBranchAnswer(field: YesBranchField, answer: unknown): boolean {
+  if (answer === undefined || answer === null || answer === '') return false;
+  if ((DECLARATIONS as readonly string[]).includes(field)) return answer === 1 || answer === '1';
+  return true;
+}
 
 /**
  * Step 7's answer as sent; spec 000's field list has no `trades_over_threshold`, so without it the
- * form sent tells: any field of the yes branch is Yes, the risk question alone is No.
+ * form sent tells: a wealth question, a declaration answered Yes or its details mean Yes; the risk
+ * question alone (with declarations at 0, as a client may send them) is No.
  */
 function tradesOverThresholdOf(
-  value: { trades_over_threshold?: YesNo } & Partial<Record<(typeof YES_BRANCH_FIELDS)[number], unknown>>,
+  value: { trades_over_threshold?: YesNo } & Partial<Record<YesBranchField, unknown>>,
 ): YesNo {
   if (value.trades_over_threshold !== undefined) return value.trades_over_threshold;
-  return YES_BRANCH_FIELDS.some((field) => value[field] !== undefined && value[field] !== '') ? 1 : 0;
+  return YES_BRANCH_FIELDS.some((field) => isYesBranchAnswer(field, value[field])) ? 1 : 0;
 }
 
 /**

@@ -418,6 +418,8 @@ export const AdminAffiliateClaimSchema = AffiliateClaimSchema.extend({
   sort_code: z.string().nullable(),
   account_number: z.string().nullable(),
   rejected_reason: z.string().nullable(),
+  /** Compliance holds the customer's account: the claim is not paid until the hold is lifted. */
+  customer_on_hold: z.boolean(),
 });
 export type AdminAffiliateClaim = z.infer<typeof AdminAffiliateClaimSchema>;
 

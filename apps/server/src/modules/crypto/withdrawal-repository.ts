@@ -90,9 +90,12 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       return customers(executor).where('id', '=', userId).executeTakeFirst();
     },
 
-    /** Locks the customer's row: one customer's withdrawal requests are decided one at a time. */
+    /**
+     * Locks the customer's row: one customer's withdrawal requests are decided one at a time.
+     * NO KEY UPDATE: a trade or commission inserted meanwhile, which refers to the customer, need not wait for it.
+     */
     async lockCustomer(executor: Kysely<DB>, userId: number): Promise<WithdrawCustomer | undefined> {
-      return customers(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
+      return customers(executor).where('id', '=', userId).forNoKeyUpdate().executeTakeFirst();
     },
 
     findCoin(asset: string, executor: Kysely<DB> = db): Promise<WithdrawCoinRules | undefined> {

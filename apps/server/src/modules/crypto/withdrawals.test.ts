@@ -840,6 +840,12 @@ describe('the staff side', () => {
       amount_units: '29950000',
     });
     await expect(cold.send(actor, withdrawal.id, null)).rejects.toThrow(CRYPTO_WITHDRAW_TEXTS.txidRequired);
+    // Put on hold once signed: no new signing request, but the transaction already sent is recorded.
+    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    expect(held.statusCode, held.body).toBe(200);
+    await expect(cold.signingRequest(withdrawal.id)).rejects.toThrow(CRYPTO_WITHDRAW_TEXTS.customerOnHold);
     const sent = await cold.send(actor, withdrawal.id, 'f'.repeat(64));
     expect(sent.data).toMatchObject({ status: 'sent', txid: 'f'.repeat(64), wallet: 'cold_storage' });
     await expectCryptoLedgerToHold(db());

@@ -511,6 +511,21 @@ describe('payout queue', () => {
     expect(settings.statusCode).toBe(200);
   }
 
+  it('records the payment of a withdrawal the bank was already paying when the hold came', async () => {
+    const customer = await readyCustomer();
+    const id = await requestWithdrawal(customer, '100');
+    await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
+    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
+      reason: 'Sanctions screening match under review.',
+    });
+    const paid = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/paid`, {
+      payment_reference: 'FP-FILED',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await balanceOf(t, customer.id)).toMatchObject({ posted: 90_000n, held: 0n });
+    await expectFiatLedgerToHold(db());
+  });
+
   it('approves no large withdrawal of a customer on hold', async () => {
     await requireSecondApprovalFrom('500');
     const customer = await readyCustomer(200_000n);

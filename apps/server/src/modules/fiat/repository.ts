@@ -199,9 +199,12 @@ export function createFiatRepository(db: Kysely<DB>) {
       return customers(executor).where('users.id', '=', userId).executeTakeFirst();
     },
 
-    /** Serialises a customer's money requests (withdraw, cancel) against each other. */
+    /**
+     * Serialises a customer's money requests (withdraw, cancel, a payout) against each other and a hold.
+     * NO KEY UPDATE: a trade or commission inserted meanwhile, which refers to the customer, need not wait for it.
+     */
     async lockCustomer(executor: Kysely<DB>, userId: number): Promise<FiatCustomer | undefined> {
-      await executor.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      await executor.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
       return customers(executor).where('users.id', '=', userId).executeTakeFirst();
     },
 

@@ -1118,9 +1118,11 @@ export function createFiatService(deps: FiatServiceDeps) {
           if (row.status !== 'approved') throw new AppError('CONFLICT', FIAT_TEXTS.needsApproval);
           if (row.approved_by === actor.staffId) throw new AppError('CONFLICT', FIAT_TEXTS.approverCannotPay);
         }
-        // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it.
+        // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it. A
+        // withdrawal in a payout file is being paid by the bank already: recording that stays possible.
         const customer = await repository.lockCustomer(trx, row.user_id);
-        if (customer?.block_status === ON_HOLD) throw new AppError('CONFLICT', FIAT_TEXTS.customerOnHold);
+        if (customer?.block_status === ON_HOLD && row.exported_at === null)
+          throw new AppError('CONFLICT', FIAT_TEXTS.customerOnHold);
         const amount = BigInt(row.amount);
         const fee = BigInt(row.fee);
         const postings: Posting[] = [

@@ -436,6 +436,11 @@ describe('the rules of the account type and the answers', () => {
     expect((await reduced.post('/api/v1/settings/kyc/create', { aware_of_risk: 1 })).statusCode).toBe(200);
     expect(await storedBranch(reduced.id)).toBe(0);
     expect((await reduced.user()).kyc).toMatchObject({ trades_over_threshold: 0, initial_investment: null });
+    // A client that sends every declaration answered No is still on the no branch.
+    const declaredNo = await newCustomer(t);
+    const noes = { aware_of_risk: 1, offense: 0, criminal: 0, caution: 0, ccj: 0 };
+    expect((await declaredNo.post('/api/v1/settings/kyc/create', noes)).statusCode).toBe(200);
+    expect(await storedBranch(declaredNo.id)).toBe(0);
 
     // Source of Wealth and Experience: any of its fields is the yes branch, on create and on update.
     const full = await newCustomer(t);
@@ -636,6 +641,12 @@ describe('a customer who finished the wizard', () => {
     // The phone is not on the ID: it still changes.
     const phone = await customer.put('/api/v1/users', { ...DETAILS, phone: '+44 7700 900456' });
     expect(phone.statusCode).toBe(200);
+
+    // The answers staff are about to review are locked from now too.
+    const answers = await customer.post('/api/v1/settings/kyc/update', WEALTH_YES);
+    expect(answers.statusCode).toBe(409);
+    expect(errorOf(answers).message).toBe(KYC_TEXTS.answersLocked);
+    expect((await customer.user()).kyc).toMatchObject({ trades_over_threshold: 0 });
   });
 });
 

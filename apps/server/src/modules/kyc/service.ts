@@ -590,12 +590,14 @@ export function createKycService(deps: KycServiceDeps) {
 
     /**
      * New answers: going back in the wizard, or after staff reset them (sow_reset 0 clears the
-     * reset). Once live, staff have reviewed the answers, so only a reset opens them again.
+     * reset). Once the wizard is handed in, staff review the answers (and once live, have), so
+     * only a reset opens them again: the same moment the date of birth locks.
      */
     async updateAnswers(userId: number, body: KycBody): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const user = await lockUser(trx, userId);
-        if (user.status === LIVE_STATUS && user.is_sow_reset !== 1) {
+        const handedIn = user.status === LIVE_STATUS || user.verification_completed_at !== null;
+        if (handedIn && user.is_sow_reset !== 1) {
           throw new AppError('CONFLICT', KYC_TEXTS.answersLocked);
         }
         if (!(await repository.findAnswers(userId, trx))) throw new AppError('CONFLICT');

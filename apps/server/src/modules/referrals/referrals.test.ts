@@ -308,6 +308,11 @@ describe('claiming earnings', () => {
       reason: 'Sanctions screening match under review.',
     });
     expect(held.statusCode, held.body).toBe(200);
+    // The claims list says so, for the screen to show it before finance pays the bank.
+    const listed = (await finance.browser.get('/api/admin/affiliate-claims')).json<{
+      data: { id: string; customer_on_hold: boolean }[];
+    }>();
+    expect(listed.data.find((row) => row.id === id)?.customer_on_hold).toBe(true);
 
     const paid = await finance.browser.post(`/api/admin/affiliate-claims/${id}/paid`);
     expect(paid.statusCode).toBe(409);

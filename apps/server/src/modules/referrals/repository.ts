@@ -18,6 +18,14 @@ export type ReferralCustomer = {
 };
 
 export type ClaimRow = RowOf<AffiliateClaimsTable>;
+
+/** A claim with the customer's name, e-mail and hold, as the back office lists it. */
+export type ClaimWithUser = ClaimRow & {
+  email: string;
+  first_name: string;
+  last_name: string;
+  block_status: number;
+};
 export type PartnerRow = Selectable<ReferralPartnersTable>;
 
 export type UnaccruedTrade = {
@@ -75,9 +83,12 @@ export function createReferralRepository(db: Kysely<DB>) {
       return customers(executor).where('users.id', '=', userId).executeTakeFirst();
     },
 
-    /** Serialises one customer's claims: the balance check and the hold are decided under this lock. */
+    /**
+     * Serialises one customer's claims: the balance check and the hold are decided under this lock.
+     * NO KEY UPDATE: a trade or commission inserted meanwhile, which refers to the customer, need not wait for it.
+     */
     async lockCustomer(executor: Kysely<DB>, userId: number): Promise<ReferralCustomer | undefined> {
-      await executor.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      await executor.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute();
       return customers(executor).where('users.id', '=', userId).executeTakeFirst();
     },
 
@@ -264,7 +275,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .selectFrom('affiliate_claims as c')
         .innerJoin('users as u', 'u.id', 'c.user_id')
         .select(CLAIM_COLUMNS.map((column) => `c.${column}` as const))
-        .select(['u.email', 'u.first_name', 'u.last_name'])
+        .select(['u.email', 'u.first_name', 'u.last_name', 'u.block_status'])
         .where('c.status', '=', status)
         .orderBy('c.seq', status === 'waiting' ? 'asc' : 'desc')
         .limit(500)
@@ -285,7 +296,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         .selectFrom('affiliate_claims as c')
         .innerJoin('users as u', 'u.id', 'c.user_id')
         .select(CLAIM_COLUMNS.map((column) => `c.${column}` as const))
-        .select(['u.email', 'u.first_name', 'u.last_name'])
+        .select(['u.email', 'u.first_name', 'u.last_name', 'u.block_status'])
         .where('c.id', '=', id)
         .executeTakeFirst();
     },

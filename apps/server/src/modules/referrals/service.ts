@@ -22,11 +22,20 @@ import type { DomainCheck, HouseAccountRef, Ledger, UserAccountRef } from '../..
 import type { SecondFactor } from '../../security/second-factor.js';
 import type { Notifier } from '../notifications/service.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
-import type { ClaimRow, ReferralCustomer, ReferralRepository, UnaccruedTrade } from './repository.js';
+import type {
+  ClaimRow,
+  ClaimWithUser,
+  ReferralCustomer,
+  ReferralRepository,
+  UnaccruedTrade,
+} from './repository.js';
 
 /** The leading instance looks for referred customers' trades to credit this often. */
 export const COMMISSION_ACCRUAL_INTERVAL_MS = 15_000;
 const ACCRUAL_BATCH = 500;
+
+/** users.block_status of an account compliance put on hold. */
+const ON_HOLD = 2;
 
 /** The path of a customer's referral link; the register page reads `ref` (features/auth/register-page.tsx). */
 export function referralPathOf(code: string): string {
@@ -136,9 +145,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
     };
   }
 
-  async function toAdminClaim(id: string, executor: Kysely<DB> = db): Promise<AdminAffiliateClaim> {
-    const row = await repository.findClaimWithUser(id, executor);
-    if (!row) throw new AppError('NOT_FOUND');
+  function adminClaimOf(row: ClaimWithUser): AdminAffiliateClaim {
     return {
       ...toClaim(row),
       user_id: row.user_id,
@@ -148,7 +155,14 @@ export function createReferralService(deps: ReferralServiceDeps) {
       sort_code: row.sort_code,
       account_number: row.account_number,
       rejected_reason: row.rejected_reason,
+      customer_on_hold: row.block_status === ON_HOLD,
     };
+  }
+
+  async function toAdminClaim(id: string, executor: Kysely<DB> = db): Promise<AdminAffiliateClaim> {
+    const row = await repository.findClaimWithUser(id, executor);
+    if (!row) throw new AppError('NOT_FOUND');
+    return adminClaimOf(row);
   }
 
   async function toPartner(userId: number, executor: Kysely<DB> = db): Promise<ReferralPartner> {
@@ -348,7 +362,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
       if (earlier) return answer(earlier);
 
       const customer = await requireCustomer(userId);
-      if (customer.status !== 1 || customer.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
+      if (customer.status !== 1 || customer.block_status === ON_HOLD) throw new AppError('ACCOUNT_NOT_LIVE');
       const bank = await deps.bankAccountOf(userId);
       if (!bank)
         throw new AppError('BANK_ACCOUNT_NOT_SET', REFERRALS_TEXTS.bankRequired, undefined, {
@@ -489,16 +503,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
     },
 
     async listClaims(status: 'waiting' | 'paid' | 'rejected' = 'waiting'): Promise<AdminAffiliateClaim[]> {
-      return (await repository.listClaims(status)).map((row) => ({
-        ...toClaim(row),
-        user_id: row.user_id,
-        email: row.email,
-        name: `${row.first_name} ${row.last_name}`,
-        name_of_account: row.name_of_account,
-        sort_code: row.sort_code,
-        account_number: row.account_number,
-        rejected_reason: row.rejected_reason,
-      }));
+      return (await repository.listClaims(status)).map(adminClaimOf);
     },
 
     /** Finance paid the claim to the bank account it names: Dr user-affiliate:GBP / Cr bank:GBP. */
@@ -509,7 +514,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
         if (claim.status !== 'waiting') throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.claimNotWaiting);
         // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it.
         const customer = await repository.lockCustomer(trx, claim.user_id);
-        if (customer?.block_status === 2)
+        if (customer?.block_status === ON_HOLD)
           throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.customerOnHold);
         const amount = BigInt(claim.amount);
         const { journalId } = await ledger.postHold(trx, {

@@ -291,8 +291,9 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
         const amountMin = amounts.amount_min ?? 0n;
         if (amounts.amount_max !== null && amounts.amount_max < amountMin)
           throw refuse('amount_max', ADMIN_TRADING_TEXTS.amountMaxBelowMin);
-        // amount_min is also the smallest withdrawal.
-        if ((amounts.withdraw_fee ?? 0n) >= amountMin)
+        // amount_min is also the smallest withdrawal; a free withdrawal needs no minimum.
+        const coinFee = amounts.withdraw_fee ?? 0n;
+        if (coinFee > 0n && coinFee >= amountMin)
           throw refuse('withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin);
         const row = await repository.updateCoin(trx, coinId, {
           active: body.active,
@@ -335,8 +336,8 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
     ): Promise<Answer<AdminCurrency>> {
       const amounts = parseAmounts(code, body);
       const minimum = amounts.withdraw_min ?? 0n;
-      if ((amounts.withdraw_fee ?? 0n) >= minimum)
-        throw refuse('withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin);
+      const fee = amounts.withdraw_fee ?? 0n;
+      if (fee > 0n && fee >= minimum) throw refuse('withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin);
       if (amounts.withdraw_fee_free_from !== null && amounts.withdraw_fee_free_from < minimum)
         throw refuse('withdraw_fee_free_from', ADMIN_TRADING_TEXTS.feeFreeBelowMin);
       const after = await db.transaction().execute(async (trx) => {

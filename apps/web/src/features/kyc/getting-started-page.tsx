@@ -17,7 +17,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { User } from '@florin/contracts';
-import { currentUserQuery, hasTwoFactor, isOnHold, useCurrentUser } from '../../lib/current-user';
+import {
+  currentUserQuery,
+  hasTwoFactor,
+  isFullyVerified,
+  isOnHold,
+  useCurrentUser,
+} from '../../lib/current-user';
 import { PATHS, SETTINGS_TABS, settingsTabPath } from '../../lib/paths';
 import { RejectedView } from './rejected-view';
 import { SowResetScreen } from './sow-reset-screen';
@@ -144,7 +150,8 @@ function GettingStartedTabs({ user, onSignOut, onReload }: GettingStartedTabsPro
           <DashboardTab user={user} />
         </Tabs.Panel>
         <Tabs.Panel value="get-started">
-          {user.verification_completed === 1 && !hasDocumentsAwaitingReview(user) ? (
+          {/* Handed in, but a step gone missing since (a new address needs its proof): the wizard asks for it. */}
+          {user.verification_completed === 1 && isFullyVerified(user) && !hasDocumentsAwaitingReview(user) ? (
             <ActivationPending />
           ) : (
             <VerificationWizard user={user} onSignOut={onSignOut} onFinished={onReload} />

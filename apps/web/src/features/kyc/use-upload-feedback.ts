@@ -3,12 +3,16 @@ import { useState } from 'react';
 import { describeError, toAppError } from '../../lib/errors';
 import { showErrorToast } from '../../lib/toasts';
 
-/** Refusals of the file itself: the customer can pick another file, so the reason shows under the zone. */
+/**
+ * Refusals the customer can act on (another file, or waiting out the upload limit): the reason shows
+ * under the zone, rather than the dialog offering the compliance mailbox.
+ */
 const FILE_REFUSALS: ReadonlySet<ErrorCode> = new Set([
   'UNSUPPORTED_FILE',
   'FILE_TOO_LARGE',
   'PAYLOAD_TOO_LARGE',
   'VALIDATION_FAILED',
+  'RATE_LIMITED',
 ]);
 
 export type UploadFeedback = {

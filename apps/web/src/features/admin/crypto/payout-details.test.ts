@@ -32,11 +32,17 @@ describe('payoutActionsFor', () => {
     );
   });
 
-  it('only rejects while the customer’s account is on hold: approve and send wait for the hold to lift', () => {
+  it('only rejects while the customer’s account is on hold, or records a cold-storage txid signed before it', () => {
     for (const wallet of ['simulated', 'cold_storage'] as const) {
       expect(payoutActionsFor({ status: 'pending', wallet, customer_on_hold: true })).toEqual(['reject']);
-      expect(payoutActionsFor({ status: 'approved', wallet, customer_on_hold: true })).toEqual(['reject']);
     }
+    expect(payoutActionsFor({ status: 'approved', wallet: 'simulated', customer_on_hold: true })).toEqual([
+      'reject',
+    ]);
+    expect(payoutActionsFor({ status: 'approved', wallet: 'cold_storage', customer_on_hold: true })).toEqual([
+      'send',
+      'reject',
+    ]);
     expect(payoutActionsFor({ status: 'sent', wallet: 'simulated', customer_on_hold: true })).toEqual([
       'confirm',
     ]);

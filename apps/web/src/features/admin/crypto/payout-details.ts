@@ -61,7 +61,8 @@ export type PayoutAction = 'approve' | 'export' | 'send' | 'confirm' | 'reject';
  * transitions allow: approve a pending one; send an approved one (a
  * cold-storage coin's signing request exported first); confirm a sent one;
  * reject while it has not left. While compliance holds the customer's
- * account the server refuses approve and send: only reject is left.
+ * account the server refuses approve, the signing request and the hot
+ * wallet's send: only reject, and recording a cold-storage txid, are left.
  */
 export function payoutActionsFor(
   withdrawal: Pick<AdminCryptoWithdrawal, 'status' | 'wallet' | 'customer_on_hold'>,
@@ -70,7 +71,9 @@ export function payoutActionsFor(
     case 'pending':
       return withdrawal.customer_on_hold ? ['reject'] : ['approve', 'reject'];
     case 'approved':
-      if (withdrawal.customer_on_hold) return ['reject'];
+      // A cold-storage transaction signed before the hold may still be recorded by its txid.
+      if (withdrawal.customer_on_hold)
+        return withdrawal.wallet === 'cold_storage' ? ['send', 'reject'] : ['reject'];
       return withdrawal.wallet === 'cold_storage' ? ['export', 'send', 'reject'] : ['send', 'reject'];
     case 'sent':
       return ['confirm'];

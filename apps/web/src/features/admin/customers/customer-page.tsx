@@ -515,7 +515,7 @@ function CustomerActions({ customer }: { customer: CustomerProfile }) {
         description={
           customer.email_codes
             ? `${name} will no longer receive sign-in codes by e-mail. Withdrawals then wait 24 hours.`
-            : `${name} will receive sign-in codes by e-mail instead of using an authenticator app. Withdrawals to an address first used in the last 24 hours then wait for staff approval.`
+            : `${name} will receive sign-in codes by e-mail instead of using an authenticator app. Withdrawals then wait 24 hours, and afterwards a withdrawal to an address first used in the last 24 hours waits for staff approval.`
         }
         confirmLabel={customer.email_codes ? 'Switch off' : 'Switch on'}
         isPending={emailCodes.isPending}

@@ -273,6 +273,8 @@ function PayoutsScreen() {
         confirmLabel="Reject"
         color="red"
         isPending={reject.isPending}
+        // In a payout file, Reject stays disabled until staff confirm the bank returned the payment.
+        acknowledgement={rejecting?.exported_at ? 'The bank has returned this payment.' : undefined}
         onSubmit={(reason) =>
           reject.mutateAsync({
             id: rejecting?.id ?? '',

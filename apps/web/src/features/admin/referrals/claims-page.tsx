@@ -4,6 +4,7 @@ import {
   type AffiliateClaimStatus,
 } from '@florin/contracts';
 import {
+  Badge,
   Button,
   Group,
   Modal,
@@ -115,6 +116,11 @@ export function ReferralClaimsPage() {
                     <Text size="xs" c="dimmed">
                       {claim.email}
                     </Text>
+                    {claim.customer_on_hold && (
+                      <Badge color="red" variant="filled" size="sm">
+                        On hold
+                      </Badge>
+                    )}
                   </Table.Td>
                   <Table.Td>{formatPounds(claim.amount) ?? claim.amount}</Table.Td>
                   <Table.Td>
@@ -130,6 +136,8 @@ export function ReferralClaimsPage() {
                           size="compact-sm"
                           onClick={() => handlePaid(claim)}
                           loading={resolve.isPending}
+                          // Paid only once compliance lifts the hold (the server refuses it meanwhile).
+                          disabled={claim.customer_on_hold}
                         >
                           Mark paid
                         </Button>

@@ -1,7 +1,7 @@
 import { ReasonBodySchema } from '@florin/contracts';
 import type { z } from 'zod';
-import { Button, Group, Modal, Stack, Text, Textarea, type MantineColor } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Button, Checkbox, Group, Modal, Stack, Text, Textarea, type MantineColor } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { reportError, toAppError } from '../../../../lib/errors';
 import { contractResolver, markFieldErrors } from '../../../../lib/forms';
@@ -25,6 +25,8 @@ export type ReasonModalProps = {
   onSubmit: (reason: string) => Promise<{ message: string }>;
   successTitle: string;
   errorTitle: string;
+  /** A fact staff must confirm before the action can be sent (a box to tick), when there is one. */
+  acknowledgement?: string;
 };
 
 /**
@@ -37,9 +39,11 @@ export function ReasonModal(props: ReasonModalProps) {
     resolver: contractResolver<ReasonForm>(props.schema ?? ReasonBodySchema),
     defaultValues: { reason: '' },
   });
+  const [acknowledged, setAcknowledged] = useState(false);
 
   const handleClose = () => {
     form.reset();
+    setAcknowledged(false);
     props.onClose();
   };
 
@@ -71,11 +75,23 @@ export function ReasonModal(props: ReasonModalProps) {
             error={form.formState.errors.reason?.message}
             {...form.register('reason')}
           />
+          {props.acknowledgement && (
+            <Checkbox
+              label={props.acknowledgement}
+              checked={acknowledged}
+              onChange={(event) => setAcknowledged(event.currentTarget.checked)}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={handleClose}>
               Cancel
             </Button>
-            <Button type="submit" color={props.color} loading={props.isPending}>
+            <Button
+              type="submit"
+              color={props.color}
+              loading={props.isPending}
+              disabled={props.acknowledgement !== undefined && !acknowledged}
+            >
               {props.confirmLabel}
             </Button>
           </Group>
