@@ -137,6 +137,13 @@ describe('the API contract', () => {
           status: 400,
           code: 'BAD_REQUEST',
         },
+        // Read as UTF-8 whatever it says: a body in another charset is refused, even one that would parse.
+        {
+          payload: JSON.stringify({ from: '1', to: '2', amount: '1.00' }),
+          contentType: 'application/json; charset=utf-7',
+          status: 400,
+          code: 'BAD_REQUEST',
+        },
         {
           payload: JSON.stringify({ from: '1', to: '2', amount: '1.00', note: 'x'.repeat(2 * 1024 * 1024) }),
           status: 413,

@@ -101,15 +101,29 @@ function nulCharacterAt(value: unknown, path: string): string | null {
   return null;
 }
 
+/** The charset a body declares (`; charset=utf-7`), lower-cased; undefined when it declares none. */
+function declaredCharset(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '');
+  return match?.[1]?.toLowerCase();
+}
+
 /**
  * What every route refuses before its contract is read: a multipart body
- * where the route reads none (only uploads do), and a NUL character anywhere
- * in the path, the query or the body. PostgreSQL text cannot hold one, and no
- * field of ours needs one, so it is bad input, not a database error.
+ * where the route reads none (only uploads do); a body in another charset
+ * than UTF-8, which the parser would read as UTF-8 all the same (RFC 8259:
+ * JSON is UTF-8), so what the client meant and what we act on could differ;
+ * and a NUL character anywhere in the path, the query or the body.
+ * PostgreSQL text cannot hold one, and no field of ours needs one, so it is
+ * bad input, not a database error.
  */
 export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.isMultipart() && !request.routeOptions.config.multipart) {
+      done(UNACCEPTED_CONTENT_TYPE);
+      return;
+    }
+    const charset = declaredCharset(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       done(UNACCEPTED_CONTENT_TYPE);
       return;
     }
