@@ -28,6 +28,8 @@ import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
 import { checkLedger, createLedger, describeViolations } from '../../apps/server/src/ledger/index.js';
 import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
 import { completeInvestorJourney } from '../../apps/server/src/modules/investor/test-kit.js';
+import { insertApprovedVerification } from '../../apps/server/src/modules/compliance/test-customers.js';
+import { createLocalStorage } from '../../apps/server/src/adapters/storage/index.js';
 import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';
 import { startMain, type MainProcess } from '../../apps/server/src/test/main-process.js';
 import { startNginx, UPSTREAM_HEADER, type Nginx } from '../../apps/server/src/test/nginx.js';
@@ -88,6 +90,7 @@ async function makeCustomers(database: Database, count: number): Promise<Custome
   const customers: Customer[] = [];
   for (const { id } of inserted) {
     const userId = Number(id);
+    await insertApprovedVerification(database.db, createLocalStorage(path.join(dataDir, 'uploads')), userId);
     await completeInvestorJourney(database.db, userId);
     await ledger.postJournal(database.db, {
       idempotencyKey: `bench:scale:fund:${userId}`,

@@ -20,6 +20,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createDevMailbox } from '../../apps/server/src/adapters/mail/mailer.js';
 import { createIdleSource } from '../../apps/server/src/adapters/prices/source.js';
+import { createStorageFromConfig } from '../../apps/server/src/adapters/storage/index.js';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
@@ -32,6 +33,7 @@ import {
 } from '../../apps/server/src/ledger/index.js';
 import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
 import { completeInvestorJourney } from '../../apps/server/src/modules/investor/test-kit.js';
+import { insertApprovedVerification } from '../../apps/server/src/modules/compliance/test-customers.js';
 import { createMarketRepository } from '../../apps/server/src/modules/market/repository.js';
 import { createMarketService } from '../../apps/server/src/modules/market/service.js';
 import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';
@@ -144,6 +146,8 @@ const rollup = setInterval(() => {
   rollUpHouseBalances(database.db).catch((error: unknown) => console.error('house roll-up failed', error));
 }, ROLLUP_MS);
 
+// The documents of the customers it makes, where the app keeps uploads.
+const storage = createStorageFromConfig(config);
 let customersMade = 0;
 
 /** Live customers on a platform, funded by a bank deposit, each with a session as a log-in leaves it. */
@@ -170,6 +174,7 @@ async function makeCustomers(count: number, platform: 1 | 2, gbpPence: bigint, l
     const inserted = await own.db.insertInto('users').values(rows).returning('id').execute();
     for (const { id } of inserted) {
       const userId = Number(id);
+      await insertApprovedVerification(own.db, storage, userId);
       await completeInvestorJourney(own.db, userId);
       await ledger.postJournal(own.db, {
         idempotencyKey: `bench:fund:${userId}`,

@@ -139,6 +139,7 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     await expect(
       filedReject.getByRole('checkbox', { name: 'The bank has returned this payment.' }),
     ).toBeVisible();
+    await saveScreenshotsOf(staffPage, 'admin-payouts-reject-filed');
     await filedReject.getByRole('button', { name: 'Cancel' }).click();
     await expect(filedReject).toBeHidden();
     await page.reload();

@@ -64,6 +64,7 @@ import { createStorageFromConfig, type FileStorage } from './adapters/storage/in
 import { createKycRepository } from './modules/kyc/repository.js';
 import { MULTIPART_LIMITS, registerKycRoutes } from './modules/kyc/routes.js';
 import { createKycService } from './modules/kyc/service.js';
+import { createVerificationGate } from './modules/kyc/verification.js';
 import { createMarketRepository } from './modules/market/repository.js';
 import { registerMarketRoutes } from './modules/market/routes.js';
 import { createFiatRepository } from './modules/fiat/repository.js';
@@ -317,9 +318,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isProduction: config.isProduction,
     log: app.log,
   });
+  const kycRepository = createKycRepository(db);
   const kyc = createKycService({
     db,
-    repository: createKycRepository(db),
+    repository: kycRepository,
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades,
@@ -340,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuthRoutes(app, { auth, captcha, cookies });
   registerKycRoutes(app, { kyc });
+  const verification = createVerificationGate({ db, repository: kycRepository });
   const adminRepository = createAdminRepository(db);
   registerAdminRoutes(app, {
     auth: createAdminAuthService({
@@ -407,6 +410,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     userEvents,
     emailedCodes,
     secondFactor,
+    verification,
   });
   registerFiatRoutes(app, { fiat });
   const referrals = createReferralService({
@@ -416,6 +420,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secondFactor,
     notifier,
     bankAccountOf: async (userId) => (await fiat.getBankAccounts(userId, 'GBP')).data,
+    verification,
   });
   registerReferralRoutes(app, { referrals });
   const promo = createPromoService({
@@ -445,6 +450,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secondFactor,
     limits,
     savedAddresses: whitelists,
+    verification,
     log: app.log,
   });
   registerCryptoRoutes(app, { crypto, withdrawals: cryptoWithdrawals });
@@ -476,6 +482,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     feeDiscountFor: (userId) => promo.feeDiscountFor(userId),
     investor,
+    verification,
   });
   registerTradingRoutes(app, { trading });
   const autoTrades = createAutoTradeService({
@@ -511,6 +518,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     log: app.log,
     investor,
+    verification,
   });
   registerTermDepositRoutes(app, { termDeposits });
   registerNewsletterRoutes(app, {

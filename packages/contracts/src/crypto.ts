@@ -67,13 +67,15 @@ export type DepositWallet = z.infer<typeof DepositWalletSchema>;
 /**
  * Why a coin has no address to show: deposits switched off for the coin
  * (`deposits_disabled`), the account not live or on hold (`account_not_live`),
- * or no address source configured (`not_configured`). The view then shows
- * `message`, the spec's 'contact support' text. An XRP tag that was never
+ * its verification incomplete (`verification_incomplete`, spec 000 §6), or no
+ * address source configured (`not_configured`). The view then shows
+ * `message`: the spec's 'contact support' text, or what to finish. An XRP tag that was never
  * generated is not listed here: the view offers 'Generate Address'.
  */
 export const DEPOSIT_UNAVAILABLE_REASONS = [
   'deposits_disabled',
   'account_not_live',
+  'verification_incomplete',
   'not_configured',
 ] as const;
 export const DepositUnavailableSchema = z.object({

@@ -67,9 +67,14 @@ export const ERROR_CODES = {
   /** A customer who is not live (status not 1) or is on hold tries to move money (spec 001 §5). */
   ACCOUNT_NOT_LIVE: { status: 403, message: 'Your account is not live!' },
   /**
-   * A first buy, term deposit or auto buy before the customer has completed the first-investment
-   * journey (issue 13: categorisation, assessment, 24-hour cooling-off, confirmation).
+   * A live customer whose verification is no longer complete moves money (spec 000 §6): a step is
+   * missing (a new address supersedes the proof of address) or a document was declined.
    */
+  VERIFICATION_INCOMPLETE: {
+    status: 403,
+    message:
+      'Your verification is incomplete. Please finish the steps under Getting Started before you deposit, withdraw or trade.',
+  },
   /** The account was terminated: it may only withdraw its assets, until its access ends (issue 13). */
   ACCOUNT_TERMINATED: {
     status: 403,
@@ -80,6 +85,10 @@ export const ERROR_CODES = {
     status: 403,
     message: 'This account is closed. Please contact support if you need help.',
   },
+  /**
+   * A first buy, term deposit or auto buy before the customer has completed the first-investment
+   * journey (issue 13: categorisation, assessment, 24-hour cooling-off, confirmation).
+   */
   INVESTOR_JOURNEY_INCOMPLETE: {
     status: 403,
     message: 'Before your first investment, please complete the steps under Before you invest.',

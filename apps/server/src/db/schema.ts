@@ -170,6 +170,7 @@ export type UsersTable = {
   email_verified_at: Date | null;
   pending_email: string | null;
   status: Generated<number>;
+  /** ON_HOLD (2) while compliance holds the account. */
   block_status: Generated<number>;
   account_type: 'Individual' | 'Corporate' | null;
   platform: Generated<number>;
@@ -1094,3 +1095,6 @@ export type DB = {
   sanctions_screenings: SanctionsScreeningsTable;
   sanctions_hits: SanctionsHitsTable;
 };
+
+/** users.block_status of an account compliance put on hold: no money leaves it, nothing is bought. */
+export const ON_HOLD = 2;

@@ -260,9 +260,11 @@ describe('the backup and restore drill (docs/operations.md, Backups)', () => {
     const { customers, withdrawal } = await runBusiness(live, 3);
     const before = await Promise.all(customers.map((customer) => stateOf(live, customer)));
     const checksums = await recordedChecksums(live);
-    expect(Object.keys(checksums)).toHaveLength(6);
+    // Per customer: the three approved at verification (liveCustomer) and the two uploaded by runBusiness.
+    expect(Object.keys(checksums)).toHaveLength(3 * 5);
     for (const state of before) {
-      expect(Object.keys(state.documents)).toHaveLength(2);
+      // The passport and proof of address uploaded, and the selfie approved at verification.
+      expect(Object.keys(state.documents)).toHaveLength(3);
       for (const [id, served] of Object.entries(state.documents)) expect(served).toBe(checksums[id]);
     }
 
@@ -312,7 +314,8 @@ describe('the backup and restore drill (docs/operations.md, Backups)', () => {
     const [backedUp] = await Promise.all([backup, trading, reading, uploading]);
     expect(backedUp.code, backedUp.output).toBe(0);
     expect(tradesDuringBackup).toBeGreaterThan(0);
-    expect(fs.readdirSync(path.join(backupDir, 'uploads')).length).toBeGreaterThanOrEqual(6);
+    // 3 customers' 5 documents and the trader's 3 (liveCustomer), and the new proof if it came in time.
+    expect(fs.readdirSync(path.join(backupDir, 'uploads')).length).toBeGreaterThanOrEqual(18);
 
     // A fresh server, as after losing the first one.
     const target = await startServer();
@@ -325,7 +328,7 @@ describe('the backup and restore drill (docs/operations.md, Backups)', () => {
     });
     expect(restoredRun.code, restoredRun.output).toBe(0);
     expect(restoredRun.output).toContain('Ledger: every invariant and domain check holds.');
-    expect(restoredRun.output).toMatch(/Documents: all (6|7) stored files match their SHA-256\./);
+    expect(restoredRun.output).toMatch(/Documents: all (18|19) stored files match their SHA-256\./);
 
     const restored = await startFlorin(
       await openDatabase({ engine: 'postgres', url: target.url('florin'), poolSize: 10 }),
@@ -393,7 +396,7 @@ describe('the backup and restore drill (docs/operations.md, Backups)', () => {
     const { customers } = await runBusiness(live, 2);
     const before = await Promise.all(customers.map((customer) => stateOf(live, customer)));
     const checksums = await recordedChecksums(live);
-    expect(Object.keys(checksums)).toHaveLength(4);
+    expect(Object.keys(checksums)).toHaveLength(2 * 5);
 
     // Copying the folder of a running server could tear it: the script refuses.
     const backupDir = path.join(temporaryFolder('backup'), 'pglite');
@@ -409,7 +412,7 @@ describe('the backup and restore drill (docs/operations.md, Backups)', () => {
     const restoredRun = await runScript('restore.sh', backupDir, { DATA_DIR: restoredDir });
     expect(restoredRun.code, restoredRun.output).toBe(0);
     expect(restoredRun.output).toContain('Ledger: every invariant and domain check holds.');
-    expect(restoredRun.output).toContain('Documents: all 4 stored files match their SHA-256.');
+    expect(restoredRun.output).toContain('Documents: all 10 stored files match their SHA-256.');
 
     const restored = await startFlorin(
       await openDatabase({ engine: 'pglite', dataDir: restoredDir }),

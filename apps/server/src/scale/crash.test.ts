@@ -18,6 +18,7 @@ import {
 } from '../test/http-client.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
+import { createLocalStorage } from '../adapters/storage/index.js';
 
 /**
  * Issue 15's crash test: main.ts in its own process on a PostgreSQL server,
@@ -81,7 +82,12 @@ describe('crashes under load', () => {
       for (let index = 1; index <= CUSTOMERS; index += 1) {
         const client = createClient(instance.url, `10.15.${index}.1`, new Set());
         const email = `crash-${index}-${stamp}@florin.test`;
-        await signUpLiveCustomer(client, database.db, email);
+        await signUpLiveCustomer(
+          client,
+          database.db,
+          createLocalStorage(path.join(dataDir, 'uploads')),
+          email,
+        );
         for (const [asset, amount] of [
           ['GBP', '1000000.00'],
           ['ETH', '100.000000000000000000'],

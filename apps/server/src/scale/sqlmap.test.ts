@@ -11,6 +11,7 @@ import { cookieHeader } from '../test/browser.js';
 import { createClient, signUpLiveCustomer, type Client } from '../test/http-client.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
+import { createLocalStorage } from '../adapters/storage/index.js';
 
 /**
  * Issue 15: Debian's sqlmap against every parameterised route, read from the
@@ -110,7 +111,12 @@ beforeAll(async () => {
   // Read once, now: a fetch after a scan reuses a keep-alive socket the app closed meanwhile (EPIPE).
   api = (await (await fetch(`${base}/api/docs/json`)).json()) as OpenApi;
   client = createClient(base, '127.0.0.77', new Set());
-  await signUpLiveCustomer(client, database.db, `sqlmap.${Date.now()}@example.com`);
+  await signUpLiveCustomer(
+    client,
+    database.db,
+    createLocalStorage(path.join(dataDir, 'uploads')),
+    `sqlmap.${Date.now()}@example.com`,
+  );
   staff = createClient(base, '127.0.0.78', new Set());
   const login = await staff.post('/api/admin/login', {
     email: DEFAULT_ADMIN_EMAIL,

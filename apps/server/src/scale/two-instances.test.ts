@@ -23,6 +23,7 @@ import { cookieHeader } from '../test/browser.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { startNginx, UPSTREAM_HEADER, type Nginx } from '../test/nginx.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
+import { createLocalStorage } from '../adapters/storage/index.js';
 
 /**
  * Issue 14: two main.ts processes on one PostgreSQL server behind Debian's
@@ -179,7 +180,12 @@ describe('two instances behind nginx on one PostgreSQL server', () => {
       for (let index = 1; index <= CUSTOMERS; index += 1) {
         const client = createClient(nginx.url, `10.14.${index}.1`, served);
         const email = `scale-${index}-${stamp}@florin.test`;
-        await signUpLiveCustomer(client, database.db, email);
+        await signUpLiveCustomer(
+          client,
+          database.db,
+          createLocalStorage(path.join(dataDir, 'uploads')),
+          email,
+        );
         for (const [asset, amount] of [
           ['GBP', '10000.00'],
           ['ETH', '2.000000000000000000'],

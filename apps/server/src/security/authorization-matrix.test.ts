@@ -570,23 +570,15 @@ describe('foreign objects', () => {
     await db.updateTable('users').set({ platform: 2 }).where('id', '=', owner.id).execute();
 
     const company = await db
-      .insertInto('companies')
-      .values({ user_id: owner.id, name: 'Owner Holdings Ltd', company_number: '07654321', ...ADDRESS })
+      .updateTable('companies')
+      .set({ name: 'Owner Holdings Ltd', company_number: '07654321', ...ADDRESS })
+      .where('user_id', '=', owner.id)
       .returning('id')
       .executeTakeFirstOrThrow();
     const director = await db
-      .insertInto('company_directors')
-      .values({
-        company_id: company.id,
-        first_name: 'Direktor',
-        last_name: 'Secretworth',
-        share_holding: '30',
-        phone: '+44 20 7946 0001',
-        birthdate: '1971-12-26',
-        status: 1,
-        deleted_at: null,
-        ...ADDRESS,
-      })
+      .updateTable('company_directors')
+      .set({ first_name: 'Direktor', last_name: 'Secretworth', ...ADDRESS })
+      .where('company_id', '=', company.id)
       .returning('id')
       .executeTakeFirstOrThrow();
     const document = await db

@@ -100,6 +100,14 @@ export async function signedInStaff(app: FastifyInstance, db: Kysely<DB>, role: 
   return signInStaff(app, await insertStaff(db, { role }));
 }
 
+/** `compliance` puts the customer's account on hold, as a sanctions match would. */
+export async function putOnHold(compliance: SignedInStaff, userId: number): Promise<void> {
+  const held = await compliance.browser.post(`/api/admin/compliance/cases/${userId}/hold`, {
+    reason: 'Sanctions screening match under review.',
+  });
+  expect(held.statusCode, held.body).toBe(200);
+}
+
 export type AdminRouteAnswer = { route: string; status: number; code?: string };
 
 /** Paths no route has: the door must answer them exactly like the real ones. */

@@ -4,6 +4,8 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { completeInvestorJourney } from '../modules/investor/test-kit.js';
+import type { FileStorage } from '../adapters/storage/index.js';
+import { insertApprovedVerification } from '../modules/compliance/test-customers.js';
 import { cookieHeader } from './browser.js';
 import { UPSTREAM_HEADER } from './nginx.js';
 
@@ -169,11 +171,17 @@ export async function signIn(client: Client, email: string): Promise<void> {
 }
 
 /**
- * Signs up `email` (signUpCustomer), makes the customer live and past the
- * investor journey in the database (identity checks and staff approval are
- * the KYC module's tests), and signs in.
+ * Signs up `email` (signUpCustomer), makes the customer live, verified and
+ * past the investor journey in the database (identity checks and staff
+ * approval are the KYC module's tests; the documents' files go to the
+ * server's `storage`), and signs in.
  */
-export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: string): Promise<void> {
+export async function signUpLiveCustomer(
+  client: Client,
+  db: Kysely<DB>,
+  storage: FileStorage,
+  email: string,
+): Promise<void> {
   await signUpCustomer(client, email);
   const live = await db
     .updateTable('users')
@@ -181,6 +189,7 @@ export async function signUpLiveCustomer(client: Client, db: Kysely<DB>, email: 
     .where('email', '=', email)
     .returning('id')
     .executeTakeFirstOrThrow();
+  await insertApprovedVerification(db, storage, live.id);
   await completeInvestorJourney(db, live.id);
   await signIn(client, email);
 }

@@ -5,6 +5,8 @@ import type { MailMessage } from '../../adapters/mail/mailer.js';
 import * as passwords from '../../security/passwords.js';
 import { matchTotpStep } from '../../security/totp.js';
 import { askForBtcWithdrawal } from '../crypto/test-kit.js';
+import { insertApprovedVerification } from '../compliance/test-customers.js';
+import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {
   awayFromTotpStepEdge,
@@ -667,11 +669,13 @@ describe('changing the e-mail address', () => {
 
   it('starts the 24-hour crypto withdrawal wait, as the withdrawal codes now go to the new address', async () => {
     const { browser, email } = await signedInCustomer();
-    await t.database.db
+    const live = await t.database.db
       .updateTable('users')
       .set({ status: 1, live_since: new Date() })
       .where('email', '=', email)
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await insertApprovedVerification(t.database.db, createStorageFromConfig(t.config), live.id);
     const withdraw = () => askForBtcWithdrawal(browser);
     const blockedUntil = async () =>
       (await browser.get('/api/v1/crypto/withdraw-info?coin=btc')).json<{

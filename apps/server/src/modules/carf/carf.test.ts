@@ -221,9 +221,8 @@ describe('the CARF yearly export', () => {
     // A company account: its holder's details and the company's.
     const company = await trader({ firstName: 'Grace', lastName: 'Director', accountType: 'Corporate' });
     await db()
-      .insertInto('companies')
-      .values({
-        user_id: company.id,
+      .updateTable('companies')
+      .set({
         name: 'Hopper Widgets Ltd',
         company_number: '01234567',
         address: '2 Dock Road',
@@ -231,6 +230,7 @@ describe('the CARF yearly export', () => {
         country: 'GB',
         zip: 'LS1 4AP',
       })
+      .where('user_id', '=', company.id)
       .execute();
     await tradeAt(company, '2026-08-08T08:08:08Z', 'buy', 'btc', '0.01', '30000');
     // Sent when Florin had no price anywhere near: its GBP value is unknown, and the file says so.

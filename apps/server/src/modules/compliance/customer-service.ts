@@ -17,6 +17,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Ledger, UserKind } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import { isEveryStepSubmitted } from '../kyc/flags.js';
 import type { Notifier } from '../notifications/service.js';
 import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow } from './repository.js';
@@ -90,7 +91,7 @@ export function createCustomerAdminService(deps: {
   repository: ComplianceRepository;
   ledger: Ledger;
   notifier: Notifier;
-  kyc: Pick<KycReader, 'getVerificationState' | 'hasEveryStepSubmitted'>;
+  kyc: Pick<KycReader, 'getVerificationState'>;
   /** Screens the customer against the sanctions list again after a change to the name or date of birth. */
   sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
 }) {
@@ -103,11 +104,10 @@ export function createCustomerAdminService(deps: {
   }
 
   async function profileOf(customer: CustomerRow): Promise<CustomerProfile> {
-    const [documents, recoveryCodesLeft, state, hasEveryStep] = await Promise.all([
+    const [documents, recoveryCodesLeft, state] = await Promise.all([
       repository.listDocuments(customer.id),
       repository.countRecoveryCodesLeft(customer.id),
       deps.kyc.getVerificationState(customer.id),
-      deps.kyc.hasEveryStepSubmitted(customer.id),
     ]);
     return {
       ...toCustomerDetails(customer),
@@ -125,7 +125,7 @@ export function createCustomerAdminService(deps: {
       legal_hold_reason: customer.legal_hold_reason,
       steps: toVerificationSteps(state),
       documents: currentDocuments(documents).map(toAdminDocument),
-      go_live: checkGoLive(customer, documents, hasEveryStep),
+      go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state)),
     };
   }
 

@@ -19,10 +19,12 @@ import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import type { Browser } from '../../test/browser.js';
 import { askForBtcWithdrawal } from '../crypto/test-kit.js';
 import { balanceOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/test-kit.js';
+import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
   auditRows,
   customerBrowser,
+  insertApprovedVerification,
   insertCustomer,
   insertDocument,
   mailSubjects,
@@ -264,6 +266,12 @@ describe('helping a customer', () => {
       data: { email_codes: false },
     });
 
+    // Switching off starts the pause too: the audit row records the time the user row now holds.
+    const { two_factor_reset_at: pausedFrom } = await db
+      .selectFrom('users')
+      .select('two_factor_reset_at')
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow();
     expect(await auditRows(db, 'user', customer.id)).toEqual([
       expect.objectContaining({
         action: 'user.email_codes_switched',
@@ -275,7 +283,7 @@ describe('helping a customer', () => {
         before: { platform_2fa_mobile: true },
         after: {
           platform_2fa_mobile: false,
-          two_factor_reset_at: expect.any(String) as string,
+          two_factor_reset_at: pausedFrom?.toISOString(),
           reason: 'Now uses an app.',
         },
       }),
@@ -296,6 +304,7 @@ describe('helping a customer', () => {
       .set({ status: 1, live_since: new Date() })
       .where('id', '=', customer.id)
       .execute();
+    await insertApprovedVerification(db, createStorageFromConfig(t.config), customer.id);
     const browser = await customerBrowser(t.app, db, customer.id);
     const withdraw = () => askForBtcWithdrawal(browser);
     // Before the switch nothing waits: the request gets as far as the (empty) balance.

@@ -11,8 +11,9 @@ import {
   type QueueItem,
 } from '@florin/contracts';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import { isEveryStepSubmitted } from '../kyc/flags.js';
 import type { Notifier } from '../notifications/service.js';
 import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow, DocumentRow } from './repository.js';
@@ -173,12 +174,11 @@ export function createComplianceService(deps: {
 
     async getCase(userId: number): Promise<ComplianceCase> {
       const customer = await requireCustomer(userId);
-      const [documents, kyc, company, state, hasEveryStep] = await Promise.all([
+      const [documents, kyc, company, state] = await Promise.all([
         repository.listDocuments(userId),
         repository.findKycAnswers(userId),
         repository.findCompany(userId),
         deps.kyc.getVerificationState(userId),
-        deps.kyc.hasEveryStepSubmitted(userId),
       ]);
       const directors = company ? await repository.listDirectors(company.id) : [];
       return {
@@ -225,7 +225,7 @@ export function createComplianceService(deps: {
           .filter((row) => row.status === 'superseded')
           .sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
           .map(toAdminDocument),
-        go_live: checkGoLive(customer, documents, hasEveryStep),
+        go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state)),
       };
     },
 
@@ -317,12 +317,12 @@ export function createComplianceService(deps: {
 
     async putOnHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {
       const { customer } = await changeAccount(actor, userId, async (before, trx) => {
-        if (before.block_status === 2) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.alreadyOnHold);
-        await repository.updateCustomer(trx, userId, { block_status: 2, block_reason: reason });
+        if (before.block_status === ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.alreadyOnHold);
+        await repository.updateCustomer(trx, userId, { block_status: ON_HOLD, block_reason: reason });
         return {
           action: 'user.put_on_hold',
           before: { block_status: before.block_status, block_reason: before.block_reason },
-          after: { block_status: 2, block_reason: reason },
+          after: { block_status: ON_HOLD, block_reason: reason },
         };
       });
       await notifier.notify(customer, 'account_on_hold', { firstName: customer.first_name });
@@ -331,7 +331,7 @@ export function createComplianceService(deps: {
 
     async liftHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {
       const { customer } = await changeAccount(actor, userId, async (before, trx) => {
-        if (before.block_status !== 2) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
+        if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
         await repository.updateCustomer(trx, userId, { block_status: 0, block_reason: null });
         return {
           action: 'user.hold_lifted',

@@ -8,6 +8,7 @@ import {
   CRYPTO_DEPOSIT_STATUS_LABELS,
   CRYPTO_DEPOSITS_PAGE_SIZE,
   CRYPTO_TEXTS,
+  ERROR_CODES,
   listAdminCryptoDeposits,
   listCryptoDeposits,
   type AdminCryptoDeposit,
@@ -20,10 +21,11 @@ import {
   type Page,
 } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import { destinationTagOf, type AddressSources } from './address-sources.js';
@@ -57,6 +59,8 @@ export type CryptoServiceDeps = {
   /** The chain each coin is watched on; the simulated chain where none is configured. */
   chains: Record<CryptoAsset, ChainClient>;
   simulated: SimulatedChain;
+  /** Spec 000 §6: a customer whose verification is incomplete is given no deposit address. */
+  verification: VerificationGate;
   log?: Log;
 };
 
@@ -65,7 +69,7 @@ export type CryptoService = ReturnType<typeof createCryptoService>;
 export type WatchSummary = { seen: number; credited: number; suspense: number; dropped: number };
 
 function isLive(customer: Pick<CryptoCustomer, 'status' | 'block_status'>): boolean {
-  return customer.status === 1 && customer.block_status !== 2;
+  return customer.status === 1 && customer.block_status !== ON_HOLD;
 }
 
 function asAsset(code: string): CryptoAsset {
@@ -155,9 +159,11 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     customer: CryptoCustomer,
     rules: CoinRules | undefined,
     asset: CryptoAsset,
+    isVerified: boolean,
   ): DepositUnavailable['reason'] | null {
     if (!rules || !rules.active || rules.disable_deposit) return 'deposits_disabled';
     if (!isLive(customer)) return 'account_not_live';
+    if (!isVerified) return 'verification_incomplete';
     if (!deps.addresses.sources[asset]) return 'not_configured';
     return null;
   }
@@ -339,6 +345,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       coin: CoinId | 'all',
     ): Promise<{ data: DepositWallet[]; unavailable: DepositUnavailable[] }> {
       const customer = await requireCustomer(userId);
+      const isVerified = await deps.verification.isComplete(userId);
       const rules = await coinRules();
       const assets =
         coin === 'all' ? CRYPTO_ASSETS.filter((asset) => rules.has(asset)) : [assetOfCoinId(coin)];
@@ -347,12 +354,15 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       const existing = new Map((await repository.listAddresses(userId)).map((row) => [row.asset, row]));
       for (const asset of assets) {
         const rule = rules.get(asset);
-        const reason = unavailableReason(customer, rule, asset);
+        const reason = unavailableReason(customer, rule, asset, isVerified);
         if (reason || !rule) {
           unavailable.push({
             coin_id: coinIdOfAsset(asset),
             reason: reason ?? 'deposits_disabled',
-            message: CRYPTO_TEXTS.contactSupport,
+            message:
+              reason === 'verification_incomplete'
+                ? ERROR_CODES.VERIFICATION_INCOMPLETE.message
+                : CRYPTO_TEXTS.contactSupport,
           });
           continue;
         }
@@ -371,8 +381,9 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       const customer = await requireCustomer(userId);
       const asset = assetOfCoinId(coinId);
       const rule = (await coinRules()).get(asset);
-      const reason = unavailableReason(customer, rule, asset);
+      const reason = unavailableReason(customer, rule, asset, await deps.verification.isComplete(userId));
       if (reason === 'account_not_live') throw new AppError('ACCOUNT_NOT_LIVE');
+      if (reason === 'verification_incomplete') throw new AppError('VERIFICATION_INCOMPLETE');
       if (reason || !rule) throw new AppError('DEPOSIT_UNAVAILABLE');
       const row = await assignAddress(userId, asset);
       return {

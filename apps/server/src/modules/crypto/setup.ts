@@ -3,6 +3,7 @@ import { CRYPTO_ASSETS, type CryptoAsset } from '@florin/contracts';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import { addressSourcesFromConfig } from './address-sources.js';
@@ -47,6 +48,7 @@ export function createCryptoFromConfig(options: {
   secondFactor: SecondFactor;
   limits: RateLimiter;
   savedAddresses: SavedAddresses;
+  verification: VerificationGate;
   log: { error: (object: object, message: string) => void };
 }) {
   const simulated = createSimulatedChain(options.db);
@@ -64,6 +66,7 @@ export function createCryptoFromConfig(options: {
     addresses,
     savedAddresses: options.savedAddresses,
     wallets: withdrawalWalletsFor(chains, simulated, { isProduction: options.config.isProduction }),
+    verification: options.verification,
   });
   const deposits = createCryptoService({
     db: options.db,
@@ -75,6 +78,7 @@ export function createCryptoFromConfig(options: {
     addresses,
     chains,
     simulated,
+    verification: options.verification,
     log: options.log,
   });
   return { deposits, withdrawals };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { CryptoAsset } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { TestApp } from '../../test/app.js';
@@ -17,6 +18,9 @@ import { createCryptoService, cryptoDomainCheck } from './service.js';
 import { chainsFromConfig } from './setup.js';
 import { cryptoWithdrawalDomainCheck } from './withdrawals.js';
 import { completeInvestorJourney } from '../investor/test-kit.js';
+import { insertApprovedVerification } from '../compliance/test-customers.js';
+import { createKycRepository } from '../kyc/repository.js';
+import { createVerificationGate } from '../kyc/verification.js';
 
 /**
  * What the crypto API tests share: live customers with a bearer session,
@@ -40,6 +44,7 @@ export async function liveCustomer(t: TestApp, options: { live?: boolean } = {})
       .set({ status: 1, live_since: new Date() })
       .where('id', '=', customer.id)
       .execute();
+    await insertApprovedVerification(t.database.db, createStorageFromConfig(t.config), customer.id);
     await completeInvestorJourney(t.database.db, customer.id);
   }
   return customer;
@@ -66,6 +71,7 @@ export function otherInstance(
     addresses: addressSourcesFromConfig(t.config),
     chains: { ...chainsFromConfig(t.config, simulated.client), ...options.chains },
     simulated,
+    verification: createVerificationGate({ db, repository: createKycRepository(db) }),
   });
   return { service, simulated, moved };
 }

@@ -11,7 +11,13 @@ import {
 } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { freshTotpCode, signedInStaff, switchOnAuthenticator, type SignedInStaff } from '../../test/admin.js';
+import {
+  freshTotpCode,
+  signedInStaff,
+  switchOnAuthenticator,
+  type SignedInStaff,
+  putOnHold,
+} from '../../test/admin.js';
 import { fund } from '../../test/ledger.js';
 import { createEmailedCodes } from '../../security/emailed-codes.js';
 import { createRateLimiter } from '../../security/rate-limits.js';
@@ -29,6 +35,8 @@ import {
 import { balanceOf, expectCryptoLedgerToHold } from './test-kit.js';
 import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
 import { createCryptoWithdrawalService } from './withdrawals.js';
+import { createKycRepository } from '../kyc/repository.js';
+import { createVerificationGate } from '../kyc/verification.js';
 
 let t: TestApp;
 let finance: SignedInStaff;
@@ -715,10 +723,7 @@ describe('the staff side', () => {
     const approved = await queued(customer, { amount: '0.3' });
     const rejectable = await queued(customer, { amount: '0.1' });
     expect((await staffAction(finance, approved.id, 'approve')).statusCode).toBe(200);
-    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
-    expect(held.statusCode, held.body).toBe(200);
+    await putOnHold(compliance, customer.id);
 
     const rows = pageSchema(AdminCryptoWithdrawalSchema).parse(
       (await finance.browser.get('/api/admin/crypto/withdrawals')).json(),
@@ -831,6 +836,7 @@ describe('the staff side', () => {
         BCH: { kind: 'cold_storage' },
         XRP: { kind: 'cold_storage' },
       },
+      verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
     });
     const actor = { staffId: finance.id, ip: '127.0.0.1' };
     const signing = await cold.signingRequest(withdrawal.id);
@@ -841,10 +847,7 @@ describe('the staff side', () => {
     });
     await expect(cold.send(actor, withdrawal.id, null)).rejects.toThrow(CRYPTO_WITHDRAW_TEXTS.txidRequired);
     // Put on hold once signed: no new signing request, but the transaction already sent is recorded.
-    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
-    expect(held.statusCode, held.body).toBe(200);
+    await putOnHold(compliance, customer.id);
     await expect(cold.signingRequest(withdrawal.id)).rejects.toThrow(CRYPTO_WITHDRAW_TEXTS.customerOnHold);
     const sent = await cold.send(actor, withdrawal.id, 'f'.repeat(64));
     expect(sent.data).toMatchObject({ status: 'sent', txid: 'f'.repeat(64), wallet: 'cold_storage' });

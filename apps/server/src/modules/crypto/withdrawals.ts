@@ -26,7 +26,7 @@ import {
   type Page,
 } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
-import type { CryptoDepositsTable, DB, RowOf } from '../../db/schema.js';
+import { ON_HOLD, type CryptoDepositsTable, type DB, type RowOf } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
@@ -34,6 +34,7 @@ import { LIMITS, type RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
@@ -81,6 +82,8 @@ export type CryptoWithdrawalServiceDeps = {
   addresses: Pick<AddressSources, 'network'>;
   savedAddresses: SavedAddresses;
   wallets: Record<CryptoAsset, WithdrawalWallet>;
+  /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
+  verification: VerificationGate;
 };
 
 export type CryptoWithdrawalService = ReturnType<typeof createCryptoWithdrawalService>;
@@ -104,9 +107,6 @@ function asAsset(code: string): CryptoAsset {
 function coins(units: string | bigint, asset: string): string {
   return formatAmount(BigInt(units), asAsset(asset));
 }
-
-/** users.block_status of an account compliance put on hold. */
-const ON_HOLD = 2;
 
 function isLive(customer: Pick<WithdrawCustomer, 'status' | 'block_status'>): boolean {
   return customer.status === 1 && customer.block_status !== ON_HOLD;
@@ -425,6 +425,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       const customer = await requireCustomer(userId);
       const coin = await requireCoin(asset);
       checkMayWithdraw(customer, coin);
+      await deps.verification.assertComplete(userId);
       // Issue 10: such a token names a saved address, which destinationOf then holds to its 24-hour wait.
       if (options.savedAddressOnly && !body.whitelisted_wallet_id)
         throw new AppError('FORBIDDEN', API_TOKEN_TEXTS.savedAddressOnly);

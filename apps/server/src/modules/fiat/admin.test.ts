@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import {
   answersOtherThanNotFound,
   callEveryAdminRoute,
+  putOnHold,
   signedInStaff,
   type SignedInStaff,
 } from '../../test/admin.js';
@@ -445,10 +446,7 @@ describe('payout queue', () => {
     // Other tests' withdrawals go in a file of their own first.
     await exportFile();
     const id = await requestWithdrawal(customer, '100');
-    const held = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
-    expect(held.statusCode, held.body).toBe(200);
+    await putOnHold(compliance, customer.id);
 
     const queue = pageSchema(AdminFiatWithdrawalSchema).parse(
       (await finance.browser.get('/api/admin/fiat/withdrawals')).json(),
@@ -487,7 +485,7 @@ describe('payout queue', () => {
   it('still rejects a withdrawal of a customer on hold: the money goes back to their balance', async () => {
     const customer = await readyCustomer();
     const id = await requestWithdrawal(customer, '100');
-    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, { reason: 'Review.' });
+    await putOnHold(compliance, customer.id);
     const rejected = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/reject`, {
       reason: 'The account is under review.',
     });
@@ -515,9 +513,7 @@ describe('payout queue', () => {
     const customer = await readyCustomer();
     const id = await requestWithdrawal(customer, '100');
     await finance.browser.post('/api/admin/fiat/withdrawals/export', { currency: 'GBP' });
-    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
+    await putOnHold(compliance, customer.id);
     const paid = await finance.browser.post(`/api/admin/fiat/withdrawals/${id}/paid`, {
       payment_reference: 'FP-FILED',
     });
@@ -530,9 +526,7 @@ describe('payout queue', () => {
     await requireSecondApprovalFrom('500');
     const customer = await readyCustomer(200_000n);
     const large = await requestWithdrawal(customer, '600');
-    await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
+    await putOnHold(compliance, customer.id);
     const approve = await finance.browser.post(`/api/admin/fiat/withdrawals/${large}/approve`, {});
     expect(approve.statusCode).toBe(409);
     expect(errorOf(approve).message).toBe(FIAT_TEXTS.customerOnHold);

@@ -23,7 +23,7 @@ import {
   type PayoutFile,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, parseAmount } from '@florin/domain';
-import type { DB, FiatSuspenseReason } from '../../db/schema.js';
+import { ON_HOLD, type DB, type FiatSuspenseReason } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import type { UserEvents } from '../realtime/index.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
@@ -31,6 +31,7 @@ import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
 import type { Notifier } from '../notifications/service.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import { readPage } from '../../http/pages.js';
 import { csvLine, parseCsv } from '../../http/csv.js';
 import { isPayerTheCustomer, referencesIn } from './matching.js';
@@ -71,6 +72,8 @@ export type FiatServiceDeps = {
   /** Mails the one-time codes of customers with platform_2fa_mobile. */
   emailedCodes: EmailedCodes;
   secondFactor: SecondFactor;
+  /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
+  verification: VerificationGate;
 };
 
 export type FiatService = ReturnType<typeof createFiatService>;
@@ -78,9 +81,6 @@ export type FiatService = ReturnType<typeof createFiatService>;
 function refused(field: 'amount' | 'passcode', message: string): AppError {
   return new AppError('WITHDRAWAL_REFUSED', message, undefined, { [field]: message });
 }
-
-/** users.block_status of an account compliance put on hold. */
-const ON_HOLD = 2;
 
 function isLive(customer: Pick<FiatCustomer, 'status' | 'block_status'>): boolean {
   return customer.status === 1 && customer.block_status !== ON_HOLD;
@@ -651,6 +651,7 @@ export function createFiatService(deps: FiatServiceDeps) {
       // The checks in the spec's order, with its texts; they run again under the lock below.
       const customer = await requireCustomer(userId);
       checkMayMoveMoney(customer);
+      await deps.verification.assertComplete(userId);
       checkBankAccount(await repository.findBankAccountByCurrency(userId, currency), body);
       const rules = await currencyRules(currency);
       const fee = feeFor(amount, rules);

@@ -3,10 +3,16 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { ErrorBodySchema, type ErrorBody } from '@florin/contracts';
+import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { Browser } from '../../test/browser.js';
-import { customerBrowser, insertCustomer, type TestCustomer } from '../compliance/test-customers.js';
+import {
+  customerBrowser,
+  insertApprovedVerification,
+  insertCustomer,
+  type TestCustomer,
+} from '../compliance/test-customers.js';
 import { completeInvestorJourney } from '../investor/test-kit.js';
 import type { TestApp } from '../../test/app.js';
 import { fiatDomainCheck } from './service.js';
@@ -30,8 +36,10 @@ export async function expectFiatLedgerToHold(db: Kysely<DB>): Promise<void> {
 export type FiatCustomer = TestCustomer & { browser: Browser };
 
 /**
- * A live customer (status 1) with a signed-in browser, past the
- * first-investment journey unless `journey` is false.
+ * A live customer (status 1) with a signed-in browser, with an approved
+ * verification unless `verification` is false (a test writing the
+ * customer's documents itself), past the first-investment journey unless
+ * `journey` is false.
  */
 export async function liveCustomer(
   t: TestApp,
@@ -39,6 +47,7 @@ export async function liveCustomer(
     firstName?: string;
     lastName?: string;
     live?: boolean;
+    verification?: boolean;
     journey?: boolean;
     accountType?: 'Individual' | 'Corporate';
   } = {},
@@ -55,6 +64,8 @@ export async function liveCustomer(
       .set({ status: 1, live_since: new Date() })
       .where('id', '=', customer.id)
       .execute();
+    if (options.verification !== false)
+      await insertApprovedVerification(db, createStorageFromConfig(t.config), customer.id);
     if (options.journey !== false) await completeInvestorJourney(db, customer.id);
   }
   return { ...customer, browser: await customerBrowser(t.app, db, customer.id) };

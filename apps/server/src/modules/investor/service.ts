@@ -22,7 +22,7 @@ import {
   findQuestion,
   scoreAssessment,
 } from '@florin/domain/appropriateness';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { InvestorCustomer, InvestorProfile, InvestorRepository } from './repository.js';
 
@@ -122,7 +122,7 @@ export function createInvestorService(deps: InvestorServiceDeps) {
   async function requireCustomer(userId: number): Promise<InvestorCustomer> {
     const customer = await repository.findCustomer(userId);
     if (!customer) throw new AppError('UNAUTHENTICATED');
-    if (customer.status !== 1 || customer.block_status === 2) throw new AppError('ACCOUNT_NOT_LIVE');
+    if (customer.status !== 1 || customer.block_status === ON_HOLD) throw new AppError('ACCOUNT_NOT_LIVE');
     return customer;
   }
 

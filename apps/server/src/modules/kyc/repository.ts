@@ -99,6 +99,7 @@ export function createKycRepository(db: Kysely<DB>) {
           'ico_confirmed',
           'account_tiers_class',
           'verification_completed_at',
+          'terminated_at',
         ])
         .where('id', '=', userId);
       if (options.forUpdate) query = query.forUpdate();

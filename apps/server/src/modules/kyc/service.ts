@@ -20,18 +20,16 @@ import {
 } from '@florin/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import { checkUpload, type CheckedUpload } from '../../security/uploads.js';
 import type { UpgradeRecorder } from '../upgrades/service.js';
 import {
   COMPANY_KEYS,
   DIRECTOR_KEYS,
   INDIVIDUAL_KEYS,
-  deriveVerificationFlags,
   directorFlags,
   isEveryStepSubmitted,
   keysReplacedBy,
-  type CurrentDocument,
 } from './flags.js';
 import type {
   AnswersRow,
@@ -42,6 +40,7 @@ import type {
   KycRepository,
   KycUserRow,
 } from './repository.js';
+import { loadVerification, toCurrent } from './verification.js';
 
 /** A file as it arrived in a multipart request, before any check. */
 export type IncomingFile = { filename: string; bytes: Buffer };
@@ -65,9 +64,6 @@ export type KycServiceDeps = {
 };
 
 const LIVE_STATUS = 1;
-/** block_status of a customer compliance put on hold. */
-const ON_HOLD = 2;
-
 const ID_PROOF_KEYS: Record<IdProofFields['doc_type'], readonly DocumentKey[]> = {
   passport: ['passport'],
   national_id: ['national_id_front'],
@@ -100,11 +96,6 @@ function toDocument(row: DocumentRow): Document {
     content_type: row.content_type,
     created_at: row.created_at.toISOString(),
   };
-}
-
-function toCurrent(row: DocumentRow): CurrentDocument {
-  if (row.status === 'superseded') throw new Error(`document ${row.id} is superseded, not current`);
-  return { key: row.key, status: row.status };
 }
 
 function toAnswers(row: AnswersRow): KycAnswers {
@@ -293,24 +284,12 @@ export function createKycService(deps: KycServiceDeps) {
   }
 
   async function getVerificationState(userId: number, executor: Kysely<DB> = db): Promise<VerificationState> {
-    const user = await requireUser(userId, executor);
-    const [answers, company, documents] = await Promise.all([
-      repository.findAnswers(userId, executor),
-      repository.findCompany(userId, executor),
-      repository.listCurrentDocuments(userId, executor),
-    ]);
-    const directors = company ? await repository.listDirectors(company.id, executor) : [];
+    const { user, answers, company, directors, documents, flags } = await loadVerification(
+      repository,
+      userId,
+      executor,
+    );
     const own = documents.filter((document) => document.director_id === null);
-    const flags = deriveVerificationFlags({
-      accountType: user.account_type,
-      hasDetails: user.details_submitted_at !== null,
-      hasAnswers: answers !== undefined,
-      hasCompany: company !== undefined,
-      documents: own.map(toCurrent),
-      directors: directors.map((director) => ({
-        documents: documents.filter((document) => document.director_id === director.id).map(toCurrent),
-      })),
-    });
     return {
       country: user.country,
       address: user.address,

@@ -10,7 +10,7 @@ import {
 } from '@florin/contracts';
 import { feePercent, formatAmount, parseAmount } from '@florin/domain';
 import { checkLedger } from '../../ledger/index.js';
-import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
+import { signedInStaff, type SignedInStaff, putOnHold } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from '../../test/browser.js';
 import { fund } from '../../test/ledger.js';
@@ -28,6 +28,8 @@ import { createPromoRepository } from '../promo/repository.js';
 import { createPromoService } from '../promo/service.js';
 import { createReferralRepository } from './repository.js';
 import { createReferralService, referralsDomainCheck, type ReferralService } from './service.js';
+import { createKycRepository } from '../kyc/repository.js';
+import { createVerificationGate } from '../kyc/verification.js';
 
 let t: TestApp;
 let superadmin: SignedInStaff;
@@ -50,6 +52,7 @@ beforeAll(async () => {
     secondFactor: { isRequired: () => false, check: () => Promise.resolve('ok' as const) },
     notifier: { notify: () => Promise.resolve() },
     bankAccountOf: () => Promise.resolve(null),
+    verification: createVerificationGate({ db, repository: createKycRepository(db) }),
   });
 });
 afterAll(async () => {
@@ -66,11 +69,10 @@ async function expectLedgerToHold(): Promise<void> {
 type Kind = 'uk-individual' | 'corporate' | 'abroad';
 
 async function customer(kind: Kind, options: { referredBy?: FiatCustomer } = {}): Promise<FiatCustomer> {
-  const made = await liveCustomer(t);
+  const made = await liveCustomer(t, { accountType: kind === 'corporate' ? 'Corporate' : 'Individual' });
   await db()
     .updateTable('users')
     .set({
-      account_type: kind === 'corporate' ? 'Corporate' : 'Individual',
       country: kind === 'abroad' ? 'FR' : 'GB',
       referred_by_user_id: options.referredBy?.id ?? null,
     })
@@ -304,10 +306,7 @@ describe('claiming earnings', () => {
     const claimed = await claim(referrer, { withdraw_amount: '1.00' });
     expect(claimed.statusCode, claimed.body).toBe(200);
     const id = claimed.json<{ data: { claim: { id: string } } }>().data.claim.id;
-    const held = await compliance.browser.post(`/api/admin/compliance/cases/${referrer.id}/hold`, {
-      reason: 'Sanctions screening match under review.',
-    });
-    expect(held.statusCode, held.body).toBe(200);
+    await putOnHold(compliance, referrer.id);
     // The claims list says so, for the screen to show it before finance pays the bank.
     const listed = (await finance.browser.get('/api/admin/affiliate-claims')).json<{
       data: { id: string; customer_on_hold: boolean }[];

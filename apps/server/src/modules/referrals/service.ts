@@ -17,9 +17,10 @@ import {
   type ReferralPartner,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, mulRatioFloor, parseAmount, parseRatio } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, HouseAccountRef, Ledger, UserAccountRef } from '../../ledger/index.js';
 import type { SecondFactor } from '../../security/second-factor.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type {
@@ -34,9 +35,6 @@ import type {
 export const COMMISSION_ACCRUAL_INTERVAL_MS = 15_000;
 const ACCRUAL_BATCH = 500;
 
-/** users.block_status of an account compliance put on hold. */
-const ON_HOLD = 2;
-
 /** The path of a customer's referral link; the register page reads `ref` (features/auth/register-page.tsx). */
 export function referralPathOf(code: string): string {
   return `/register?ref=${encodeURIComponent(code)}`;
@@ -50,6 +48,8 @@ export type ReferralServiceDeps = {
   notifier: Pick<Notifier, 'notify'>;
   /** The customer's registered GBP bank account (the fiat module's), or null. */
   bankAccountOf: (userId: number) => Promise<BankAccount | null>;
+  /** Spec 000 §6: a customer whose verification is incomplete is paid nothing out. */
+  verification: VerificationGate;
 };
 
 export type ReferralService = ReturnType<typeof createReferralService>;
@@ -363,6 +363,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
 
       const customer = await requireCustomer(userId);
       if (customer.status !== 1 || customer.block_status === ON_HOLD) throw new AppError('ACCOUNT_NOT_LIVE');
+      await deps.verification.assertComplete(userId);
       const bank = await deps.bankAccountOf(userId);
       if (!bank)
         throw new AppError('BANK_ACCOUNT_NOT_SET', REFERRALS_TEXTS.bankRequired, undefined, {

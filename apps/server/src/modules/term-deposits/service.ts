@@ -20,11 +20,12 @@ import {
   trimZeros,
   type AssetCode,
 } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting, UserAccountRef } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { Notifier } from '../notifications/service.js';
 import type { InvestorService } from '../investor/service.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { DepositRow, OptionRow, TermDepositRepository } from './repository.js';
 
 /** How often the leading instance looks for matured deposits. */
@@ -45,6 +46,8 @@ export type TermDepositServiceDeps = {
   log: Pick<FastifyBaseLogger, 'error'>;
   /** The first-investment journey (issue 13): locking coins is an investment. */
   investor: Pick<InvestorService, 'assertMayInvest'>;
+  /** Spec 000 §6: a customer whose verification is incomplete locks nothing. */
+  verification: VerificationGate;
 };
 
 export type TermDepositService = ReturnType<typeof createTermDepositService>;
@@ -221,8 +224,9 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
       now: Date = new Date(),
     ): Promise<{ data: TermDepositTransaction; message: string }> {
       const customer = await repository.findCustomer(userId);
-      if (!customer || customer.status !== 1 || customer.block_status === 2)
+      if (!customer || customer.status !== 1 || customer.block_status === ON_HOLD)
         throw new AppError('ACCOUNT_NOT_LIVE');
+      await deps.verification.assertComplete(userId);
       await deps.investor.assertMayInvest(userId);
       const asset = assetOfCoinId(input.coin);
       const amount = parseAmount(input.amount, asset);

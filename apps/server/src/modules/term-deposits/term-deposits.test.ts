@@ -19,6 +19,8 @@ import { createTermDepositRepository } from './repository.js';
 import { createTermDepositService, maturityKey, termDepositDomainCheck } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
+import { createKycRepository } from '../kyc/repository.js';
+import { createVerificationGate } from '../kyc/verification.js';
 
 let t: TestApp;
 
@@ -51,6 +53,7 @@ function instance() {
     publicUrl: 'http://localhost',
     log: t.app.log,
     investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
+    verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
   });
 }
 

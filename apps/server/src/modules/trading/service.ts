@@ -38,11 +38,12 @@ import {
   type AssetCode,
   type TradingPlatform,
 } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
 import type { InvestorService } from '../investor/service.js';
+import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { OrderRow, TradeCoin, Trader, TradeRow, TradingRepository } from './repository.js';
@@ -73,6 +74,8 @@ export type TradingServiceDeps = {
   feeDiscountFor: (userId: number) => Promise<string | null>;
   /** The first-investment journey (issue 13): a buy waits until it is complete; a sale never does. */
   investor: Pick<InvestorService, 'assertMayInvest'>;
+  /** Spec 000 §6: a customer whose verification is incomplete neither buys nor sells. */
+  verification: VerificationGate;
 };
 
 export type TradingService = ReturnType<typeof createTradingService>;
@@ -171,7 +174,7 @@ function toTrade(row: TradeRow): Trade {
  * pages are told and they are mailed after the commit.
  */
 export function createTradingService(deps: TradingServiceDeps) {
-  const { db, repository, ledger, market, notifier, userEvents, log, investor } = deps;
+  const { db, repository, ledger, market, notifier, userEvents, log, investor, verification } = deps;
 
   async function requireTrader(userId: number): Promise<Trader> {
     const trader = await repository.findTrader(userId);
@@ -181,7 +184,7 @@ export function createTradingService(deps: TradingServiceDeps) {
 
   /** Why this customer may not trade this side now; DECISIONS.md [4]: a source-of-wealth reset stops buying only. */
   function refusalOf(trader: Trader, side: TradeSide): AppError | null {
-    if (trader.status !== 1 || trader.block_status === 2) return new AppError('ACCOUNT_NOT_LIVE');
+    if (trader.status !== 1 || trader.block_status === ON_HOLD) return new AppError('ACCOUNT_NOT_LIVE');
     if (trader.terminated_at && trader.terminated_at <= new Date()) return new AppError('ACCOUNT_TERMINATED');
     if (side === 'buy' && trader.is_sow_reset === 1)
       return new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
@@ -591,6 +594,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     ): Promise<{ data: Quote }> {
       const trader = await requireTrader(userId);
       checkMayTrade(trader, body.side);
+      await verification.assertComplete(userId);
       if (body.side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, body.side);
       const asset = coin.asset;
@@ -712,6 +716,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const trader = await requireTrader(userId);
       checkMayTrade(trader, side);
       checkTradingPlatform(trader);
+      await verification.assertComplete(userId);
       if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
       const asset = coin.asset;
@@ -794,6 +799,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       const trader = await requireTrader(userId);
       checkMayTrade(trader, side);
       checkTradingPlatform(trader);
+      await verification.assertComplete(userId);
       if (side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, side);
       const asset = coin.asset;

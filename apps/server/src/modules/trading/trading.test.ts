@@ -28,6 +28,8 @@ import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
+import { createKycRepository } from '../kyc/repository.js';
+import { createVerificationGate } from '../kyc/verification.js';
 
 let t: TestApp;
 
@@ -253,6 +255,7 @@ describe('instant trades at a quoted price', () => {
       log: t.app.log,
       feeDiscountFor: () => Promise.resolve(null),
       investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
+      verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
     });
     await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
     expect((await balance(customer, 'GBP')).available).toBe(100_000n);
