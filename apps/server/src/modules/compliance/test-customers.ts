@@ -62,9 +62,8 @@ export async function insertDocument(
     /** Seconds ago it was uploaded: the queue orders by it. */
     ageSeconds?: number;
     storageKey?: string;
-    /** The stored file's SHA-256 and size, with storageKey; made up otherwise. */
-    sha256?: string;
-    sizeBytes?: number;
+    /** The bytes stored under storageKey: the row records their SHA-256 and size (made up otherwise). */
+    bytes?: Buffer;
     contentType?: 'image/jpeg' | 'image/png' | 'application/pdf';
   },
 ): Promise<number> {
@@ -77,8 +76,10 @@ export async function insertDocument(
       storage_key: options.storageKey ?? `test/${randomBytes(12).toString('hex')}`,
       content_type: options.contentType ?? 'image/png',
       original_name: `${options.key}.${options.contentType === 'application/pdf' ? 'pdf' : 'png'}`,
-      size_bytes: options.sizeBytes ?? 1234,
-      sha256: options.sha256 ?? randomBytes(32).toString('hex'),
+      size_bytes: options.bytes?.length ?? 1234,
+      sha256: options.bytes
+        ? createHash('sha256').update(options.bytes).digest('hex')
+        : randomBytes(32).toString('hex'),
       status: options.status ?? 'pending',
       disapprove_note: options.note ?? (options.status === 'declined' ? 'Blurred.' : null),
     })
@@ -156,8 +157,7 @@ export async function insertApprovedVerification(
       key,
       status: 'approved',
       storageKey: await storage.put(bytes, 'application/pdf'),
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      sizeBytes: bytes.length,
+      bytes,
       contentType: 'application/pdf',
       ...(directorId ? { directorId } : {}),
     });

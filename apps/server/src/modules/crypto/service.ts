@@ -154,6 +154,11 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     );
   }
 
+  /** Reads the verification only when it can matter: a customer who is not live hears that first. */
+  async function isVerifiedIfLive(customer: CryptoCustomer): Promise<boolean> {
+    return !isLive(customer) || deps.verification.isComplete(customer.id);
+  }
+
   /** Why `asset` has no address for this customer now; null when one may be assigned. */
   function unavailableReason(
     customer: CryptoCustomer,
@@ -345,7 +350,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       coin: CoinId | 'all',
     ): Promise<{ data: DepositWallet[]; unavailable: DepositUnavailable[] }> {
       const customer = await requireCustomer(userId);
-      const isVerified = await deps.verification.isComplete(userId);
+      const isVerified = await isVerifiedIfLive(customer);
       const rules = await coinRules();
       const assets =
         coin === 'all' ? CRYPTO_ASSETS.filter((asset) => rules.has(asset)) : [assetOfCoinId(coin)];
@@ -381,7 +386,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       const customer = await requireCustomer(userId);
       const asset = assetOfCoinId(coinId);
       const rule = (await coinRules()).get(asset);
-      const reason = unavailableReason(customer, rule, asset, await deps.verification.isComplete(userId));
+      const reason = unavailableReason(customer, rule, asset, await isVerifiedIfLive(customer));
       if (reason === 'account_not_live') throw new AppError('ACCOUNT_NOT_LIVE');
       if (reason === 'verification_incomplete') throw new AppError('VERIFICATION_INCOMPLETE');
       if (reason || !rule) throw new AppError('DEPOSIT_UNAVAILABLE');
