@@ -36,6 +36,8 @@ const TITLES: Record<ErrorCode, string> = {
   // Fiat money (spec 001 section 8): 403 shows the server's message; a 422 on withdraw is titled 'Unsuccessful!'.
   ACCOUNT_NOT_LIVE: 'Forbidden',
   INVESTOR_JOURNEY_INCOMPLETE: 'Before your first investment',
+  // Spec 000 section 6: money waits for the Getting Started steps; the message says which.
+  VERIFICATION_INCOMPLETE: 'Verification Incomplete',
   ACCOUNT_TERMINATED: 'Account Terminated',
   ACCOUNT_CLOSED: 'Account Closed',
   WITHDRAWAL_REFUSED: 'Failed!',
