@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SANCTIONS_TEXTS } from '@florin/contracts';
+import { COMPLIANCE_TEXTS, SANCTIONS_TEXTS } from '@florin/contracts';
 import { expect, test } from '../admin-fixtures.js';
 import {
   currentUser,
@@ -142,6 +142,21 @@ test.describe('the back office: sanctions screening', () => {
     await closeToasts(page);
     await saveScreenshots('admin-sanctions');
 
+    // Unreviewed, the match may be the listed person: the hold cannot be lifted yet.
+    await page.goto(`/admin/compliance/${userId}`);
+    await page.getByRole('button', { name: 'Lift hold' }).click();
+    const lift = page.getByRole('dialog', { name: 'Lift the hold' });
+    await lift.getByLabel('Reason').fill('The customer called: not the listed person.');
+    await lift.getByRole('button', { name: 'Lift hold' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Hold not lifted' })).toContainText(
+      COMPLIANCE_TEXTS.openSanctionsHit,
+    );
+    await saveScreenshots('admin-lift-hold-open-sanctions-hit', [375]);
+    await lift.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: 'Lift hold' })).toBeVisible();
+    await closeToasts(page);
+    await page.goBack();
+
     // Not the listed person: recorded with a note; the hold stays for the officer to lift.
     await hit.getByRole('button', { name: `Mark false positive: Oleg ${surname}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Mark as a false positive' });
@@ -163,6 +178,16 @@ test.describe('the back office: sanctions screening', () => {
     ).toContainText('Passport checked: born in Leeds');
     await customerPage.reload();
     await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toBeVisible();
+
+    // Reviewed, the hold is the officer's to lift.
+    await page.goto(`/admin/compliance/${userId}`);
+    await page.getByRole('button', { name: 'Lift hold' }).click();
+    await lift.getByLabel('Reason').fill('Sanctions match reviewed: a false positive.');
+    await lift.getByRole('button', { name: 'Lift hold' }).click();
+    await expect(page.getByRole('button', { name: 'Put on hold' })).toBeVisible();
+    await customerPage.reload();
+    await expect(customerPage.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -363,16 +363,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerAuditRoutes(app, createAuditService(db));
   const complianceRepository = createComplianceRepository(db);
+  const sanctionsRepository = createSanctionsRepository(db);
   const compliance = createComplianceService({
     db,
     repository: complianceRepository,
     notifier,
     kyc,
+    sanctionsHits: sanctionsRepository,
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({
     db,
-    repository: createSanctionsRepository(db),
+    repository: sanctionsRepository,
     compliance,
     log: app.log,
   });

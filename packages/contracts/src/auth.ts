@@ -320,3 +320,10 @@ export const toggleTwoFactor = defineEndpoint({
     }),
   },
 });
+
+/**
+ * Sent by the web app with a request nobody at the screen asked for (a page refreshing itself while no
+ * key or pointer has moved for a minute): it is answered, but does not count as the signed-in person's
+ * activity, so a page that polls does not keep an unattended session from its idle end.
+ */
+export const UNATTENDED_HEADER = 'x-florin-unattended';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_TOKEN_PREFIX, AppError, type StaffRole } from '@florin/contracts';
+import { API_TOKEN_PREFIX, AppError, UNATTENDED_HEADER, type StaffRole } from '@florin/contracts';
 import type { StaffSession, StaffSessionStore } from '../modules/admin/sessions.js';
 import type { ActiveSession, SessionStore } from '../modules/auth/sessions.js';
 import { randomToken, safeEqual } from '../security/secret-box.js';
@@ -189,7 +189,7 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
     if (bearer?.startsWith(API_TOKEN_PREFIX)) return;
     const cookie = request.cookies[SESSION_COOKIE];
     const token = bearer ?? cookie;
-    const session = token ? await sessions.find(token) : null;
+    const session = token ? await sessions.find(token, { isAttended: isAttended(request) }) : null;
     request.auth = session ? { ...session, via: bearer ? 'bearer' : 'cookie' } : null;
 
     if (!UNSAFE_METHODS.has(request.method) || bearer) return;
@@ -227,6 +227,14 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
   });
 }
 
+/**
+ * Whether the signed-in person asked for this request: the web app marks the ones a page sends by itself
+ * while nobody uses it (UNATTENDED_HEADER), which do not hold a session open past its idle end.
+ */
+function isAttended(request: FastifyRequest): boolean {
+  return request.headers[UNATTENDED_HEADER] === undefined;
+}
+
 export function requireCustomer(request: FastifyRequest): Auth {
   if (!request.auth) throw new AppError('UNAUTHENTICATED');
   return request.auth;
@@ -247,7 +255,7 @@ export function registerStaffAuth(app: FastifyInstance, sessions: Pick<StaffSess
   app.addHook('onRequest', async (request) => {
     if (!isAdminRequest(request)) return;
     const token = request.cookies[STAFF_SESSION_COOKIE];
-    request.staff = token ? await sessions.find(token) : null;
+    request.staff = token ? await sessions.find(token, { isAttended: isAttended(request) }) : null;
 
     const access = request.routeOptions.config.access;
     const isAdmitted = access === 'public' || (isStaffAccess(access) && staffMayCall(request.staff, access));

@@ -7,6 +7,7 @@ import {
   type ErrorCode,
 } from '@florin/contracts';
 import type { z } from 'zod';
+import { attendanceHeaders } from './attendance';
 import { reportError, toAppError } from './errors';
 import { readCookie } from './cookies';
 
@@ -157,7 +158,7 @@ function toFormBody(body: unknown): URLSearchParams {
 }
 
 async function buildHeaders(method: string, hasBody: boolean, encoding: BodyEncoding): Promise<Headers> {
-  const headers = new Headers({ accept: 'application/json' });
+  const headers = new Headers({ accept: 'application/json', ...attendanceHeaders() });
   if (hasBody)
     headers.set(
       'content-type',

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TEXTS, ErrorBodySchema } from '@florin/contracts';
+import { ADMIN_TEXTS, ErrorBodySchema, UNATTENDED_HEADER } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {
   freshTotpCode,
@@ -249,6 +249,35 @@ describe('staff sign-in', () => {
       t.database.db,
     );
     expect((await busy.browser.get('/api/admin/me')).statusCode).toBe(404);
+  });
+
+  it('is kept open by what the member does, not by a page refreshing itself while they are away', async () => {
+    const db = t.database.db;
+    /** Two minutes pass: the session was last seen two minutes earlier than it was. */
+    const twoMinutesLater = (staffId: number) =>
+      sql`UPDATE staff_sessions SET last_seen_at = last_seen_at - interval '2 minutes' WHERE staff_id = ${staffId}`.execute(
+        db,
+      );
+    const unattended = { [UNATTENDED_HEADER]: '1' };
+
+    const away = await signedInStaff(t.app, db, 'finance');
+    await sql`UPDATE staff_sessions SET last_seen_at = now() - interval '14 minutes' WHERE staff_id = ${away.id}`.execute(
+      db,
+    );
+    // The payouts queue refreshing itself is answered, but it does not count as the member's activity…
+    expect((await away.browser.get('/api/admin/me', unattended)).statusCode).toBe(200);
+    await twoMinutesLater(away.id);
+    // …so at 16 minutes without them the session is over, for the page's refreshes too.
+    expect((await away.browser.get('/api/admin/me', unattended)).statusCode).toBe(404);
+    expect((await away.browser.get('/api/admin/me')).statusCode).toBe(404);
+
+    const present = await signedInStaff(t.app, db, 'finance');
+    await sql`UPDATE staff_sessions SET last_seen_at = now() - interval '14 minutes' WHERE staff_id = ${present.id}`.execute(
+      db,
+    );
+    expect((await present.browser.get('/api/admin/me')).statusCode).toBe(200);
+    await twoMinutesLater(present.id);
+    expect((await present.browser.get('/api/admin/me', unattended)).statusCode).toBe(200);
   });
 
   it('asks for the CSRF header of the session on every change', async () => {

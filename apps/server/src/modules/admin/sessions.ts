@@ -38,8 +38,11 @@ export function createStaffSessionStore(db: Kysely<DB>) {
       return { token, csrfToken, expiresIn: STAFF_SESSION_LIFETIME_SECONDS };
     },
 
-    /** The live session for a token: not revoked, not expired, not idle too long, its staff member not disabled. */
-    async find(token: string): Promise<StaffSession | null> {
+    /**
+     * The live session for a token: not revoked, not expired, not idle too long, its staff member not
+     * disabled. A request the member made (`isAttended`) keeps it from going idle.
+     */
+    async find(token: string, { isAttended }: { isAttended: boolean }): Promise<StaffSession | null> {
       const row = await db
         .selectFrom('staff_sessions')
         .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
@@ -62,7 +65,7 @@ export function createStaffSessionStore(db: Kysely<DB>) {
         .where('staff.disabled_at', 'is', null)
         .executeTakeFirst();
       if (!row) return null;
-      if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+      if (isAttended && Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
         await db
           .updateTable('staff_sessions')
           .set({ last_seen_at: sql`now()` })

@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AUTH_TEXTS, CRYPTO_WITHDRAW_TEXTS, ErrorBodySchema, NewApiTokenSchema } from '@florin/contracts';
+import {
+  AUTH_TEXTS,
+  CRYPTO_WITHDRAW_TEXTS,
+  ErrorBodySchema,
+  NewApiTokenSchema,
+  UNATTENDED_HEADER,
+} from '@florin/contracts';
 import type { MailMessage } from '../../adapters/mail/mailer.js';
 import * as passwords from '../../security/passwords.js';
 import { matchTotpStep } from '../../security/totp.js';
@@ -343,6 +349,30 @@ describe('signing in', () => {
     const { browser } = await signedInCustomer();
     await sql`UPDATE sessions SET last_seen_at = now() - interval '31 minutes'`.execute(t.database.db);
     expect((await browser.get('/api/v1/user')).statusCode).toBe(401);
+  });
+
+  it('is kept open by what the customer does, not by a page refreshing itself while they are away', async () => {
+    const db = t.database.db;
+    /** The customer's session was last seen `minutes` earlier than it was. */
+    const later = (email: string, minutes: number) =>
+      sql`UPDATE sessions SET last_seen_at = last_seen_at - make_interval(mins => ${minutes})
+          WHERE user_id = (SELECT id FROM users WHERE email = ${email})`.execute(db);
+    const unattended = { [UNATTENDED_HEADER]: '1' };
+
+    const away = await signedInCustomer();
+    await later(away.email, 29);
+    // The open orders refreshing themselves are answered, but they are not the customer's activity…
+    expect((await away.browser.get('/api/v1/user', unattended)).statusCode).toBe(200);
+    await later(away.email, 2);
+    // …so at 31 minutes without them the session is over, for the page's refreshes too.
+    expect((await away.browser.get('/api/v1/user', unattended)).statusCode).toBe(401);
+    expect((await away.browser.get('/api/v1/user')).statusCode).toBe(401);
+
+    const present = await signedInCustomer();
+    await later(present.email, 29);
+    expect((await present.browser.get('/api/v1/user')).statusCode).toBe(200);
+    await later(present.email, 2);
+    expect((await present.browser.get('/api/v1/user', unattended)).statusCode).toBe(200);
   });
 });
 

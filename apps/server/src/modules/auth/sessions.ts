@@ -62,8 +62,11 @@ export function createSessionStore(db: Kysely<DB>) {
       return { token, csrfToken, expiresIn: SESSION_LIFETIME_SECONDS };
     },
 
-    /** The live session for a token: not revoked, not expired, not idle too long. */
-    async find(token: string): Promise<ActiveSession | null> {
+    /**
+     * The live session for a token: not revoked, not expired, not idle too long. A request the
+     * customer made (`isAttended`) keeps it from going idle.
+     */
+    async find(token: string, { isAttended }: { isAttended: boolean }): Promise<ActiveSession | null> {
       const row = await db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -87,7 +90,7 @@ export function createSessionStore(db: Kysely<DB>) {
         )
         .executeTakeFirst();
       if (!row) return null;
-      if (Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+      if (isAttended && Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
         await db
           .updateTable('sessions')
           .set({ last_seen_at: sql`now()` })

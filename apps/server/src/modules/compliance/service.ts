@@ -47,6 +47,8 @@ export function createComplianceService(deps: {
   repository: ComplianceRepository;
   notifier: Notifier;
   kyc: KycReader;
+  /** The sanctions module's reading of its hits: a hold waits while one is unreviewed. */
+  sanctionsHits: { hasOpenHit(userId: number, executor: Kysely<DB>): Promise<boolean> };
   publicUrl: string;
 }) {
   const { db, repository, notifier } = deps;
@@ -332,6 +334,11 @@ export function createComplianceService(deps: {
     async liftHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {
       const { customer } = await changeAccount(actor, userId, async (before, trx) => {
         if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
+        // A match nobody has reviewed may be the listed person, whose money must stay frozen (OFSI): the
+        // hit is marked a false positive first. Read under the customer's lock, after a screening has
+        // committed its hit and before it holds the account, the hit is seen all the same.
+        if (await deps.sanctionsHits.hasOpenHit(userId, trx))
+          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
         await repository.updateCustomer(trx, userId, { block_status: 0, block_reason: null });
         return {
           action: 'user.hold_lifted',

@@ -751,6 +751,33 @@ describe('a Corporate customer', () => {
     );
     user = await customer.user();
     expect(user).toMatchObject({ verification_completed: 1, denied_documents: 0 });
+
+    // Handed in, the people staff check against their IDs stay who they were declared to be.
+    const ownerPath = `/api/v1/users/corporate/company-director/${owner.id}`;
+    const renamed = await customer.put(ownerPath, {
+      ...DIRECTOR,
+      firstName: 'Carl',
+      birthdate: '1970-01-01',
+    });
+    expect(renamed.statusCode).toBe(422);
+    expect(errorOf(renamed)).toMatchObject({
+      message: KYC_TEXTS.directorLocked,
+      errors: { firstName: [KYC_TEXTS.directorLocked], birthdate: [KYC_TEXTS.directorLocked] },
+    });
+    // Their share changes freely; a move needs a proof of the new address, so the step is open again.
+    const reshared = await customer.put(ownerPath, { ...DIRECTOR, shareHolding: '45' });
+    expect(reshared.statusCode, reshared.body).toBe(200);
+    expect(reshared.json()).toMatchObject({
+      data: { firstName: 'Charles', shareHolding: '45.00', identity_done: 1, proof_address_done: 1 },
+    });
+    const moved = await customer.put(ownerPath, { ...DIRECTOR, shareHolding: '45', address: '9 Engine Row' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({
+      data: { firstName: 'Charles', address: '9 Engine Row', identity_done: 1, proof_address_done: 0 },
+    });
+    user = await customer.user();
+    expect(flagsOf(user)).toEqual(flags(1, 1, 1, 0, 1));
+    expect(user.company?.directors[0]?.documents.map((document) => document.key)).toEqual(['passport']);
   });
 
   it('cannot pass 100 % shareholding, and changes a director within it', async () => {

@@ -190,6 +190,13 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   );
 }
 
+/** 422 when the body would change a field that is locked now, with the text under each such field. */
+function refuseLockedChanges(text: string, isChanged: Record<string, boolean>): void {
+  const fields = Object.keys(isChanged).filter((field) => isChanged[field]);
+  if (fields.length > 0)
+    throw new AppError('VALIDATION_FAILED', text, Object.fromEntries(fields.map((field) => [field, [text]])));
+}
+
 function addressOf(value: {
   country: string | null;
   address: string | null;
@@ -469,13 +476,10 @@ export function createKycService(deps: KycServiceDeps) {
         const user = await lockUser(trx, userId);
         requireAccountType(user);
         if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
-          const errors: Record<string, string[]> = {};
-          if (user.birthdate !== null && user.birthdate !== body.birthdate)
-            errors.birthdate = [KYC_TEXTS.birthdateLocked];
-          if (user.nationality !== null && user.nationality !== body.nationality)
-            errors.nationality = [KYC_TEXTS.birthdateLocked];
-          if (Object.keys(errors).length > 0)
-            throw new AppError('VALIDATION_FAILED', KYC_TEXTS.birthdateLocked, errors);
+          refuseLockedChanges(KYC_TEXTS.birthdateLocked, {
+            birthdate: user.birthdate !== null && user.birthdate !== body.birthdate,
+            nationality: user.nationality !== null && user.nationality !== body.nationality,
+          });
         }
         const isNewAddress = user.details_submitted_at !== null && addressOf(user) !== addressOf(body);
         await repository.updateUser(
@@ -605,13 +609,11 @@ export function createKycService(deps: KycServiceDeps) {
             return { company, user, isRenamed: false };
           }
           if (user.status === LIVE_STATUS) {
-            const errors: Record<string, string[]> = {};
-            if (existing.name !== body.name) errors.name = [KYC_TEXTS.companyLocked];
-            if (existing.company_number !== body.company_number)
-              errors.company_number = [KYC_TEXTS.companyLocked];
-            if (existing.country !== body.country) errors.country = [KYC_TEXTS.companyLocked];
-            if (Object.keys(errors).length > 0)
-              throw new AppError('VALIDATION_FAILED', KYC_TEXTS.companyLocked, errors);
+            refuseLockedChanges(KYC_TEXTS.companyLocked, {
+              name: existing.name !== body.name,
+              company_number: existing.company_number !== body.company_number,
+              country: existing.country !== body.country,
+            });
           }
           const updated = await repository.updateCompany(existing.id, body, trx);
           if (addressOf(existing) !== addressOf(body)) {
@@ -643,14 +645,33 @@ export function createKycService(deps: KycServiceDeps) {
       return loadDirector(company, directorId);
     },
 
+    /**
+     * Once the wizard is finished (staff check each director's ID against what was declared) or the
+     * account is live, a director's name and date of birth change only through support, as the
+     * customer's own date of birth does; a new address makes the director's proof of address
+     * superseded, so a new one is uploaded and reviewed. Someone else in the role is a new director.
+     */
     async updateDirector(userId: number, directorId: number, body: DirectorBody): Promise<Director> {
-      const user = await requireUser(userId);
-      const company = await requireCompany(user);
-      await db.transaction().execute(async (trx) => {
+      const company = await requireCompany(await requireUser(userId));
+      const user = await db.transaction().execute(async (trx) => {
+        // The customer, then the company: the order saveCompany locks them in.
+        const user = await lockUser(trx, userId);
         await repository.findCompany(userId, trx, { forUpdate: true });
-        if (!(await repository.findDirector(company.id, directorId, trx))) throw new AppError('NOT_FOUND');
+        const existing = await repository.findDirector(company.id, directorId, trx);
+        if (!existing) throw new AppError('NOT_FOUND');
+        if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
+          refuseLockedChanges(KYC_TEXTS.directorLocked, {
+            firstName: existing.first_name !== body.firstName,
+            lastName: existing.last_name !== body.lastName,
+            birthdate: existing.birthdate !== body.birthdate,
+          });
+        }
         await checkShareHolding(trx, company.id, directorId, body.shareHolding);
         await repository.updateDirector(directorId, directorValues(body), trx);
+        if (addressOf(existing) !== addressOf(body)) {
+          await repository.supersedeDocuments(userId, directorId, ['proof_address'], trx);
+        }
+        return user;
       });
       await rescreen(user, 'directors_changed');
       return loadDirector(company, directorId);

@@ -60,7 +60,10 @@ export async function registerRealtimeRoutes(
       // Accepted at once: ws drops messages that arrive before a listener is attached.
       const connection = options.hub.accept(socket);
       const token = request.cookies?.[SESSION_COOKIE];
-      const session = token ? await options.sessions.find(token).catch(() => null) : null;
+      // Connecting is not activity: the app reconnects by itself, and its page load made requests that were.
+      const session = token
+        ? await options.sessions.find(token, { isAttended: false }).catch(() => null)
+        : null;
       if (session) connection.identify(String(session.userId));
     },
   );

@@ -352,6 +352,18 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       return Number(row.rows); // a row count (PostgreSQL's bigint arrives as text), not money
     },
 
+    /** Whether any of the customer's matches still waits for compliance's review. */
+    async hasOpenHit(userId: number, executor: Executor = db): Promise<boolean> {
+      const row = await executor
+        .selectFrom('sanctions_hits')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('status', '=', 'open')
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Newest first. */
     listHits(status: SanctionsHitStatus, limit: number, offset: number): Promise<HitRow[]> {
       return selectHit(db)

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  COMPLIANCE_TEXTS,
   ErrorBodySchema,
   pageSchema,
   SANCTIONS_TEXTS,
@@ -379,6 +380,23 @@ describe('reviewing a hit', () => {
     const customer = await submitVerification('Nikolai', surname);
     const hit = (await openHits()).find((item) => item.user_id === customer.id);
     if (!hit) throw new Error('no hit');
+    const liftPath = `/api/admin/compliance/cases/${customer.id}/lift-hold`;
+    const reason = 'Sanctions hit reviewed: false positive.';
+
+    // Unreviewed, the match may be the listed person: the hold stays, and nothing is written or sent.
+    const early = await officer.browser.post(liftPath, { reason });
+    expect(early.statusCode).toBe(409);
+    expect(errorOf(early).message).toBe(COMPLIANCE_TEXTS.openSanctionsHit);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.holdReason,
+    });
+    expect((await auditRows(t.database.db, 'user', customer.id)).map((row) => row.action)).toEqual([
+      'user.put_on_hold',
+    ]);
+    expect(await mailSubjects(t.database.db, customer.email)).not.toContain(
+      'The hold on your Florin account is lifted — Florin',
+    );
 
     const empty = await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/false-positive`, {
       note: ' ',
@@ -408,10 +426,11 @@ describe('reviewing a hit', () => {
     const missing = await officer.browser.post('/api/admin/sanctions/hits/999999/false-positive', { note });
     expect(missing.statusCode).toBe(404);
 
-    const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
-      reason: 'Sanctions hit reviewed: false positive.',
-    });
+    const lift = await officer.browser.post(liftPath, { reason });
     expect(lift.statusCode).toBe(200);
+    expect(await mailSubjects(t.database.db, customer.email)).toContain(
+      'The hold on your Florin account is lifted — Florin',
+    );
     // The next list names them again: the decision stands, and the account stays free.
     await importList(rows);
     expect((await accountOf(customer.id)).block_status).toBe(0);

@@ -1,0 +1,24 @@
+import { UNATTENDED_HEADER } from '@florin/contracts';
+
+/** How long after the last key, click, touch, wheel or return to the tab the app still counts as attended. */
+export const ATTENDED_FOR_MS = 60_000;
+
+/** When someone last used the app in this tab; loading it counts (someone opened it). */
+let lastUsedAt = Date.now();
+
+// Not when a public page is drawn at build time (prerender.tsx): there is no window, and nobody.
+if (typeof window !== 'undefined') {
+  for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart', 'focus'] as const) {
+    window.addEventListener(type, () => (lastUsedAt = Date.now()), { capture: true, passive: true });
+  }
+}
+
+/**
+ * The header of a request sent a minute or more after anyone used the screen: the page refreshing
+ * itself (open orders, a payouts queue, the house position), marked so that the server does not count
+ * it as the person's activity, and an unattended session still ends when it has been idle too long
+ * (30 minutes for a customer, 15 for staff).
+ */
+export function attendanceHeaders(now = Date.now()): Record<string, string> {
+  return now - lastUsedAt >= ATTENDED_FOR_MS ? { [UNATTENDED_HEADER]: '1' } : {};
+}
