@@ -848,6 +848,38 @@ describe('a Corporate customer', () => {
     }
   });
 
+  it("keeps a live company's name, number and country, and asks for proof of a new registered address", async () => {
+    const customer = await newCustomer(t, { accountType: 'Corporate' });
+    const company = { ...COMPANY, company_number: 'OC300005' };
+    await customer.post('/api/v1/users/corporate/company', company);
+    await uploadByKey(customer, 'cproof_address', { bytes: pdf(), filename: 'lease.pdf' });
+    await t.database.db.updateTable('users').set({ status: 1 }).where('id', '=', customer.id).execute();
+
+    const renamed = await customer.post('/api/v1/users/corporate/company', {
+      ...company,
+      name: 'Engines Two Ltd',
+      country: 'IE',
+    });
+    expect(renamed.statusCode).toBe(422);
+    expect(errorOf(renamed).message).toBe(KYC_TEXTS.companyLocked);
+    expect(errorOf(renamed).errors).toEqual({
+      name: [KYC_TEXTS.companyLocked],
+      country: [KYC_TEXTS.companyLocked],
+    });
+    const moved = await customer.post('/api/v1/users/corporate/company', {
+      ...company,
+      address: '7 Mill Yard',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const user = await customer.user();
+    expect(user.company).toMatchObject({
+      name: COMPANY.name,
+      company_number: 'OC300005',
+      address: '7 Mill Yard',
+    });
+    expect(user.documents.map((document) => document.key)).toEqual([]);
+  });
+
   it('refuses a company number another customer registered', async () => {
     const first = await newCustomer(t, { accountType: 'Corporate' });
     const second = await newCustomer(t, { accountType: 'Corporate' });
