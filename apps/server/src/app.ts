@@ -369,7 +369,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     repository: complianceRepository,
     notifier,
     kyc,
-    sanctionsHits: sanctionsRepository,
+    // The sanctions service is made just below, with this service to hold accounts through.
+    sanctions: {
+      hasOpenHit: (userId, executor) => sanctionsRepository.hasOpenHit(userId, executor),
+      screenIfMissedSince: (userId, completedAt) => sanctions.screenIfMissedSince(userId, completedAt),
+    },
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({

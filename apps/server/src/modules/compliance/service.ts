@@ -47,8 +47,11 @@ export function createComplianceService(deps: {
   repository: ComplianceRepository;
   notifier: Notifier;
   kyc: KycReader;
-  /** The sanctions module's reading of its hits: a hold waits while one is unreviewed. */
-  sanctionsHits: { hasOpenHit(userId: number, executor: Kysely<DB>): Promise<boolean> };
+  /** What the sanctions module answers here: a hold waits for its hits' review, going live for a screening. */
+  sanctions: {
+    hasOpenHit(userId: number, executor: Kysely<DB>): Promise<boolean>;
+    screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
+  };
   publicUrl: string;
 }) {
   const { db, repository, notifier } = deps;
@@ -286,6 +289,10 @@ export function createComplianceService(deps: {
     },
 
     async makeLive(actor: AuditActor, userId: number): Promise<Decision<CustomerDetails>> {
+      // Nobody goes live unscreened: a missed onboarding screening happens now, before the customer's lock
+      // is taken (a match puts the account on hold, which takes it too). Live or not, the hold stops money.
+      const { status, verification_completed_at: completedAt } = await requireCustomer(userId);
+      if (status !== 1 && completedAt) await deps.sanctions.screenIfMissedSince(userId, completedAt);
       const { customer, changed } = await changeAccount(actor, userId, async (before, trx) => {
         if (before.status === 1) return null;
         // A re-upload supersedes a document with an UPDATE: it waits until this decision commits.
@@ -337,7 +344,7 @@ export function createComplianceService(deps: {
         // A match nobody has reviewed may be the listed person, whose money must stay frozen (OFSI): the
         // hit is marked a false positive first. Read under the customer's lock, after a screening has
         // committed its hit and before it holds the account, the hit is seen all the same.
-        if (await deps.sanctionsHits.hasOpenHit(userId, trx))
+        if (await deps.sanctions.hasOpenHit(userId, trx))
           throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
         await repository.updateCustomer(trx, userId, { block_status: 0, block_reason: null });
         return {

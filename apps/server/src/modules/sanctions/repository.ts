@@ -352,6 +352,18 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       return Number(row.rows); // a row count (PostgreSQL's bigint arrives as text), not money
     },
 
+    /** Whether the customer has been screened at or after `since`. */
+    async hasScreeningSince(userId: number, since: Date): Promise<boolean> {
+      const row = await db
+        .selectFrom('sanctions_screenings')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('screened_at', '>=', since)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Whether any of the customer's matches still waits for compliance's review. */
     async hasOpenHit(userId: number, executor: Executor = db): Promise<boolean> {
       const row = await executor

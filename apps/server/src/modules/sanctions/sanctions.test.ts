@@ -443,6 +443,57 @@ describe('reviewing a hit', () => {
   });
 });
 
+describe('going live', () => {
+  /** A customer whose verification is finished and approved, but whose onboarding screening never happened. */
+  async function unscreenedCustomer(firstName: string, lastName: string) {
+    const db = t.database.db;
+    const customer = await insertCustomer(db, { firstName, lastName });
+    const documents = await insertIndividualDocuments(db, customer.id);
+    await completeVerification(db, customer.id);
+    for (const id of Object.values(documents)) {
+      expect((await officer.browser.post(`/api/admin/documents/${id}/approve`)).statusCode).toBe(200);
+    }
+    return customer;
+  }
+  const makeLive = (userId: number) =>
+    officer.browser.post(`/api/admin/compliance/cases/${userId}/make-live`);
+
+  it('screens a customer whose onboarding screening was missed before they go live; a match holds them', async () => {
+    const surname = uniqueSurname();
+    await importList([individual('9701', surname, ['Pavel'])]);
+    // The wizard screens after its own commit: a failure there left these two unscreened.
+    const listed = await unscreenedCustomer('Pavel', surname);
+    const clear = await unscreenedCustomer('Grace', uniqueSurname());
+    expect(await screeningsOf(listed.id)).toEqual([]);
+
+    const live = await makeLive(listed.id);
+    expect(live.statusCode, live.body).toBe(200);
+    expect(await screeningsOf(listed.id)).toMatchObject([{ trigger: 'onboarding', outcome: 'hit' }]);
+    expect(await accountOf(listed.id)).toEqual({ block_status: 2, block_reason: SANCTIONS_TEXTS.holdReason });
+    expect((await openHits()).filter((hit) => hit.user_id === listed.id)).toHaveLength(1);
+
+    expect((await makeLive(clear.id)).statusCode).toBe(200);
+    expect(await screeningsOf(clear.id)).toMatchObject([{ trigger: 'onboarding', outcome: 'clear' }]);
+    expect((await accountOf(clear.id)).block_status).toBe(0);
+  });
+
+  it('does not screen again a customer screened since they finished verification', async () => {
+    await importList([individual('9702', uniqueSurname(), ['Nikita'])]);
+    const customer = await submitVerification('Grace', uniqueSurname());
+    const documents = await t.database.db
+      .selectFrom('kyc_documents')
+      .select('id')
+      .where('user_id', '=', customer.id)
+      .execute();
+    for (const { id } of documents) await officer.browser.post(`/api/admin/documents/${id}/approve`);
+    const screened = await screeningsOf(customer.id);
+    expect(screened).toMatchObject([{ trigger: 'onboarding', outcome: 'clear' }]);
+
+    expect((await makeLive(customer.id)).statusCode).toBe(200);
+    expect(await screeningsOf(customer.id)).toEqual(screened);
+  });
+});
+
 describe('who may use it', () => {
   it('answers staff of other roles 404 on every sanctions route, and lets a superadmin in', async () => {
     const routes = [

@@ -245,6 +245,17 @@ export function createSanctionsService(deps: {
     return summary;
   }
 
+  /** Screens one customer (their name, company and directors) against the active list. */
+  async function screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<ScreeningOutcome | null> {
+    const active = await repository.findActiveList();
+    if (!active) return null;
+    const subjects = await repository.listSubjects(userId);
+    if (subjects.length === 0) return null;
+    const found = matchesOf(await indexOf(active.id), subjects);
+    const { outcome } = await recordMatches(userId, active.id, trigger, subjects, found);
+    return outcome;
+  }
+
   return {
     async getActiveList(): Promise<SanctionsList | null> {
       const row = await repository.findActiveList();
@@ -311,15 +322,16 @@ export function createSanctionsService(deps: {
       return { data: { list: toList(row), screening }, message: SANCTIONS_TEXTS.imported };
     },
 
-    /** Screens one customer (their name, company and directors) against the active list. */
-    async screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<ScreeningOutcome | null> {
-      const active = await repository.findActiveList();
-      if (!active) return null;
-      const subjects = await repository.listSubjects(userId);
-      if (subjects.length === 0) return null;
-      const found = matchesOf(await indexOf(active.id), subjects);
-      const { outcome } = await recordMatches(userId, active.id, trigger, subjects, found);
-      return outcome;
+    screenCustomer,
+
+    /**
+     * The onboarding screening, when none has happened since the customer finished verification: the
+     * wizard screens after its own commit, so a failure there (the database gone for a moment, the
+     * process stopped) left a customer unscreened, and making them live must not.
+     */
+    async screenIfMissedSince(userId: number, completedAt: Date): Promise<void> {
+      if (await repository.hasScreeningSince(userId, completedAt)) return;
+      await screenCustomer(userId, 'onboarding');
     },
 
     async listHits(query: { page: number; status: SanctionsHitStatus }): Promise<Page<SanctionsHit>> {
