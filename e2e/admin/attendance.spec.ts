@@ -20,7 +20,10 @@ test.describe('the back office: an unattended screen', () => {
     // The browser's own clock, so a minute passes at once; the server's stays real.
     await page.clock.install();
     await signInStaff(page, await staffMember('finance'));
+    // The tab's first load is not a refresh: it is awaited before the refreshes are watched.
+    const firstLoad = nextInventoryRequest(page);
     await page.goto('/admin/trading-settings?tab=position');
+    await (await firstLoad).response();
     await expect(page.getByRole('heading', { level: 1, name: 'Trading settings' })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'House position', selected: true })).toBeVisible();
 

@@ -32,7 +32,7 @@ export const COMPLIANCE_TEXTS = {
   holdLifted: 'The hold is lifted.',
   notOnHold: 'The account is not on hold.',
   openSanctionsHit:
-    'This customer has a sanctions match nobody has reviewed. Review it under Sanctions before lifting the hold.',
+    'This customer has a sanctions match nobody has reviewed. Review it under Sanctions first.',
   sourceOfWealthReset: 'The customer will be asked for their source of wealth again.',
   sourceOfWealthAlreadyReset: 'The customer has not answered the last reset yet.',
   sourceOfWealthNotAnswered: 'The customer has not answered the source-of-wealth questions yet.',

@@ -26,7 +26,8 @@ export const KYC_TEXTS = {
   taxIdInvalid: 'Please enter a valid tax identification number.',
   phoneInvalid: 'Please enter a valid phone number.',
   birthdateLocked: 'Your name and date of birth can only be changed by our support team.',
-  directorLocked: "A director's or owner's name and date of birth can only be changed by our support team.",
+  directorLocked:
+    "A director's or owner's name and date of birth cannot change once verification is submitted: remove them and add them again with their documents.",
   directorFailedTitle: 'Failed to add director/owner details.',
   firstNameRequired: 'The First Name field is required.',
   lastNameRequired: 'The Last Name field is required.',

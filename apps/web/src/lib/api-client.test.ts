@@ -1,4 +1,4 @@
-import { defineEndpoint, getHealth, type Health } from '@florin/contracts';
+import { defineEndpoint, getHealth, UNATTENDED_HEADER, type Health } from '@florin/contracts';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -221,6 +221,34 @@ describe('apiCall', () => {
     expect(onUnauthenticated).toHaveBeenCalledWith(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
     expect(show).not.toHaveBeenCalled();
     unregister();
+  });
+
+  it('hands a 401 to the handler with notify: false too: a page refreshing itself meets the idle end', async () => {
+    const onUnauthenticated = vi.fn();
+    const unregister = setUnauthenticatedHandler(onUnauthenticated);
+    fetchMock.mockResolvedValue(
+      json(401, { code: 'UNAUTHENTICATED', message: 'Please sign in to continue.' }),
+    );
+    await expect(apiCall(getHealth, {}, { notify: false })).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    expect(onUnauthenticated).toHaveBeenCalledTimes(1);
+    expect(show).not.toHaveBeenCalled();
+    unregister();
+  });
+
+  it('marks a request sent a minute after anyone used the screen as unattended', async () => {
+    vi.useFakeTimers({ now: Date.now() });
+    try {
+      fetchMock.mockImplementation(() => Promise.resolve(json(200, HEALTH)));
+      await apiCall(getHealth);
+      vi.advanceTimersByTime(61_000);
+      await apiCall(getHealth);
+      const sent = fetchMock.mock.calls.map(([, init]) => new Headers(init?.headers).get(UNATTENDED_HEADER));
+      expect(sent).toEqual([null, '1']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('maps a status without an error body to its code (a proxy page, a degraded health check)', async () => {

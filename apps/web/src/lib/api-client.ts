@@ -84,7 +84,10 @@ export async function apiCall<E extends Endpoint>(
     // Anything but an AppError here is a bug in the caller or this file; keep it visible.
     if (!(error instanceof AppError)) console.error(error);
     const appError = toAppError(error);
-    if (options.notify !== false) reportError(appError, { title: options.errorTitle });
+    // A lost session is everyone's business, even a caller's that shows its own failures: a page refreshing
+    // itself after the session went idle (attendance.ts) must leave the signed-in screens, not sit on them.
+    if (options.notify !== false || appError.code === 'UNAUTHENTICATED')
+      reportError(appError, { title: options.errorTitle });
     throw appError;
   }
 }

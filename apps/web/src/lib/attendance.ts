@@ -6,11 +6,24 @@ export const ATTENDED_FOR_MS = 60_000;
 /** When someone last used the app in this tab; loading it counts (someone opened it). */
 let lastUsedAt = Date.now();
 
+const markUsed = () => {
+  lastUsedAt = Date.now();
+};
+
 // Not when a public page is drawn at build time (prerender.tsx): there is no window, and nobody.
 if (typeof window !== 'undefined') {
-  for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart', 'focus'] as const) {
-    window.addEventListener(type, () => (lastUsedAt = Date.now()), { capture: true, passive: true });
+  // Click and input too: assistive technology and voice control may send neither pointer nor key events.
+  for (const type of ['pointerdown', 'keydown', 'wheel', 'touchstart', 'click', 'input', 'focus'] as const) {
+    window.addEventListener(type, markUsed, { capture: true, passive: true });
   }
+  // Coming back to the tab: the queries refetch on this event, before the window's focus arrives.
+  document.addEventListener(
+    'visibilitychange',
+    () => {
+      if (document.visibilityState === 'visible') markUsed();
+    },
+    { capture: true },
+  );
 }
 
 /**

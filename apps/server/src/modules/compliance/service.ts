@@ -290,11 +290,14 @@ export function createComplianceService(deps: {
 
     async makeLive(actor: AuditActor, userId: number): Promise<Decision<CustomerDetails>> {
       // Nobody goes live unscreened: a missed onboarding screening happens now, before the customer's lock
-      // is taken (a match puts the account on hold, which takes it too). Live or not, the hold stops money.
+      // is taken (a match puts the account on hold, which takes it too), and a match keeps them from going live.
       const { status, verification_completed_at: completedAt } = await requireCustomer(userId);
       if (status !== 1 && completedAt) await deps.sanctions.screenIfMissedSince(userId, completedAt);
       const { customer, changed } = await changeAccount(actor, userId, async (before, trx) => {
         if (before.status === 1) return null;
+        // A match the screening wrote but failed to hold the account for must not go live unreviewed.
+        if (await deps.sanctions.hasOpenHit(userId, trx))
+          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
         // A re-upload supersedes a document with an UPDATE: it waits until this decision commits.
         await repository.lockDocuments(trx, userId);
         // Read under the customer's lock, which a new address and a deleted director take too.

@@ -69,6 +69,15 @@ async function accountOf(userId: number) {
     .executeTakeFirstOrThrow();
 }
 
+async function statusOf(userId: number): Promise<number> {
+  const row = await t.database.db
+    .selectFrom('users')
+    .select('status')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return row.status;
+}
+
 async function openHits(): Promise<SanctionsHit[]> {
   const response = await officer.browser.get('/api/admin/sanctions/hits');
   expect(response.statusCode).toBe(200);
@@ -466,11 +475,22 @@ describe('going live', () => {
     const clear = await unscreenedCustomer('Grace', uniqueSurname());
     expect(await screeningsOf(listed.id)).toEqual([]);
 
-    const live = await makeLive(listed.id);
-    expect(live.statusCode, live.body).toBe(200);
+    const refused = await makeLive(listed.id);
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(COMPLIANCE_TEXTS.openSanctionsHit);
     expect(await screeningsOf(listed.id)).toMatchObject([{ trigger: 'onboarding', outcome: 'hit' }]);
     expect(await accountOf(listed.id)).toEqual({ block_status: 2, block_reason: SANCTIONS_TEXTS.holdReason });
-    expect((await openHits()).filter((hit) => hit.user_id === listed.id)).toHaveLength(1);
+    expect(await statusOf(listed.id)).toBe(0);
+    const [hit] = (await openHits()).filter((item) => item.user_id === listed.id);
+    if (!hit) throw new Error('no hit');
+    // Reviewed, the customer goes live, still on hold until the officer lifts it.
+    const note = 'Different person: born in York, passport checked.';
+    expect(
+      (await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/false-positive`, { note })).statusCode,
+    ).toBe(200);
+    expect((await makeLive(listed.id)).statusCode).toBe(200);
+    expect(await statusOf(listed.id)).toBe(1);
+    expect(await screeningsOf(listed.id)).toHaveLength(1);
 
     expect((await makeLive(clear.id)).statusCode).toBe(200);
     expect(await screeningsOf(clear.id)).toMatchObject([{ trigger: 'onboarding', outcome: 'clear' }]);
