@@ -1,7 +1,7 @@
 import { UNATTENDED_HEADER } from '@florin/contracts';
 
 /** How long after the last key, click, touch, wheel or return to the tab the app still counts as attended. */
-export const ATTENDED_FOR_MS = 60_000;
+const ATTENDED_FOR_MS = 60_000;
 
 /** When someone last used the app in this tab; loading it counts (someone opened it). */
 let lastUsedAt = Date.now();
@@ -32,6 +32,6 @@ if (typeof window !== 'undefined') {
  * it as the person's activity, and an unattended session still ends when it has been idle too long
  * (30 minutes for a customer, 15 for staff).
  */
-export function attendanceHeaders(now = Date.now()): Record<string, string> {
-  return now - lastUsedAt >= ATTENDED_FOR_MS ? { [UNATTENDED_HEADER]: '1' } : {};
+export function attendanceHeaders(): Record<string, string> {
+  return Date.now() - lastUsedAt >= ATTENDED_FOR_MS ? { [UNATTENDED_HEADER]: '1' } : {};
 }
