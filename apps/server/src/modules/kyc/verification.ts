@@ -33,31 +33,59 @@ export function toCurrent(row: DocumentRow): CurrentDocument {
   return { key: row.key, status: row.status };
 }
 
+/** Rows under their key, in their order. */
+function byKey<Row>(rows: readonly Row[], keyOf: (row: Row) => number | null): Map<number | null, Row[]> {
+  const groups = new Map<number | null, Row[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+/** Reads several customers' verifications together, keyed by customer; one missing from the map does not exist. */
+export async function loadVerifications(
+  repository: KycRepository,
+  userIds: readonly number[],
+  executor: Kysely<DB>,
+): Promise<Map<number, StoredVerification>> {
+  const rows = await repository.listVerificationRows(userIds, executor);
+  const answersOf = new Map(rows.answers.map((answers) => [answers.user_id, answers]));
+  const companyOf = new Map(rows.companies.map((company) => [company.user_id, company]));
+  const directorsOf = byKey(rows.directors, (director) => director.company_id);
+  const documentsOf = byKey(rows.documents, (document) => document.user_id);
+  return new Map(
+    rows.users.map((user) => {
+      const company = companyOf.get(user.id);
+      const directors = company ? (directorsOf.get(company.id) ?? []) : [];
+      const documents = documentsOf.get(user.id) ?? [];
+      const documentsBy = byKey(documents, (document) => document.director_id);
+      const flags = deriveVerificationFlags({
+        accountType: user.account_type,
+        hasDetails: user.details_submitted_at !== null,
+        hasAnswers: answersOf.has(user.id),
+        hasCompany: company !== undefined,
+        documents: (documentsBy.get(null) ?? []).map(toCurrent),
+        directors: directors.map((director) => ({
+          documents: (documentsBy.get(director.id) ?? []).map(toCurrent),
+        })),
+      });
+      return [user.id, { user, answers: answersOf.get(user.id), company, directors, documents, flags }];
+    }),
+  );
+}
+
 /** Reads one customer's verification: the one reading the wizard, the back office and the money gate share. */
 export async function loadVerification(
   repository: KycRepository,
   userId: number,
   executor: Kysely<DB>,
 ): Promise<StoredVerification> {
-  const user = await repository.findUser(userId, executor);
-  if (!user) throw new AppError('UNAUTHENTICATED');
-  const [answers, company, documents] = await Promise.all([
-    repository.findAnswers(userId, executor),
-    repository.findCompany(userId, executor),
-    repository.listCurrentDocuments(userId, executor),
-  ]);
-  const directors = company ? await repository.listDirectors(company.id, executor) : [];
-  const flags = deriveVerificationFlags({
-    accountType: user.account_type,
-    hasDetails: user.details_submitted_at !== null,
-    hasAnswers: answers !== undefined,
-    hasCompany: company !== undefined,
-    documents: documents.filter((document) => document.director_id === null).map(toCurrent),
-    directors: directors.map((director) => ({
-      documents: documents.filter((document) => document.director_id === director.id).map(toCurrent),
-    })),
-  });
-  return { user, answers, company, directors, documents, flags };
+  const verification = (await loadVerifications(repository, [userId], executor)).get(userId);
+  if (!verification) throw new AppError('UNAUTHENTICATED');
+  return verification;
 }
 
 /**
@@ -72,21 +100,33 @@ export async function loadVerification(
 export function createVerificationGate(deps: { db: Kysely<DB>; repository: KycRepository }) {
   const isCompleteIn = ({ flags }: StoredVerification) =>
     isEveryStepSubmitted(flags) && flags.denied_documents === 0;
+  /**
+   * Whether money may not move for this customer now. A terminated account passes: it may only
+   * withdraw what it holds (the routes allow nothing else), and that way out must not wait for a
+   * verification it will never complete; its termination is often why a document was declined.
+   */
+  const refusesMoney = (verification: StoredVerification) => {
+    const { terminated_at: terminatedAt } = verification.user;
+    if (terminatedAt && terminatedAt <= new Date()) return false;
+    return !isCompleteIn(verification);
+  };
   return {
     /** Whether a new deposit address may be given (a terminated account gets none either way). */
     async isComplete(userId: number): Promise<boolean> {
       return isCompleteIn(await loadVerification(deps.repository, userId, deps.db));
     },
-    /**
-     * Refuses money moving for an incomplete verification. A terminated account passes: it may only
-     * withdraw what it holds (the routes allow nothing else), and that way out must not wait for a
-     * verification it will never complete; its termination is often why a document was declined.
-     */
+    /** Refuses money moving for an incomplete verification. */
     async assertComplete(userId: number): Promise<void> {
-      const verification = await loadVerification(deps.repository, userId, deps.db);
-      const { terminated_at: terminatedAt } = verification.user;
-      if (terminatedAt && terminatedAt <= new Date()) return;
-      if (!isCompleteIn(verification)) throw new AppError('VERIFICATION_INCOMPLETE');
+      if (refusesMoney(await loadVerification(deps.repository, userId, deps.db)))
+        throw new AppError('VERIFICATION_INCOMPLETE');
+    },
+    /**
+     * Those of these customers whose money may not move now, read together: a resting order placed
+     * while verification was complete waits, unfilled, until it is complete again.
+     */
+    async refusedAmong(userIds: readonly number[], executor: Kysely<DB> = deps.db): Promise<Set<number>> {
+      const verifications = await loadVerifications(deps.repository, userIds, executor);
+      return new Set([...verifications.values()].filter(refusesMoney).map(({ user }) => user.id));
     },
   };
 }

@@ -425,17 +425,18 @@ export function createTradingService(deps: TradingServiceDeps) {
     return db.transaction().execute(async (trx) => {
       const orders = await repository.lockOpenOrders(trx, orderIds);
       if (orders.length === 0) return [];
+      const customers = [...new Set(orders.map((order) => order.user_id))];
       const traders = new Map(
-        (await repository.findTraders(trx, [...new Set(orders.map((order) => order.user_id))])).map(
-          (trader) => [trader.id, trader],
-        ),
+        (await repository.findTraders(trx, customers)).map((trader) => [trader.id, trader]),
       );
+      const unverified = await verification.refusedAmong(customers, trx);
       const fills: (Execution & { order: OrderRow })[] = [];
       for (const order of orders) {
         const trader = traders.get(order.user_id);
         // What refuses a new order keeps a resting one unfilled: a customer on hold until compliance decides,
-        // a terminated one (who may only withdraw, and cancel), a buyer until source of wealth is answered again.
-        if (!trader || refusalOf(trader, order.side) !== null) continue;
+        // a terminated one (who may only withdraw, and cancel), a buyer until source of wealth is answered again,
+        // a customer whose verification lapsed (a declined document, a new address) until it is complete again.
+        if (!trader || refusalOf(trader, order.side) !== null || unverified.has(trader.id)) continue;
         const fill = fillOf(order, trader);
         if (fill) fills.push({ ...fill, order });
       }

@@ -30,6 +30,8 @@ import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
+import { filePart, jpeg, multipart } from '../kyc/test-kit.js';
+import { signedInStaff } from '../../test/admin.js';
 
 let t: TestApp;
 
@@ -586,6 +588,41 @@ describe('customers who may not trade', () => {
     const cancelled = await customer.browser.post(`/api/v1/crypto/limit_order/${order.id}/cancel`);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(await balance(customer, 'GBP')).toMatchObject({ held: 0n, available: 100_000n });
+    await expectLedgerToHold();
+  });
+
+  it('a customer whose verification lapsed keeps resting orders unfilled until it is complete again', async () => {
+    const lapsed = await trader({ platform: 2, gbp: 100_000n });
+    const verified = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const waiting = await placed(lapsed, { side: 1, order_qty: '0.01', price: '19000' });
+    const filling = await placed(verified, { side: 1, order_qty: '0.01', price: '19000' });
+    // Compliance declines the passport on file: spec 000 §6, an incomplete verification cannot buy or sell.
+    const { id: passportId } = await db()
+      .selectFrom('kyc_documents')
+      .select('id')
+      .where('user_id', '=', lapsed.id)
+      .where('key', '=', 'passport')
+      .executeTakeFirstOrThrow();
+    const compliance = await signedInStaff(t.app, db(), 'compliance');
+    const declined = await compliance.browser.post(`/api/admin/documents/${passportId}/decline`, {
+      note: 'The photo is blurred.',
+    });
+    expect(declined.statusCode, declined.body).toBe(200);
+
+    await drive('18500');
+    expect(await statusOf(filling.id)).toBe('filled');
+    expect(await statusOf(waiting.id)).toBe('open');
+    expect((await balance(lapsed, 'GBP')).held).toBe(parseAmount(waiting.held, 'GBP'));
+
+    const form = multipart([{ name: 'doc_type', value: 'passport' }, filePart(await jpeg(), 'passport.jpg')]);
+    const uploaded = await lapsed.browser.post('/api/v1/user/id-proof', form.payload, {
+      headers: form.headers,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    await drive('18400');
+    expect(await statusOf(waiting.id)).toBe('filled');
+    expect((await balance(lapsed, 'BTC')).available).toBe(1_000_000n);
     await expectLedgerToHold();
   });
 
