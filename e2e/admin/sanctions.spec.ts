@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { COMPLIANCE_TEXTS, SANCTIONS_TEXTS } from '@florin/contracts';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import {
   currentUser,
@@ -47,6 +48,25 @@ function uniqueSurname(): string {
   return `Zed${letters}`;
 }
 
+/** Chooses a file in the import form and sends it. */
+async function importFile(page: Page, name: string, text: string): Promise<Locator> {
+  const importForm = page.getByRole('form', { name: 'Import the consolidated list' });
+  await importForm
+    .locator('input[type="file"]')
+    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+  await importForm.getByRole('button', { name: 'Import list' }).click();
+  return importForm;
+}
+
+/** On the customer's compliance page, asks to lift the hold with this reason; the dialog is returned. */
+async function askToLiftHold(page: Page, reason: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Lift hold' }).click();
+  const lift = page.getByRole('dialog', { name: 'Lift the hold' });
+  await lift.getByLabel('Reason').fill(reason);
+  await lift.getByRole('button', { name: 'Lift hold' }).click();
+  return lift;
+}
+
 test.describe('the back office: sanctions screening', () => {
   // Staff sign-in waits for fresh 30-second codes; the customer verifies through the API.
   test.describe.configure({ timeout: 120_000 });
@@ -86,26 +106,15 @@ test.describe('the back office: sanctions screening', () => {
       .getByRole('link', { name: 'Sanctions' })
       .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Sanctions screening' })).toBeVisible();
-    const importForm = page.getByRole('form', { name: 'Import the consolidated list' });
 
     // A file in another format is refused, with the reason, and nothing changes.
-    await importForm.locator('input[type="file"]').setInputFiles({
-      name: 'customers.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('first_name,last_name\nAda,Lovelace\n'),
-    });
-    await importForm.getByRole('button', { name: 'Import list' }).click();
+    const importForm = await importFile(page, 'customers.csv', 'first_name,last_name\nAda,Lovelace\n');
     const refusal = importForm.getByRole('alert').filter({ hasText: 'The file was not imported' });
     await expect(refusal).toContainText(SANCTIONS_TEXTS.notConList);
     await expect(refusal).toContainText('The active list has not changed.');
     await saveScreenshots('admin-sanctions-refused', [375]);
 
-    await importForm.locator('input[type="file"]').setInputFiles({
-      name: 'ConList.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(listed),
-    });
-    await importForm.getByRole('button', { name: 'Import list' }).click();
+    await importFile(page, 'ConList.csv', listed);
     await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toContainText(
       SANCTIONS_TEXTS.imported,
     );
@@ -144,10 +153,7 @@ test.describe('the back office: sanctions screening', () => {
 
     // Unreviewed, the match may be the listed person: the hold cannot be lifted yet.
     await page.goto(`/admin/compliance/${userId}`);
-    await page.getByRole('button', { name: 'Lift hold' }).click();
-    const lift = page.getByRole('dialog', { name: 'Lift the hold' });
-    await lift.getByLabel('Reason').fill('The customer called: not the listed person.');
-    await lift.getByRole('button', { name: 'Lift hold' }).click();
+    const lift = await askToLiftHold(page, 'The customer called: not the listed person.');
     await expect(page.getByRole('alert').filter({ hasText: 'Hold not lifted' })).toContainText(
       COMPLIANCE_TEXTS.openSanctionsHit,
     );
@@ -181,13 +187,77 @@ test.describe('the back office: sanctions screening', () => {
 
     // Reviewed, the hold is the officer's to lift.
     await page.goto(`/admin/compliance/${userId}`);
-    await page.getByRole('button', { name: 'Lift hold' }).click();
-    await lift.getByLabel('Reason').fill('Sanctions match reviewed: a false positive.');
-    await lift.getByRole('button', { name: 'Lift hold' }).click();
+    await askToLiftHold(page, 'Sanctions match reviewed: a false positive.');
     await expect(page.getByRole('button', { name: 'Put on hold' })).toBeVisible();
     await customerPage.reload();
     await expect(customerPage.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a compliance officer confirms a match: the account stays on hold, and the hold cannot be lifted', async ({
+    page,
+    signUp,
+    signIn,
+    newDevice,
+    staffMember,
+    signInStaff,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    const surname = uniqueSurname();
+    await signInStaff(page, await staffMember('compliance'));
+    await page.goto('/admin/sanctions');
+    const listed = conList([
+      { surname: surname.toUpperCase(), given: 'Vera', dob: '', groupType: 'Individual', groupId: '90011' },
+    ]);
+    const importForm = await importFile(page, 'ConList.csv', listed);
+    await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toBeVisible();
+
+    const customer = await signUp({ firstName: 'Vera', lastName: surname });
+    const { page: customerPage } = await newDevice();
+    await signIn(customerPage.request, customer);
+    await submitIndividualDocuments(customerPage.request);
+    await finishIndividualVerification(customerPage.request);
+    const { id: userId, user_identification: reference } = await currentUser(customerPage.request);
+
+    await page.reload();
+    const hit = page
+      .getByRole('table', { name: 'Screening hits' })
+      .getByRole('row')
+      .filter({ hasText: reference });
+    await hit.getByRole('button', { name: `Confirm match: Vera ${surname}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm the match' });
+    await expect(dialog).toContainText(`Vera ${surname} is Vera ${surname.toUpperCase()} (group 90011).`);
+    // The officer confirms having reported it before the decision can be sent.
+    const confirm = dialog.getByRole('button', { name: 'Confirm match' });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel('I have reported this match to OFSI, or will do so now.').check();
+    await confirm.click();
+    await expect(dialog.getByText(SANCTIONS_TEXTS.confirmNoteRequired)).toBeVisible();
+    await dialog
+      .getByLabel("What shows this is the listed person or entity? Give your OFSI report's reference.")
+      .fill('Passport and address match the listing. OFSI report FR-2026-0211.');
+    await saveScreenshots('admin-sanctions-confirm-match', [375, 1280]);
+    await confirm.click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(SANCTIONS_TEXTS.matchConfirmed)).toBeVisible();
+    await expect(hit).toHaveCount(0);
+    await page.getByRole('radiogroup', { name: 'Hits to show' }).getByText('Confirmed').click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Confirmed matches' })).toBeVisible();
+    await expect(hit).toContainText('OFSI report FR-2026-0211');
+    await expect(hit).toContainText('On hold');
+    await closeToasts(page);
+    await saveScreenshots('admin-sanctions-confirmed');
+
+    // Confirmed, the hold is for good: lifting it is refused with the reason.
+    await page.goto(`/admin/compliance/${userId}`);
+    await askToLiftHold(page, 'The customer asked us to lift it.');
+    await expect(page.getByRole('alert').filter({ hasText: 'Hold not lifted' })).toContainText(
+      COMPLIANCE_TEXTS.confirmedSanctionsHit,
+    );
+    await customerPage.goto('/user');
+    await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 });

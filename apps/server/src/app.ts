@@ -371,7 +371,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     kyc,
     // The sanctions service is made just below, with this service to hold accounts through.
     sanctions: {
-      hasOpenHit: (userId, executor) => sanctionsRepository.hasOpenHit(userId, executor),
+      findHoldingHit: (userId, executor) => sanctionsRepository.findHoldingHit(userId, executor),
       screenIfMissedSince: (userId, completedAt) => sanctions.screenIfMissedSince(userId, completedAt),
     },
     publicUrl: config.publicUrl,

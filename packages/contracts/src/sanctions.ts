@@ -39,7 +39,12 @@ export const SANCTIONS_TEXTS = {
   falsePositiveMarked:
     'Marked as a false positive. If the account is on hold, lift the hold on the customer’s page.',
   alreadyFalsePositive: 'This hit is already marked as a false positive.',
+  matchConfirmed:
+    'Recorded as a confirmed match. The account stays on hold while the customer is designated: report it to OFSI.',
+  alreadyConfirmed: 'This hit is already recorded as a confirmed match.',
   noteRequired: 'Please write why this is not the listed person or entity.',
+  confirmNoteRequired:
+    'Please write what shows this is the listed person or entity, and your report’s reference.',
   noteTooLong: 'The note may be at most 500 characters.',
   holdReason: 'Possible sanctions match. Review the hit on the Sanctions screen.',
   noList: 'No sanctions list has been imported yet. Until one is, nobody can be screened.',
@@ -70,7 +75,10 @@ export const SCREENING_TRIGGER_LABELS: Record<ScreeningTrigger, string> = {
   list_imported: 'New sanctions list imported',
 };
 
-/** clear: no match; hit: at least one match not yet reviewed; reviewed: every match was marked a false positive earlier. */
+/**
+ * clear: no match; hit: at least one match that holds the account (not yet reviewed, or confirmed);
+ * reviewed: every match was marked a false positive earlier.
+ */
 export const SCREENING_OUTCOMES = ['clear', 'hit', 'reviewed'] as const;
 export const ScreeningOutcomeSchema = z.enum(SCREENING_OUTCOMES);
 export type ScreeningOutcome = z.infer<typeof ScreeningOutcomeSchema>;
@@ -80,13 +88,18 @@ export const SCREENING_SUBJECT_KINDS = ['customer', 'company', 'director'] as co
 export const ScreeningSubjectKindSchema = z.enum(SCREENING_SUBJECT_KINDS);
 export type ScreeningSubjectKind = z.infer<typeof ScreeningSubjectKindSchema>;
 
-/** A hit's lifecycle (CONVENTIONS.md 7): open until compliance decides it is not the listed party. */
-export const SANCTIONS_HIT_STATUSES = ['open', 'false_positive'] as const;
+/**
+ * A hit's lifecycle (CONVENTIONS.md 7): open until compliance decides whether it is the listed party.
+ * A false positive lets the hold be lifted; a confirmed match keeps the account on hold for good (its
+ * assets are frozen while the party is designated; only OFSI can license dealing with them).
+ */
+export const SANCTIONS_HIT_STATUSES = ['open', 'false_positive', 'confirmed'] as const;
 export const SanctionsHitStatusSchema = z.enum(SANCTIONS_HIT_STATUSES);
 export type SanctionsHitStatus = z.infer<typeof SanctionsHitStatusSchema>;
 export const SANCTIONS_HIT_TRANSITIONS: Record<SanctionsHitStatus, readonly SanctionsHitStatus[]> = {
-  open: ['false_positive'],
+  open: ['false_positive', 'confirmed'],
   false_positive: [],
+  confirmed: [],
 };
 
 export const SanctionsListSchema = z.object({
@@ -191,13 +204,35 @@ export const FalsePositiveBodySchema = z.strictObject({
 });
 export type FalsePositiveBody = z.infer<typeof FalsePositiveBodySchema>;
 
+/** The review's note: for a confirmed match, the evidence and the report's reference. */
+export const ConfirmMatchBodySchema = z.strictObject({
+  note: z
+    .string({ error: SANCTIONS_TEXTS.confirmNoteRequired })
+    .trim()
+    .min(1, SANCTIONS_TEXTS.confirmNoteRequired)
+    .max(500, SANCTIONS_TEXTS.noteTooLong),
+});
+export type ConfirmMatchBody = z.infer<typeof ConfirmMatchBodySchema>;
+
+const HitParamsSchema = z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
 export const markSanctionsHitFalsePositive = defineEndpoint({
   method: 'POST',
   path: '/api/admin/sanctions/hits/{id}/false-positive',
   summary:
     'Mark a hit as a false positive, with a note. The hold stays: staff lift it on the customer (compliance)',
-  params: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+  params: HitParamsSchema,
   body: FalsePositiveBodySchema,
+  responses: { 200: z.object({ data: SanctionsHitSchema, message: z.string() }) },
+});
+
+export const confirmSanctionsHit = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/sanctions/hits/{id}/confirm',
+  summary:
+    'Record a hit as a confirmed match, with a note: the account stays on hold and the hold cannot be lifted (compliance)',
+  params: HitParamsSchema,
+  body: ConfirmMatchBodySchema,
   responses: { 200: z.object({ data: SanctionsHitSchema, message: z.string() }) },
 });
 

@@ -27,6 +27,7 @@ import * as sanctions from './migrations/0024-sanctions.js';
 import * as knownAddresses from './migrations/0025-known-addresses.js';
 import * as randomIds from './migrations/0026-random-ids.js';
 import * as payoutFiles from './migrations/0027-payout-files.js';
+import * as sanctionsConfirmed from './migrations/0028-sanctions-confirmed.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0025-known-addresses': knownAddresses,
   '0026-random-ids': randomIds,
   '0027-payout-files': payoutFiles,
+  '0028-sanctions-confirmed': sanctionsConfirmed,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -979,7 +979,7 @@ export type SanctionsScreeningMatch = {
   subject_name: string;
   group_id: string;
   listed_name: string;
-  status: 'open' | 'false_positive';
+  status: 'open' | 'false_positive' | 'confirmed';
 };
 
 /** Every screening of a customer, clear or not: evidence. */
@@ -1016,7 +1016,7 @@ export type SanctionsHitsTable = {
   listed_name: string;
   listed_dobs: string | null;
   regime: string | null;
-  status: Generated<'open' | 'false_positive'>;
+  status: Generated<'open' | 'false_positive' | 'confirmed'>;
   first_screening_id: string;
   last_screening_id: string;
   found_at: Generated<Date>;

@@ -49,7 +49,7 @@ export function createComplianceService(deps: {
   kyc: KycReader;
   /** What the sanctions module answers here: a hold waits for its hits' review, going live for a screening. */
   sanctions: {
-    hasOpenHit(userId: number, executor: Kysely<DB>): Promise<boolean>;
+    findHoldingHit(userId: number, executor: Kysely<DB>): Promise<'open' | 'confirmed' | null>;
     screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
   };
   publicUrl: string;
@@ -126,6 +126,13 @@ export function createComplianceService(deps: {
   }
 
   /** The label the customer knows the document by, with the director's name when it is theirs. */
+  /** A sanctions match that is not a false positive keeps the account held and not live. */
+  async function refuseWhileMatched(userId: number, trx: Kysely<DB>): Promise<void> {
+    const holding = await deps.sanctions.findHoldingHit(userId, trx);
+    if (holding === 'confirmed') throw new AppError('CONFLICT', COMPLIANCE_TEXTS.confirmedSanctionsHit);
+    if (holding === 'open') throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
+  }
+
   function documentName(document: DocumentRow): string {
     const label = DOCUMENT_LABELS[document.key];
     return document.director_name ? `${label} (${document.director_name})` : label;
@@ -296,8 +303,7 @@ export function createComplianceService(deps: {
       const { customer, changed } = await changeAccount(actor, userId, async (before, trx) => {
         if (before.status === 1) return null;
         // A match the screening wrote but failed to hold the account for must not go live unreviewed.
-        if (await deps.sanctions.hasOpenHit(userId, trx))
-          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
+        await refuseWhileMatched(userId, trx);
         // A re-upload supersedes a document with an UPDATE: it waits until this decision commits.
         await repository.lockDocuments(trx, userId);
         // Read under the customer's lock, which a new address and a deleted director take too.
@@ -347,8 +353,7 @@ export function createComplianceService(deps: {
         // A match nobody has reviewed may be the listed person, whose money must stay frozen (OFSI): the
         // hit is marked a false positive first. Read under the customer's lock, after a screening has
         // committed its hit and before it holds the account, the hit is seen all the same.
-        if (await deps.sanctions.hasOpenHit(userId, trx))
-          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
+        await refuseWhileMatched(userId, trx);
         await repository.updateCustomer(trx, userId, { block_status: 0, block_reason: null });
         return {
           action: 'user.hold_lifted',

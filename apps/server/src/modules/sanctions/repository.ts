@@ -364,16 +364,20 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
-    /** Whether any of the customer's matches still waits for compliance's review. */
-    async hasOpenHit(userId: number, executor: Executor = db): Promise<boolean> {
+    /**
+     * Which of the customer's matches keeps their account on hold: a confirmed one before one that still
+     * waits for compliance's review; null when every match was marked a false positive (or there is none).
+     */
+    async findHoldingHit(userId: number, executor: Executor = db): Promise<'open' | 'confirmed' | null> {
       const row = await executor
         .selectFrom('sanctions_hits')
-        .select('id')
+        .select('status')
         .where('user_id', '=', userId)
-        .where('status', '=', 'open')
+        .where('status', 'in', ['open', 'confirmed'])
+        .orderBy(sql`status = 'confirmed'`, 'desc')
         .limit(1)
         .executeTakeFirst();
-      return row !== undefined;
+      return row?.status === 'open' || row?.status === 'confirmed' ? row.status : null;
     },
 
     /** Newest first. */
@@ -402,15 +406,17 @@ export function createSanctionsRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async markFalsePositive(trx: Executor, id: number, note: string, staffId: number | null): Promise<void> {
+    /** Compliance's decision on an open hit, with its note. */
+    async review(
+      trx: Executor,
+      id: number,
+      decision: Exclude<SanctionsHitStatus, 'open'>,
+      note: string,
+      staffId: number | null,
+    ): Promise<void> {
       await trx
         .updateTable('sanctions_hits')
-        .set({
-          status: 'false_positive',
-          review_note: note,
-          reviewed_by_staff_id: staffId,
-          reviewed_at: new Date(),
-        })
+        .set({ status: decision, review_note: note, reviewed_by_staff_id: staffId, reviewed_at: new Date() })
         .where('id', '=', id)
         .execute();
     },

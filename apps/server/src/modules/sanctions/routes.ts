@@ -2,6 +2,7 @@ import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AppError,
+  confirmSanctionsHit,
   getSanctionsList,
   importSanctionsList,
   listCustomerScreenings,
@@ -81,6 +82,11 @@ export function registerSanctionsRoutes(app: FastifyInstance, deps: { sanctions:
     access: compliance,
     handler: (request) =>
       sanctions.markFalsePositive(auditActorOf(request), request.params.id, request.body.note),
+  });
+
+  registerRoute(app, confirmSanctionsHit, {
+    access: compliance,
+    handler: (request) => sanctions.confirmMatch(auditActorOf(request), request.params.id, request.body.note),
   });
 
   registerRoute(app, listCustomerScreenings, {

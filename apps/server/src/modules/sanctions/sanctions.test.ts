@@ -9,6 +9,7 @@ import {
   SanctionsListSchema,
   ScreeningSchema,
   type SanctionsHit,
+  type SanctionsHitStatus,
 } from '@florin/contracts';
 import { z } from 'zod';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
@@ -79,7 +80,11 @@ async function statusOf(userId: number): Promise<number> {
 }
 
 async function openHits(): Promise<SanctionsHit[]> {
-  const response = await officer.browser.get('/api/admin/sanctions/hits');
+  return hitsOf('open');
+}
+
+async function hitsOf(status: SanctionsHitStatus): Promise<SanctionsHit[]> {
+  const response = await officer.browser.get(`/api/admin/sanctions/hits?status=${status}`);
   expect(response.statusCode).toBe(200);
   return pageSchema(SanctionsHitSchema).parse(response.json()).data;
 }
@@ -452,6 +457,81 @@ describe('reviewing a hit', () => {
   });
 });
 
+describe('confirming a match', () => {
+  it('keeps the account on hold for good: the hold cannot be lifted, nor the customer made live', async () => {
+    const surname = uniqueSurname();
+    const rows = [individual('9651', surname, ['Olga'])];
+    await importList(rows);
+    const customer = await submitVerification('Olga', surname);
+    const hit = (await openHits()).find((item) => item.user_id === customer.id);
+    if (!hit) throw new Error('no hit');
+    const confirmPath = `/api/admin/sanctions/hits/${hit.id}/confirm`;
+    // A hold lifted before lifting waited for review: confirming the match holds the account again.
+    await t.database.db
+      .updateTable('users')
+      .set({ block_status: 0, block_reason: null })
+      .where('id', '=', customer.id)
+      .execute();
+
+    const empty = await officer.browser.post(confirmPath, { note: '' });
+    expect(empty.statusCode).toBe(422);
+    expect(errorOf(empty).errors).toEqual({ note: [SANCTIONS_TEXTS.confirmNoteRequired] });
+    expect((await accountOf(customer.id)).block_status).toBe(0);
+
+    const note = 'Same person: date and place of birth match the listing. OFSI report FR-2026-0142.';
+    const confirmed = await officer.browser.post(confirmPath, { note });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(confirmed.json()).toMatchObject({
+      message: SANCTIONS_TEXTS.matchConfirmed,
+      data: {
+        id: hit.id,
+        status: 'confirmed',
+        review_note: note,
+        reviewed_by: officer.email,
+        block_status: 2,
+      },
+    });
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.holdReason,
+    });
+    expect(await auditRows(t.database.db, 'sanctions_hit', hit.id)).toMatchObject([
+      { action: 'sanctions.hit_confirmed', staff_id: officer.id, after: { note, status: 'confirmed' } },
+    ]);
+    expect((await hitsOf('confirmed')).map((item) => item.id)).toContain(hit.id);
+    expect((await openHits()).map((item) => item.id)).not.toContain(hit.id);
+
+    // Decided: neither decision can be taken again.
+    for (const path of [confirmPath, `/api/admin/sanctions/hits/${hit.id}/false-positive`]) {
+      const again = await officer.browser.post(path, { note });
+      expect([path, again.statusCode, errorOf(again).message]).toEqual([
+        path,
+        409,
+        SANCTIONS_TEXTS.alreadyConfirmed,
+      ]);
+    }
+    const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Customer asked us to lift it.',
+    });
+    expect(lift.statusCode).toBe(409);
+    expect(errorOf(lift).message).toBe(COMPLIANCE_TEXTS.confirmedSanctionsHit);
+    const live = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/make-live`);
+    expect(live.statusCode).toBe(409);
+    expect(errorOf(live).message).toBe(COMPLIANCE_TEXTS.confirmedSanctionsHit);
+    expect(await statusOf(customer.id)).toBe(0);
+    expect((await accountOf(customer.id)).block_status).toBe(2);
+
+    // The next list names them again: the match stays confirmed and holds the account.
+    await importList(rows);
+    expect((await screeningsOf(customer.id))[0]).toMatchObject({
+      trigger: 'list_imported',
+      outcome: 'hit',
+      matches: [{ hit_id: hit.id, status: 'confirmed' }],
+    });
+    expect((await openHits()).map((item) => item.id)).not.toContain(hit.id);
+  });
+});
+
 describe('going live', () => {
   /** A customer whose verification is finished and approved, but whose onboarding screening never happened. */
   async function unscreenedCustomer(firstName: string, lastName: string) {
@@ -521,6 +601,7 @@ describe('who may use it', () => {
       ['POST', '/api/admin/sanctions/list'],
       ['GET', '/api/admin/sanctions/hits'],
       ['POST', '/api/admin/sanctions/hits/1/false-positive'],
+      ['POST', '/api/admin/sanctions/hits/1/confirm'],
       ['GET', '/api/admin/sanctions/customers/1/screenings'],
     ] as const;
     for (const role of ['support', 'finance'] as const) {

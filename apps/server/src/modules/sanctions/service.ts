@@ -43,6 +43,7 @@ export type UploadedList = { filename: string; bytes: Buffer };
 const SYSTEM: AuditActor = { staffId: null, ip: null };
 
 type SubjectMatch = { subject: SubjectRow; match: NameMatch; key: string };
+type Reviewed = { data: SanctionsHit; message: string };
 
 function toList(row: ListRow): SanctionsList {
   return {
@@ -214,6 +215,43 @@ export function createSanctionsService(deps: {
     return { outcome, held };
   }
 
+  /** Compliance's decision on an open hit, with its note, in one audited transaction. */
+  async function review(
+    actor: AuditActor,
+    hitId: number,
+    decision: Exclude<SanctionsHitStatus, 'open'>,
+    note: string,
+  ): Promise<{ user_id: number }> {
+    return db.transaction().execute(async (trx) => {
+      const before = await repository.lockHit(trx, hitId);
+      if (!before) throw new AppError('NOT_FOUND');
+      if (!SANCTIONS_HIT_TRANSITIONS[before.status].includes(decision)) {
+        throw new AppError(
+          'CONFLICT',
+          before.status === 'confirmed'
+            ? SANCTIONS_TEXTS.alreadyConfirmed
+            : SANCTIONS_TEXTS.alreadyFalsePositive,
+        );
+      }
+      await repository.review(trx, hitId, decision, note, actor.staffId);
+      await recordAudit(trx, {
+        ...actor,
+        action: decision === 'confirmed' ? 'sanctions.hit_confirmed' : 'sanctions.hit_false_positive',
+        targetType: 'sanctions_hit',
+        targetId: hitId,
+        before: { user_id: before.user_id, status: before.status },
+        after: { user_id: before.user_id, status: decision, note },
+      });
+      return { user_id: before.user_id };
+    });
+  }
+
+  async function hitAnswer(hitId: number): Promise<SanctionsHit> {
+    const row = await repository.findHit(hitId);
+    if (!row) throw new AppError('NOT_FOUND');
+    return toHit(row);
+  }
+
   /** Every customer against the list just imported: clear ones written in bulk, matches one by one. */
   async function rescreenEveryone(listId: number): Promise<RescreenSummary> {
     const index = await indexOf(listId);
@@ -348,30 +386,20 @@ export function createSanctionsService(deps: {
     },
 
     /** Recorded and audited; the hold stays until staff lift it on the customer's page. */
-    async markFalsePositive(
-      actor: AuditActor,
-      hitId: number,
-      note: string,
-    ): Promise<{ data: SanctionsHit; message: string }> {
-      await db.transaction().execute(async (trx) => {
-        const before = await repository.lockHit(trx, hitId);
-        if (!before) throw new AppError('NOT_FOUND');
-        if (!SANCTIONS_HIT_TRANSITIONS[before.status].includes('false_positive')) {
-          throw new AppError('CONFLICT', SANCTIONS_TEXTS.alreadyFalsePositive);
-        }
-        await repository.markFalsePositive(trx, hitId, note, actor.staffId);
-        await recordAudit(trx, {
-          ...actor,
-          action: 'sanctions.hit_false_positive',
-          targetType: 'sanctions_hit',
-          targetId: hitId,
-          before: { user_id: before.user_id, status: before.status },
-          after: { user_id: before.user_id, status: 'false_positive', note },
-        });
-      });
-      const row = await repository.findHit(hitId);
-      if (!row) throw new AppError('NOT_FOUND');
-      return { data: toHit(row), message: SANCTIONS_TEXTS.falsePositiveMarked };
+    async markFalsePositive(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
+      await review(actor, hitId, 'false_positive', note);
+      return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.falsePositiveMarked };
+    },
+
+    /**
+     * Recorded and audited; the account is held (should a hold lifted before holds waited for review
+     * have let it go) and the hold can no longer be lifted. Reporting to OFSI is compliance's, outside.
+     */
+    async confirmMatch(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
+      const { user_id: userId } = await review(actor, hitId, 'confirmed', note);
+      if (await hold(userId))
+        deps.log.warn({ userId, hitId }, 'a confirmed sanctions match put an account on hold');
+      return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.matchConfirmed };
     },
 
     /** The customer's screenings, newest first: evidence of when they were screened, against which list. */

@@ -1,7 +1,9 @@
 import {
+  ConfirmMatchBodySchema,
   FalsePositiveBodySchema,
   SANCTIONS_FILE_MAX_MB,
   SANCTIONS_TEXTS,
+  SanctionsHitStatusSchema,
   type RescreenSummary,
   type SanctionsHit,
   type SanctionsHitStatus,
@@ -36,7 +38,7 @@ import { ReasonModal } from '../compliance/components/reason-modal';
 import { AdminNotFound } from '../components/admin-not-found';
 import { PagedResults } from '../components/paged-results';
 import { mayOpen, SANCTIONS_SCREEN_ROLES, useSignedInStaff } from '../staff-access';
-import { useMarkFalsePositive } from './api/mark-false-positive';
+import { useReviewHit, type HitDecision } from './api/review-hit';
 import { useSanctionsList } from './api/get-list';
 import { useImportSanctionsList } from './api/import-list';
 import { useSanctionsHits, type SanctionsHitsFilter } from './api/list-hits';
@@ -48,10 +50,22 @@ const SUBJECT_LABELS: Record<ScreeningSubjectKind, string> = {
   director: 'Director or owner',
 };
 
-/** The list's own way of writing a date: YYYY-MM-DD as dd/mm/yyyy. */
 /** The note's rules and texts, as the reason modal's one field. */
 const FALSE_POSITIVE_NOTE = z.strictObject({ reason: FalsePositiveBodySchema.shape.note });
+const CONFIRMED_NOTE = z.strictObject({ reason: ConfirmMatchBodySchema.shape.note });
 
+/** Each list of hits: its heading, its filter's label and what it says when empty. */
+const HIT_LISTS: Record<SanctionsHitStatus, { title: string; label: string; empty: string }> = {
+  open: { title: 'Open hits', label: 'Open', empty: 'No open hits.' },
+  false_positive: {
+    title: 'False positives',
+    label: 'False positives',
+    empty: 'No hits marked as false positives.',
+  },
+  confirmed: { title: 'Confirmed matches', label: 'Confirmed', empty: 'No confirmed matches.' },
+};
+
+/** The list's own way of writing a date: YYYY-MM-DD as dd/mm/yyyy. */
 function listDate(value: string): string {
   const [year, month, day] = value.split('-');
   return `${day}/${month}/${year}`;
@@ -62,8 +76,7 @@ const plural = (count: number, one: string, many: string) =>
 
 function filterFrom(searchParams: URLSearchParams): SanctionsHitsFilter {
   const page = Number(searchParams.get('page'));
-  const status: SanctionsHitStatus =
-    searchParams.get('status') === 'false_positive' ? 'false_positive' : 'open';
+  const status = SanctionsHitStatusSchema.catch('open').parse(searchParams.get('status'));
   return { page: Number.isInteger(page) && page >= 1 ? page : 1, status };
 }
 
@@ -288,17 +301,30 @@ function ListedCell({ hit }: { hit: SanctionsHit }) {
   );
 }
 
-function Decision({ hit, onMark }: { hit: SanctionsHit; onMark: (hit: SanctionsHit) => void }) {
+type Review = { hit: SanctionsHit; decision: HitDecision };
+
+function Decision({ hit, onReview }: { hit: SanctionsHit; onReview: (review: Review) => void }) {
   if (hit.status === 'open') {
     return (
-      <Button
-        size="compact-sm"
-        variant="light"
-        onClick={() => onMark(hit)}
-        aria-label={`Mark false positive: ${hit.subject_name}`}
-      >
-        Mark false positive
-      </Button>
+      <Group gap={6}>
+        <Button
+          size="compact-sm"
+          variant="light"
+          onClick={() => onReview({ hit, decision: 'false_positive' })}
+          aria-label={`Mark false positive: ${hit.subject_name}`}
+        >
+          Mark false positive
+        </Button>
+        <Button
+          size="compact-sm"
+          variant="light"
+          color="red"
+          onClick={() => onReview({ hit, decision: 'confirmed' })}
+          aria-label={`Confirm match: ${hit.subject_name}`}
+        >
+          Confirm match
+        </Button>
+      </Group>
     );
   }
   return (
@@ -314,7 +340,7 @@ function Decision({ hit, onMark }: { hit: SanctionsHit; onMark: (hit: SanctionsH
   );
 }
 
-function HitTable({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: SanctionsHit) => void }) {
+function HitTable({ hits, onReview }: { hits: SanctionsHit[]; onReview: (review: Review) => void }) {
   return (
     <Table verticalSpacing="sm" aria-label="Screening hits" layout="fixed">
       <Table.Thead>
@@ -323,7 +349,7 @@ function HitTable({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: Sancti
           <Table.Th w={200}>Customer</Table.Th>
           <Table.Th>Screened</Table.Th>
           <Table.Th>Listed as</Table.Th>
-          <Table.Th w={210}>Decision</Table.Th>
+          <Table.Th w={240}>Decision</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
@@ -342,7 +368,7 @@ function HitTable({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: Sancti
               <ListedCell hit={hit} />
             </Table.Td>
             <Table.Td>
-              <Decision hit={hit} onMark={onMark} />
+              <Decision hit={hit} onReview={onReview} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -352,7 +378,7 @@ function HitTable({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: Sancti
 }
 
 /** On a phone: one card per hit instead of a table wider than the screen. */
-function HitCards({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: SanctionsHit) => void }) {
+function HitCards({ hits, onReview }: { hits: SanctionsHit[]; onReview: (review: Review) => void }) {
   return (
     <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Screening hits">
       {hits.map((hit) => (
@@ -366,7 +392,7 @@ function HitCards({ hits, onMark }: { hits: SanctionsHit[]; onMark: (hit: Sancti
             </Group>
             <ScreenedCell hit={hit} />
             <ListedCell hit={hit} />
-            <Decision hit={hit} onMark={onMark} />
+            <Decision hit={hit} onReview={onReview} />
           </Stack>
         </Paper>
       ))}
@@ -378,8 +404,37 @@ function HitsPanel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filter = filterFrom(searchParams);
   const { data, isError, isFetching } = useSanctionsHits(filter);
-  const [marking, setMarking] = useState<SanctionsHit | null>(null);
-  const markFalsePositive = useMarkFalsePositive(marking?.id ?? 0);
+  // The last hit reviewed stays in the modal's texts while it closes.
+  const [review, setReview] = useState<Review | null>(null);
+  const [reviewing, setReviewing] = useState(false);
+  const decision = review?.decision ?? 'false_positive';
+  const reviewHit = useReviewHit(review?.hit.id ?? 0, decision);
+  const startReview = (next: Review) => {
+    setReview(next);
+    setReviewing(true);
+  };
+  const hit = review?.hit;
+  const listed = hit ? `${hit.listed_name} (group ${hit.group_id})` : '';
+  const modal =
+    decision === 'confirmed'
+      ? {
+          title: 'Confirm the match',
+          color: 'red',
+          description: `${hit ? `${hit.subject_name} is ${listed}. ` : ''}The account stays on hold, and the hold cannot be lifted while they are designated.`,
+          reasonLabel: "What shows this is the listed person or entity? Give your OFSI report's reference.",
+          schema: CONFIRMED_NOTE,
+          confirmLabel: 'Confirm match',
+          acknowledgement: 'I have reported this match to OFSI, or will do so now.',
+          successTitle: 'Confirmed match recorded',
+        }
+      : {
+          title: 'Mark as a false positive',
+          description: `${hit ? `${hit.subject_name} is not ${listed}. ` : ''}The account stays on hold until you lift the hold on the customer's page.`,
+          reasonLabel: 'Why is this not the listed person or entity?',
+          schema: FALSE_POSITIVE_NOTE,
+          confirmLabel: 'Mark false positive',
+          successTitle: 'False positive recorded',
+        };
 
   const applyFilter = (next: SanctionsHitsFilter) => {
     const params = new URLSearchParams();
@@ -393,20 +448,21 @@ function HitsPanel() {
       <Group justify="space-between" align="flex-end" gap="sm">
         <Stack gap={2}>
           <Title order={2} fz={18} id="hits-heading">
-            {filter.status === 'open' ? 'Open hits' : 'False positives'}
+            {HIT_LISTS[filter.status].title}
           </Title>
           <Text size="sm" c="dimmed">
-            Marking a hit as a false positive does not lift the hold: lift it on the customer&apos;s page.
+            Marking a hit as a false positive does not lift the hold: lift it on the customer&apos;s page. A
+            confirmed match keeps the account on hold.
           </Text>
         </Stack>
         <SegmentedControl
           aria-label="Hits to show"
           value={filter.status}
           onChange={(value) => applyFilter({ page: 1, status: value })}
-          data={[
-            { value: 'open', label: 'Open' },
-            { value: 'false_positive', label: 'False positives' },
-          ]}
+          data={SanctionsHitStatusSchema.options.map((status) => ({
+            value: status,
+            label: HIT_LISTS[status].label,
+          }))}
         />
       </Group>
       <PagedResults
@@ -416,7 +472,7 @@ function HitsPanel() {
         texts={{
           error: 'The hits could not be loaded. Reload the page to try again.',
           loading: 'Loading the hits',
-          empty: filter.status === 'open' ? 'No open hits.' : 'No hits marked as false positives.',
+          empty: HIT_LISTS[filter.status].empty,
         }}
         countText={(total) => (total === 1 ? '1 hit' : `${total} hits`)}
         onPage={(page) => applyFilter({ ...filter, page })}
@@ -424,25 +480,20 @@ function HitsPanel() {
         {(hits) => (
           <>
             <Box visibleFrom="md">
-              <HitTable hits={hits} onMark={setMarking} />
+              <HitTable hits={hits} onReview={startReview} />
             </Box>
             <Box hiddenFrom="md">
-              <HitCards hits={hits} onMark={setMarking} />
+              <HitCards hits={hits} onReview={startReview} />
             </Box>
           </>
         )}
       </PagedResults>
       <ReasonModal
-        opened={marking !== null}
-        onClose={() => setMarking(null)}
-        title="Mark as a false positive"
-        description={`${marking ? `${marking.subject_name} is not ${marking.listed_name} (group ${marking.group_id}). ` : ''}The account stays on hold until you lift the hold on the customer's page.`}
-        reasonLabel="Why is this not the listed person or entity?"
-        schema={FALSE_POSITIVE_NOTE}
-        confirmLabel="Mark false positive"
-        isPending={markFalsePositive.isPending}
-        onSubmit={(note) => markFalsePositive.mutateAsync(note)}
-        successTitle="False positive recorded"
+        {...modal}
+        opened={reviewing}
+        onClose={() => setReviewing(false)}
+        isPending={reviewHit.isPending}
+        onSubmit={(note) => reviewHit.mutateAsync(note)}
         errorTitle="The hit could not be updated"
       />
     </Stack>

@@ -1,0 +1,29 @@
+import { confirmSanctionsHit, markSanctionsHitFalsePositive } from '@florin/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { adminCall } from '../../api/admin-client';
+import { AUDIT_LOG_QUERY_KEY } from '../../api/list-audit-log';
+import { SANCTIONS_HITS_QUERY_KEY } from './list-hits';
+
+/** What compliance decides about an open hit. */
+export type HitDecision = 'false_positive' | 'confirmed';
+
+/** The note modal shows a refused note under its field, so failures are not toasted here. */
+export function reviewHit(hitId: number, decision: HitDecision, note: string) {
+  const request = { params: { id: hitId }, body: { note } };
+  return decision === 'confirmed'
+    ? adminCall(confirmSanctionsHit, request, { notify: false })
+    : adminCall(markSanctionsHitFalsePositive, request, { notify: false });
+}
+
+/** The hit leaves the open list; the hold stays either way, so the customer's pages do not change. */
+export function useReviewHit(hitId: number, decision: HitDecision) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (note: string) => reviewHit(hitId, decision, note),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: SANCTIONS_HITS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_QUERY_KEY }),
+      ]),
+  });
+}
