@@ -125,7 +125,6 @@ export function createComplianceService(deps: {
     return result;
   }
 
-  /** The label the customer knows the document by, with the director's name when it is theirs. */
   /** A sanctions match that is not a false positive keeps the account held and not live. */
   async function refuseWhileMatched(userId: number, trx: Kysely<DB>): Promise<void> {
     const holding = await deps.sanctions.findHoldingHit(userId, trx);
@@ -133,6 +132,7 @@ export function createComplianceService(deps: {
     if (holding === 'open') throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
   }
 
+  /** The label the customer knows the document by, with the director's name when it is theirs. */
   function documentName(document: DocumentRow): string {
     const label = DOCUMENT_LABELS[document.key];
     return document.director_name ? `${label} (${document.director_name})` : label;

@@ -9,7 +9,9 @@ import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { askForBtcWithdrawal } from '../crypto/test-kit.js';
 import { insertDocument } from '../compliance/test-customers.js';
 import { errorOf, liveCustomer, newIdempotencyKey, withdraw, type FiatCustomer } from '../fiat/test-kit.js';
+import { createKycRepository } from './repository.js';
 import { DETAILS, filePart, jpeg, multipart, pdf } from './test-kit.js';
+import { createVerificationGate } from './verification.js';
 
 /**
  * Spec 000 §6: a customer "with incomplete verification … cannot deposit,
@@ -235,5 +237,39 @@ describe('money waits for a complete verification', () => {
     });
     expect(response.statusCode).toBe(403);
     expect(errorOf(response).code).toBe('ACCOUNT_NOT_LIVE');
+  });
+});
+
+describe('the fill engine’s reading of many customers at once', () => {
+  it('finds, among customers read together, exactly those a one-by-one reading refuses', async () => {
+    const gate = createVerificationGate({ db: db(), repository: createKycRepository(db()) });
+    const complete = await liveCustomer(t);
+    const lapsed = await liveCustomer(t);
+    await declinePassport(lapsed);
+    const company = await liveCustomer(t, { accountType: 'Corporate' });
+    const companyWithLapsedDirector = await liveCustomer(t, { accountType: 'Corporate' });
+    const declined = await db()
+      .updateTable('kyc_documents')
+      .set({ status: 'declined', disapprove_note: 'The bill is older than three months.' })
+      .where('user_id', '=', companyWithLapsedDirector.id)
+      .where('director_id', 'is not', null)
+      .where('key', '=', 'proof_address')
+      .executeTakeFirstOrThrow();
+    expect(declined.numUpdatedRows).toBe(1n);
+    const unfinished = await liveCustomer(t, { verification: false });
+    const customers = [complete, lapsed, company, companyWithLapsedDirector, unfinished];
+
+    const refused = await gate.refusedAmong([...customers.map((customer) => customer.id), 2_000_000_000]);
+    expect(refused).toEqual(new Set([lapsed.id, companyWithLapsedDirector.id, unfinished.id]));
+    for (const customer of customers) {
+      const alone = await gate.assertComplete(customer.id).then(
+        () => 'complete',
+        (error: { code?: string }) => error.code,
+      );
+      expect([customer.id, alone]).toEqual([
+        customer.id,
+        refused.has(customer.id) ? 'VERIFICATION_INCOMPLETE' : 'complete',
+      ]);
+    }
   });
 });

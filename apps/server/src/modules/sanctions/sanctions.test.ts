@@ -498,6 +498,10 @@ describe('confirming a match', () => {
     expect(await auditRows(t.database.db, 'sanctions_hit', hit.id)).toMatchObject([
       { action: 'sanctions.hit_confirmed', staff_id: officer.id, after: { note, status: 'confirmed' } },
     ]);
+    // Held again by the officer who confirmed it, before the confirmation.
+    expect(
+      (await auditRows(t.database.db, 'user', customer.id)).map((row) => [row.action, row.staff_id]),
+    ).toContainEqual(['user.put_on_hold', officer.id]);
     expect((await hitsOf('confirmed')).map((item) => item.id)).toContain(hit.id);
     expect((await openHits()).map((item) => item.id)).not.toContain(hit.id);
 

@@ -141,9 +141,9 @@ export function createSanctionsService(deps: {
   }
 
   /** The account goes on hold unless it already is; true when this call put it there. */
-  async function hold(userId: number): Promise<boolean> {
+  async function hold(userId: number, actor: AuditActor = SYSTEM): Promise<boolean> {
     try {
-      await deps.compliance.putOnHold(SYSTEM, userId, SANCTIONS_TEXTS.holdReason);
+      await deps.compliance.putOnHold(actor, userId, SANCTIONS_TEXTS.holdReason);
       return true;
     } catch (error) {
       // The compliance service's only conflict here: the account is on hold already.
@@ -215,24 +215,26 @@ export function createSanctionsService(deps: {
     return { outcome, held };
   }
 
+  /** Either decision is taken once, on an open hit. */
+  function refuseUnlessOpen(status: SanctionsHitStatus, decision: SanctionsHitStatus): void {
+    if (SANCTIONS_HIT_TRANSITIONS[status].includes(decision)) return;
+    throw new AppError(
+      'CONFLICT',
+      status === 'confirmed' ? SANCTIONS_TEXTS.alreadyConfirmed : SANCTIONS_TEXTS.alreadyFalsePositive,
+    );
+  }
+
   /** Compliance's decision on an open hit, with its note, in one audited transaction. */
   async function review(
     actor: AuditActor,
     hitId: number,
     decision: Exclude<SanctionsHitStatus, 'open'>,
     note: string,
-  ): Promise<{ user_id: number }> {
-    return db.transaction().execute(async (trx) => {
+  ): Promise<void> {
+    await db.transaction().execute(async (trx) => {
       const before = await repository.lockHit(trx, hitId);
       if (!before) throw new AppError('NOT_FOUND');
-      if (!SANCTIONS_HIT_TRANSITIONS[before.status].includes(decision)) {
-        throw new AppError(
-          'CONFLICT',
-          before.status === 'confirmed'
-            ? SANCTIONS_TEXTS.alreadyConfirmed
-            : SANCTIONS_TEXTS.alreadyFalsePositive,
-        );
-      }
+      refuseUnlessOpen(before.status, decision);
       await repository.review(trx, hitId, decision, note, actor.staffId);
       await recordAudit(trx, {
         ...actor,
@@ -242,7 +244,6 @@ export function createSanctionsService(deps: {
         before: { user_id: before.user_id, status: before.status },
         after: { user_id: before.user_id, status: decision, note },
       });
-      return { user_id: before.user_id };
     });
   }
 
@@ -394,11 +395,16 @@ export function createSanctionsService(deps: {
     /**
      * Recorded and audited; the account is held (should a hold lifted before holds waited for review
      * have let it go) and the hold can no longer be lifted. Reporting to OFSI is compliance's, outside.
+     * The hold comes first, by the officer: a failure after it leaves the hit open on a held account,
+     * never a confirmed match on a free one.
      */
     async confirmMatch(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
-      const { user_id: userId } = await review(actor, hitId, 'confirmed', note);
-      if (await hold(userId))
-        deps.log.warn({ userId, hitId }, 'a confirmed sanctions match put an account on hold');
+      const hit = await repository.findHit(hitId);
+      if (!hit) throw new AppError('NOT_FOUND');
+      refuseUnlessOpen(hit.status, 'confirmed');
+      if (await hold(hit.user_id, actor))
+        deps.log.warn({ userId: hit.user_id, hitId }, 'a confirmed sanctions match put an account on hold');
+      await review(actor, hitId, 'confirmed', note);
       return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.matchConfirmed };
     },
 

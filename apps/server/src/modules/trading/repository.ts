@@ -242,16 +242,25 @@ export function createTradingRepository(db: Kysely<DB>) {
      * a buy limit at or above their ask, a sell limit at or below their bid,
      * a stop at or above their bid (it sells once the bid falls to it). Each
      * order's bid and ask come from the coin's spreads times the multiplier
-     * fixed on the order, computed in SQL so one query finds them all.
+     * fixed on the order, computed in SQL so one query finds them all. In
+     * the order they were placed, from after `afterSeq`: a pass reads on
+     * from the last order it read.
      */
-    listCrossedOrders(asset: string, fiat: string, mid: string, limit: number) {
+    listCrossedOrders(
+      asset: string,
+      fiat: string,
+      mid: string,
+      limit: number,
+      afterSeq: string | null = null,
+    ) {
       const ask = sql<string>`(${mid}::numeric * (1 + coins.ask_spread / 100 * orders.spread_multiplier::numeric))`;
       const bid = sql<string>`(${mid}::numeric * (1 - coins.bid_spread / 100 * orders.spread_multiplier::numeric))`;
       return db
         .selectFrom('orders')
         .innerJoin('coins', 'coins.asset', 'orders.asset')
-        .select(['orders.id', 'orders.user_id'])
+        .select(['orders.id', 'orders.user_id', 'orders.seq'])
         .where('orders.asset', '=', asset)
+        .$if(afterSeq !== null, (query) => query.where('orders.seq', '>', afterSeq as string))
         .where('orders.fiat', '=', fiat)
         .where('orders.status', '=', 'open')
         .where((eb) =>

@@ -76,6 +76,8 @@ export type TradingServiceDeps = {
   investor: Pick<InvestorService, 'assertMayInvest'>;
   /** Spec 000 §6: a customer whose verification is incomplete neither buys nor sells. */
   verification: VerificationGate;
+  /** Orders one fill transaction takes (FILL_BATCH); tests make it small to see a pass read several times. */
+  fillBatch?: number;
 };
 
 export type TradingService = ReturnType<typeof createTradingService>;
@@ -175,6 +177,7 @@ function toTrade(row: TradeRow): Trade {
  */
 export function createTradingService(deps: TradingServiceDeps) {
   const { db, repository, ledger, market, notifier, userEvents, log, investor, verification } = deps;
+  const ordersPerRead = (deps.fillBatch ?? FILL_BATCH) * FILL_LANES;
 
   async function requireTrader(userId: number): Promise<Trader> {
     const trader = await repository.findTrader(userId);
@@ -519,16 +522,20 @@ export function createTradingService(deps: TradingServiceDeps) {
     for (const update of updates) {
       if (update.stale) continue;
       const [asset = '', fiat = ''] = update.symbol.split('/');
+      // Orders that stay open (a customer on hold or unverified, a fill that failed) are passed over, not read
+      // again: however many there are, the crossed orders behind them fill in this pass.
+      let after: string | null = null;
       for (;;) {
-        const crossed = await repository.listCrossedOrders(asset, fiat, update.mid, FILL_BATCH * FILL_LANES);
+        const crossed = await repository.listCrossedOrders(asset, fiat, update.mid, ordersPerRead, after);
         // Lanes by customer: no two lanes touch one customer's accounts, so they never wait on each other.
         const lanes = Array.from({ length: FILL_LANES }, (_, lane) =>
           crossed.filter((order) => order.user_id % FILL_LANES === lane).map((order) => order.id),
         ).filter((ids) => ids.length > 0);
         const fills = (await Promise.all(lanes.map((ids) => fillCrossed(ids)))).flat();
         filled.push(...fills);
-        // Orders that stayed open (price moved back, customer on hold) would be found again: stop.
-        if (crossed.length < FILL_BATCH * FILL_LANES || fills.length === 0) break;
+        const last = crossed.at(-1);
+        if (!last || crossed.length < ordersPerRead) break;
+        after = last.seq;
       }
     }
     // Mails wait until every crossed order is filled: they must not hold up the next batch's commit.

@@ -25,7 +25,7 @@ import { createSessionStore } from '../auth/sessions.js';
 import { createNotifier } from '../notifications/service.js';
 import { connect } from '../realtime/test-support.js';
 import { createTradingRepository } from './repository.js';
-import { createTradingService, tradingDomainCheck } from './service.js';
+import { createTradingService, tradingDomainCheck, type TradingServiceDeps } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
 import { createKycRepository } from '../kyc/repository.js';
@@ -104,6 +104,22 @@ async function placed(customer: Customer, body: Record<string, unknown>): Promis
   const response = await limit(customer, body);
   expect(response.statusCode, response.body).toBe(200);
   return OpenOrderSchema.parse(response.json<{ data: unknown }>().data);
+}
+
+/** A trading service of its own on the test's database, with some of its parts replaced. */
+function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<TradingServiceDeps>) {
+  return createTradingService({
+    db: db(),
+    repository: createTradingRepository(db()),
+    ledger: t.ledger,
+    notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
+    userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
+    log: t.app.log,
+    feeDiscountFor: () => Promise.resolve(null),
+    investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
+    verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
+    ...overrides,
+  });
 }
 
 async function statusOf(orderId: string) {
@@ -242,22 +258,13 @@ describe('instant trades at a quoted price', () => {
     const customer = await trader({ gbp: 100_000n });
     await drive('20000');
     const offer = await quote(customer, { quantity: '0.01' });
-    const stopped = createTradingService({
-      db: db(),
-      repository: createTradingRepository(db()),
-      ledger: t.ledger,
+    const stopped = tradingService({
       market: {
         quote: () => {
           throw new AppError('PRICES_STALE');
         },
         gbpRate: () => null,
       },
-      notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
-      userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
-      log: t.app.log,
-      feeDiscountFor: () => Promise.resolve(null),
-      investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
-      verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
     });
     await expect(stopped.executeQuote(customer.id, offer.id)).rejects.toMatchObject({ code: 'PRICES_STALE' });
     expect((await balance(customer, 'GBP')).available).toBe(100_000n);
@@ -623,6 +630,39 @@ describe('customers who may not trade', () => {
     await drive('18400');
     expect(await statusOf(waiting.id)).toBe('filled');
     expect((await balance(lapsed, 'BTC')).available).toBe(1_000_000n);
+    await expectLedgerToHold();
+  });
+
+  it('orders that must wait do not keep the crossed orders behind them from filling', async () => {
+    const held = await trader({ platform: 2, gbp: 100_000n });
+    const behind = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    const waiting = [
+      await placed(held, { side: 1, order_qty: '0.01', price: '19000' }),
+      await placed(held, { side: 1, order_qty: '0.01', price: '19000' }),
+    ];
+    const next = await placed(behind, { side: 1, order_qty: '0.01', price: '19000' });
+    const compliance = await signedInStaff(t.app, db(), 'compliance');
+    const hold = await compliance.browser.post(`/api/admin/compliance/cases/${held.id}/hold`, {
+      reason: 'Source of funds under review.',
+    });
+    expect(hold.statusCode, hold.body).toBe(200);
+
+    // A fill engine of its own (the app's fills on every tick it drives) that reads the crossed orders one a
+    // lane at a time: the held customer's two fill its first reading, and orders left waiting by earlier
+    // tests (a customer on hold) come before them.
+    const at = new Date().toISOString();
+    const fell = { mid: '18500', bid: '18400', ask: '18600', at, stale: false };
+    const engine = tradingService({
+      fillBatch: 1,
+      market: { quote: (symbol) => ({ ...fell, symbol }), gbpRate: () => null },
+    });
+    await engine.sweep([{ ...fell, symbol: 'BTC/GBP' }]);
+    expect(await statusOf(next.id)).toBe('filled');
+    expect([await statusOf(waiting[0]?.id ?? ''), await statusOf(waiting[1]?.id ?? '')]).toEqual([
+      'open',
+      'open',
+    ]);
     await expectLedgerToHold();
   });
 

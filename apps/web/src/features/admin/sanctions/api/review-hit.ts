@@ -1,7 +1,7 @@
 import { confirmSanctionsHit, markSanctionsHitFalsePositive } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminCall } from '../../api/admin-client';
-import { AUDIT_LOG_QUERY_KEY } from '../../api/list-audit-log';
+import { refreshAfterDecision } from '../../compliance/api/get-case';
 import { SANCTIONS_HITS_QUERY_KEY } from './list-hits';
 
 /** What compliance decides about an open hit. */
@@ -15,15 +15,18 @@ export function reviewHit(hitId: number, decision: HitDecision, note: string) {
     : adminCall(markSanctionsHitFalsePositive, request, { notify: false });
 }
 
-/** The hit leaves the open list; the hold stays either way, so the customer's pages do not change. */
+/**
+ * The hit leaves the open list. Confirming may have put the account on hold again, so the customer's
+ * case and page are read again too, as after any decision on them (and the audit log with them).
+ */
 export function useReviewHit(hitId: number, decision: HitDecision) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (note: string) => reviewHit(hitId, decision, note),
-    onSuccess: () =>
+    onSuccess: ({ data }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: SANCTIONS_HITS_QUERY_KEY }),
-        queryClient.invalidateQueries({ queryKey: AUDIT_LOG_QUERY_KEY }),
+        refreshAfterDecision(queryClient, data.user_id),
       ]),
   });
 }
