@@ -264,6 +264,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'POST /api/admin/sanctions/list',
       'GET /api/admin/sanctions/hits',
       'POST /api/admin/sanctions/hits/:id/false-positive',
+      'POST /api/admin/sanctions/hits/:id/confirm',
       'GET /api/admin/sanctions/customers/:userId/screenings',
     ],
   ],
