@@ -195,24 +195,18 @@ export const listSanctionsHits = defineEndpoint({
   responses: { 200: pageSchema(SanctionsHitSchema) },
 });
 
-export const FalsePositiveBodySchema = z.strictObject({
-  note: z
-    .string({ error: SANCTIONS_TEXTS.noteRequired })
-    .trim()
-    .min(1, SANCTIONS_TEXTS.noteRequired)
-    .max(500, SANCTIONS_TEXTS.noteTooLong),
-});
+/** A review's note, required: `required` says what it must hold for that decision. */
+const reviewNoteBody = (required: string) =>
+  z.strictObject({
+    note: z.string({ error: required }).trim().min(1, required).max(500, SANCTIONS_TEXTS.noteTooLong),
+  });
+
+/** Why the hit is not the listed party. */
+export const FalsePositiveBodySchema = reviewNoteBody(SANCTIONS_TEXTS.noteRequired);
 export type FalsePositiveBody = z.infer<typeof FalsePositiveBodySchema>;
 
-/** The review's note: for a confirmed match, the evidence and the report's reference. */
-export const ConfirmMatchBodySchema = z.strictObject({
-  note: z
-    .string({ error: SANCTIONS_TEXTS.confirmNoteRequired })
-    .trim()
-    .min(1, SANCTIONS_TEXTS.confirmNoteRequired)
-    .max(500, SANCTIONS_TEXTS.noteTooLong),
-});
-export type ConfirmMatchBody = z.infer<typeof ConfirmMatchBodySchema>;
+/** What shows the hit is the listed party, and the OFSI report's reference. */
+export const ConfirmMatchBodySchema = reviewNoteBody(SANCTIONS_TEXTS.confirmNoteRequired);
 
 const HitParamsSchema = z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
