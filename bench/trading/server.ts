@@ -139,11 +139,16 @@ const address = await app.listen({ port: 0, host: '127.0.0.1' });
 let mid = RESTING_MID;
 await market.drive(SYMBOL, mid);
 market.start();
+// The tick and roll-up in flight, which the stop waits for before the database closes.
+let driving: Promise<unknown> = Promise.resolve();
+let rolling: Promise<unknown> = Promise.resolve();
 const ticker = setInterval(() => {
-  market.drive(SYMBOL, mid).catch((error: unknown) => console.error('tick failed', error));
+  driving = market.drive(SYMBOL, mid).catch((error: unknown) => console.error('tick failed', error));
 }, TICK_MS);
 const rollup = setInterval(() => {
-  rollUpHouseBalances(database.db).catch((error: unknown) => console.error('house roll-up failed', error));
+  rolling = rollUpHouseBalances(database.db).catch((error: unknown) =>
+    console.error('house roll-up failed', error),
+  );
 }, ROLLUP_MS);
 
 // The documents of the customers it makes, where the app keeps uploads.
@@ -300,6 +305,8 @@ process.on('message', (message: ParentMessage) => {
     } else {
       clearInterval(ticker);
       clearInterval(rollup);
+      await Promise.all([driving, rolling]);
+      // The app's own close lets the fill sweep in flight commit.
       await app.close();
       if (own !== database) await own.close();
       await database.close();

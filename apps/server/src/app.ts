@@ -390,7 +390,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ledger: deps.ledger,
       notifier,
       kyc,
-      sanctions,
+      sanctions: {
+        screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger),
+        findHoldingHit: (userId) => sanctionsRepository.findHoldingHit(userId),
+      },
     }),
   });
   registerSanctionsRoutes(app, { sanctions });
@@ -550,7 +553,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     }),
   });
-  app.addHook('onClose', () => market.stop());
+
   if (!config.isProduction) {
     registerDevRoutes(app, { db, ledger: deps.ledger, userEvents });
     registerCryptoDevRoutes(app, { crypto });
@@ -580,6 +583,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   market.subscribe((updates) => {
     if (relay.isLeader())
       trading.onPrices(updates).catch((error) => app.log.error({ err: error }, 'order fills failed'));
+  });
+  // A shutdown stops the ticks, then lets the fills in flight commit before the database closes.
+  app.addHook('onClose', async () => {
+    await market.stop();
+    await trading.stop();
   });
   relay.subscribe((updates) => {
     if (!relay.isLeader())

@@ -223,8 +223,19 @@ export const CaseCompanySchema = z.object({
 });
 export type CaseCompany = z.infer<typeof CaseCompanySchema>;
 
+/** A sanctions hit that holds the account: one nobody has reviewed yet, or a confirmed match. */
+export const SanctionsMatchSchema = z.enum(['open', 'confirmed']);
+export type SanctionsMatch = z.infer<typeof SanctionsMatchSchema>;
+
+/** Why lifting the hold and going live are refused while a sanctions hit holds the account. */
+export function sanctionsMatchBlocker(match: SanctionsMatch): string {
+  return match === 'confirmed' ? COMPLIANCE_TEXTS.confirmedSanctionsHit : COMPLIANCE_TEXTS.openSanctionsHit;
+}
+
 export const ComplianceCaseSchema = z.object({
   customer: CustomerDetailsSchema,
+  /** null when no sanctions hit holds the account; otherwise the hold cannot be lifted nor the customer made live. */
+  sanctions_match: SanctionsMatchSchema.nullable(),
   steps: VerificationStepsSchema,
   kyc: KycAnswersSchema.nullable(),
   company: CaseCompanySchema.nullable(),

@@ -47,6 +47,8 @@ export const SANCTIONS_TEXTS = {
     'Please write what shows this is the listed person or entity, and your report’s reference.',
   noteTooLong: 'The note may be at most 500 characters.',
   holdReason: 'Possible sanctions match. Review the hit on the Sanctions screen.',
+  confirmedHoldReason:
+    'Confirmed sanctions match. The account stays on hold while the customer is designated; see the hit on the Sanctions screen.',
   noList: 'No sanctions list has been imported yet. Until one is, nobody can be screened.',
 } as const;
 

@@ -10,6 +10,7 @@ import {
   type EditIdentityBody,
   type LedgerLine,
   type Page,
+  type SanctionsMatch,
   type ScreeningTrigger,
 } from '@florin/contracts';
 import { formatAmount, isAssetCode, type AssetCode } from '@florin/domain';
@@ -92,8 +93,12 @@ export function createCustomerAdminService(deps: {
   ledger: Ledger;
   notifier: Notifier;
   kyc: Pick<KycReader, 'getVerificationState'>;
-  /** Screens the customer against the sanctions list again after a change to the name or date of birth. */
-  sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
+  sanctions: {
+    /** Screens the customer against the sanctions list again after a change to the name or date of birth. */
+    screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown>;
+    /** A hit that holds the account keeps the customer from going live. */
+    findHoldingHit(userId: number): Promise<SanctionsMatch | null>;
+  };
 }) {
   const { db, repository, notifier } = deps;
 
@@ -104,10 +109,11 @@ export function createCustomerAdminService(deps: {
   }
 
   async function profileOf(customer: CustomerRow): Promise<CustomerProfile> {
-    const [documents, recoveryCodesLeft, state] = await Promise.all([
+    const [documents, recoveryCodesLeft, state, sanctionsMatch] = await Promise.all([
       repository.listDocuments(customer.id),
       repository.countRecoveryCodesLeft(customer.id),
       deps.kyc.getVerificationState(customer.id),
+      deps.sanctions.findHoldingHit(customer.id),
     ]);
     return {
       ...toCustomerDetails(customer),
@@ -125,7 +131,7 @@ export function createCustomerAdminService(deps: {
       legal_hold_reason: customer.legal_hold_reason,
       steps: toVerificationSteps(state),
       documents: currentDocuments(documents).map(toAdminDocument),
-      go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state)),
+      go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state), sanctionsMatch),
     };
   }
 
@@ -338,7 +344,6 @@ export function createCustomerAdminService(deps: {
         firstName: before.first_name,
         changes: changes.join(' and '),
       });
-      if (!deps.sanctions) return { data: await profileOf(after), message: COMPLIANCE_TEXTS.detailsUpdated };
       // A match puts the account on hold: the profile shows it as it is after the screening.
       await deps.sanctions.screenCustomer(userId, 'identity_edited');
       return {

@@ -4,11 +4,13 @@ import {
   DOCUMENT_LABELS,
   DOCUMENT_REVIEW_TRANSITIONS,
   listComplianceQueue,
+  sanctionsMatchBlocker,
   type AdminDocument,
   type ComplianceCase,
   type CustomerDetails,
   type Page,
   type QueueItem,
+  type SanctionsMatch,
 } from '@florin/contracts';
 import type { Kysely } from 'kysely';
 import { ON_HOLD, type DB } from '../../db/schema.js';
@@ -49,7 +51,7 @@ export function createComplianceService(deps: {
   kyc: KycReader;
   /** What the sanctions module answers here: a hold waits for its hits' review, going live for a screening. */
   sanctions: {
-    findHoldingHit(userId: number, executor: Kysely<DB>): Promise<'open' | 'confirmed' | null>;
+    findHoldingHit(userId: number, executor: Kysely<DB>): Promise<SanctionsMatch | null>;
     screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
   };
   publicUrl: string;
@@ -128,8 +130,7 @@ export function createComplianceService(deps: {
   /** A sanctions match that is not a false positive keeps the account held and not live. */
   async function refuseWhileMatched(userId: number, trx: Kysely<DB>): Promise<void> {
     const holding = await deps.sanctions.findHoldingHit(userId, trx);
-    if (holding === 'confirmed') throw new AppError('CONFLICT', COMPLIANCE_TEXTS.confirmedSanctionsHit);
-    if (holding === 'open') throw new AppError('CONFLICT', COMPLIANCE_TEXTS.openSanctionsHit);
+    if (holding) throw new AppError('CONFLICT', sanctionsMatchBlocker(holding));
   }
 
   /** The label the customer knows the document by, with the director's name when it is theirs. */
@@ -186,15 +187,17 @@ export function createComplianceService(deps: {
 
     async getCase(userId: number): Promise<ComplianceCase> {
       const customer = await requireCustomer(userId);
-      const [documents, kyc, company, state] = await Promise.all([
+      const [documents, kyc, company, state, sanctionsMatch] = await Promise.all([
         repository.listDocuments(userId),
         repository.findKycAnswers(userId),
         repository.findCompany(userId),
         deps.kyc.getVerificationState(userId),
+        deps.sanctions.findHoldingHit(userId, db),
       ]);
       const directors = company ? await repository.listDirectors(company.id) : [];
       return {
         customer: toCustomerDetails(customer),
+        sanctions_match: sanctionsMatch,
         steps: toVerificationSteps(state),
         kyc: kyc
           ? {
@@ -237,7 +240,7 @@ export function createComplianceService(deps: {
           .filter((row) => row.status === 'superseded')
           .sort((a, b) => b.created_at.getTime() - a.created_at.getTime())
           .map(toAdminDocument),
-        go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state)),
+        go_live: checkGoLive(customer, documents, isEveryStepSubmitted(state), sanctionsMatch),
       };
     },
 
@@ -311,6 +314,7 @@ export function createComplianceService(deps: {
           before,
           await repository.listDocuments(userId, trx),
           await deps.kyc.hasEveryStepSubmitted(userId, trx),
+          null, // refused above, with the match's own text
         );
         if (!check.allowed) {
           throw new AppError('CONFLICT', COMPLIANCE_TEXTS.cannotGoLive, undefined, {
@@ -345,6 +349,24 @@ export function createComplianceService(deps: {
       });
       await notifier.notify(customer, 'account_on_hold', { firstName: customer.first_name });
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.putOnHold };
+    },
+
+    /**
+     * The account stays on hold for a new reason (a possible sanctions match confirmed): staff reading the
+     * customer's page see why it is held now; the former reason stays in the audit. Not a new hold, so the
+     * customer is not told again.
+     */
+    async restateHold(actor: AuditActor, userId: number, reason: string): Promise<void> {
+      await changeAccount(actor, userId, async (before, trx) => {
+        if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
+        if (before.block_reason === reason) return null;
+        await repository.updateCustomer(trx, userId, { block_reason: reason });
+        return {
+          action: 'user.hold_reason_changed',
+          before: { block_reason: before.block_reason },
+          after: { block_reason: reason },
+        };
+      });
     },
 
     async liftHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {

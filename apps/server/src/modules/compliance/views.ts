@@ -1,9 +1,11 @@
 import {
   COMPLIANCE_TEXTS,
   DOCUMENT_LABELS,
+  sanctionsMatchBlocker,
   type AdminDocument,
   type CustomerDetails,
   type GoLiveCheck,
+  type SanctionsMatch,
   type VerificationState,
   type VerificationSteps,
 } from '@florin/contracts';
@@ -78,9 +80,12 @@ export function checkGoLive(
   customer: CustomerRow,
   documents: readonly DocumentRow[],
   isEveryStepSubmitted: boolean,
+  sanctionsMatch: SanctionsMatch | null,
 ): GoLiveCheck {
   const current = currentDocuments(documents);
   const blockers: string[] = [];
+  // First: approving the documents would not let the customer go live.
+  if (sanctionsMatch) blockers.push(sanctionsMatchBlocker(sanctionsMatch));
   if (!customer.verification_completed_at) blockers.push(COMPLIANCE_TEXTS.notCompleted);
   else if (isEveryStepSubmitted === false) blockers.push(COMPLIANCE_TEXTS.stepMissing);
   if (current.length === 0) blockers.push(COMPLIANCE_TEXTS.noDocuments);

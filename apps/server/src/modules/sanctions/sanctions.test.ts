@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_TEXTS,
+  ComplianceCaseSchema,
   ErrorBodySchema,
   pageSchema,
   SANCTIONS_TEXTS,
@@ -473,6 +474,24 @@ describe('confirming a match', () => {
       .where('id', '=', customer.id)
       .execute();
 
+    // The case page says why the hold stays and the customer cannot go live, before anyone tries.
+    const caseOf = async () => {
+      const { sanctions_match: match, go_live: goLive } = ComplianceCaseSchema.parse(
+        (await officer.browser.get(`/api/admin/compliance/cases/${customer.id}`)).json<{ data: unknown }>()
+          .data,
+      );
+      // The customer's page in the back office says the same.
+      const profile = await officer.browser.get(`/api/admin/customers/${customer.id}`);
+      const profileGoLive = profile.json<{ data: { go_live: { blockers: string[] } } }>().data.go_live;
+      expect(profileGoLive).toEqual(goLive);
+      return { match, allowed: goLive.allowed, firstBlocker: goLive.blockers[0] };
+    };
+    expect(await caseOf()).toEqual({
+      match: 'open',
+      allowed: false,
+      firstBlocker: COMPLIANCE_TEXTS.openSanctionsHit,
+    });
+
     const empty = await officer.browser.post(confirmPath, { note: '' });
     expect(empty.statusCode).toBe(422);
     expect(errorOf(empty).errors).toEqual({ note: [SANCTIONS_TEXTS.confirmNoteRequired] });
@@ -491,17 +510,23 @@ describe('confirming a match', () => {
         block_status: 2,
       },
     });
+    // Staff reading the customer's page see the match is confirmed, not merely possible.
     expect(await accountOf(customer.id)).toEqual({
       block_status: 2,
-      block_reason: SANCTIONS_TEXTS.holdReason,
+      block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
     });
     expect(await auditRows(t.database.db, 'sanctions_hit', hit.id)).toMatchObject([
       { action: 'sanctions.hit_confirmed', staff_id: officer.id, after: { note, status: 'confirmed' } },
     ]);
-    // Held again by the officer who confirmed it, before the confirmation.
+    // Held again by the officer who confirmed it, before the confirmation; then held for the confirmed match.
     expect(
-      (await auditRows(t.database.db, 'user', customer.id)).map((row) => [row.action, row.staff_id]),
-    ).toContainEqual(['user.put_on_hold', officer.id]);
+      (await auditRows(t.database.db, 'user', customer.id))
+        .filter((row) => row.staff_id === officer.id)
+        .map((row) => [row.action, row.after]),
+    ).toEqual([
+      ['user.put_on_hold', { block_status: 2, block_reason: SANCTIONS_TEXTS.holdReason }],
+      ['user.hold_reason_changed', { block_reason: SANCTIONS_TEXTS.confirmedHoldReason }],
+    ]);
     expect((await hitsOf('confirmed')).map((item) => item.id)).toContain(hit.id);
     expect((await openHits()).map((item) => item.id)).not.toContain(hit.id);
 
@@ -514,6 +539,11 @@ describe('confirming a match', () => {
         SANCTIONS_TEXTS.alreadyConfirmed,
       ]);
     }
+    expect(await caseOf()).toEqual({
+      match: 'confirmed',
+      allowed: false,
+      firstBlocker: COMPLIANCE_TEXTS.confirmedSanctionsHit,
+    });
     const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
       reason: 'Customer asked us to lift it.',
     });

@@ -126,7 +126,7 @@ const subjectsOf = (subjects: readonly SubjectRow[]) =>
 export function createSanctionsService(deps: {
   db: Kysely<DB>;
   repository: SanctionsRepository;
-  compliance: Pick<ComplianceService, 'putOnHold'>;
+  compliance: Pick<ComplianceService, 'putOnHold' | 'restateHold'>;
   log: FastifyBaseLogger;
 }) {
   const { db, repository } = deps;
@@ -396,7 +396,7 @@ export function createSanctionsService(deps: {
      * Recorded and audited; the account is held (should a hold lifted before holds waited for review
      * have let it go) and the hold can no longer be lifted. Reporting to OFSI is compliance's, outside.
      * The hold comes first, by the officer: a failure after it leaves the hit open on a held account,
-     * never a confirmed match on a free one.
+     * never a confirmed match on a free one. The hold's reason says "confirmed" only once the hit does.
      */
     async confirmMatch(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
       const hit = await repository.findHit(hitId);
@@ -405,6 +405,7 @@ export function createSanctionsService(deps: {
       if (await hold(hit.user_id, actor))
         deps.log.warn({ userId: hit.user_id, hitId }, 'a confirmed sanctions match put an account on hold');
       await review(actor, hitId, 'confirmed', note);
+      await deps.compliance.restateHold(actor, hit.user_id, SANCTIONS_TEXTS.confirmedHoldReason);
       return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.matchConfirmed };
     },
 

@@ -514,6 +514,8 @@ export function createTradingService(deps: TradingServiceDeps) {
 
   let sweeping: Promise<void> | null = null;
   let sweepAgain = false;
+  /** Set at shutdown: no sweep starts, and the one running ends after the fills in flight commit. */
+  let stopping = false;
 
   /** Fills every order the prices have crossed and expires those past their time, one pass at a time. */
   async function sweep(updates: readonly PriceUpdate[]): Promise<{ filled: number; expired: number }> {
@@ -534,14 +536,16 @@ export function createTradingService(deps: TradingServiceDeps) {
         const fills = (await Promise.all(lanes.map((ids) => fillCrossed(ids)))).flat();
         filled.push(...fills);
         const last = crossed.at(-1);
-        if (!last || crossed.length < ordersPerRead) break;
+        if (!last || crossed.length < ordersPerRead || stopping) break;
         after = last.seq;
       }
+      // The orders not read stay open and crossed: the next leader's first tick fills them.
+      if (stopping) break;
     }
     // Mails wait until every crossed order is filled: they must not hold up the next batch's commit.
     await afterFills(filled);
     const moved = new Set<number>();
-    for (const { id } of await repository.listExpiredOrders(FILL_BATCH)) {
+    for (const { id } of stopping ? [] : await repository.listExpiredOrders(FILL_BATCH)) {
       const userId = await expireOrder(id);
       if (userId !== null) {
         expired += 1;
@@ -974,6 +978,7 @@ export function createTradingService(deps: TradingServiceDeps) {
      * one more with the latest prices, so ticks never queue up.
      */
     onPrices(updates: readonly PriceUpdate[]): Promise<void> {
+      if (stopping) return Promise.resolve();
       latestUpdates = mergeUpdates(latestUpdates, updates);
       if (sweeping) {
         sweepAgain = true;
@@ -985,7 +990,7 @@ export function createTradingService(deps: TradingServiceDeps) {
           const batch = latestUpdates;
           latestUpdates = [];
           await sweep(batch);
-        } while (sweepAgain || latestUpdates.length > 0);
+        } while (!stopping && (sweepAgain || latestUpdates.length > 0));
       };
       sweeping = run().finally(() => {
         sweeping = null;
@@ -994,6 +999,15 @@ export function createTradingService(deps: TradingServiceDeps) {
     },
 
     sweep,
+
+    /**
+     * At shutdown, before the database closes: no sweep starts, the running one ends after the fills in
+     * flight commit (their mails still go), and this resolves when it has.
+     */
+    async stop(): Promise<void> {
+      stopping = true;
+      await sweeping;
+    },
   };
   let latestUpdates: PriceUpdate[] = [];
   return service;

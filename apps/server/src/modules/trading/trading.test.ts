@@ -666,6 +666,53 @@ describe('customers who may not trade', () => {
     await expectLedgerToHold();
   });
 
+  it('a shutdown lets the fills in flight commit and leaves the other crossed orders open for the next leader', async () => {
+    const customer = await trader({ platform: 2, gbp: 100_000n });
+    await drive('20000');
+    // One customer's three orders: one lane, read two at a time (orders left open by earlier tests first).
+    const orders = [
+      await placed(customer, { side: 1, order_qty: '0.01', price: '19000' }),
+      await placed(customer, { side: 1, order_qty: '0.01', price: '19000' }),
+      await placed(customer, { side: 1, order_qty: '0.01', price: '19000' }),
+    ];
+    const at = new Date().toISOString();
+    const fell = { mid: '18500', bid: '18400', ask: '18600', at, stale: false };
+    const deps = {
+      fillBatch: 1,
+      market: { quote: (symbol: string) => ({ ...fell, symbol }), gbpRate: () => null },
+    };
+    const repository = createTradingRepository(db());
+    let stopped: Promise<void> | undefined;
+    const engine = tradingService({
+      ...deps,
+      repository: {
+        ...repository,
+        // The shutdown arrives while the sweep's first fills are in flight.
+        listCrossedOrders: async (...args) => {
+          const crossed = await repository.listCrossedOrders(...args);
+          stopped ??= engine.stop();
+          return crossed;
+        },
+      },
+    });
+    await engine.onPrices([{ ...fell, symbol: 'BTC/GBP' }]);
+    await stopped;
+    const after = await Promise.all(orders.map((order) => statusOf(order.id)));
+    expect(after).toContain('open');
+    // Stopped, the engine fills nothing more: the ticks go to the next leader.
+    await engine.onPrices([{ ...fell, symbol: 'BTC/GBP' }]);
+    expect(await Promise.all(orders.map((order) => statusOf(order.id)))).toEqual(after);
+    await expectLedgerToHold();
+
+    await tradingService(deps).sweep([{ ...fell, symbol: 'BTC/GBP' }]);
+    expect(await Promise.all(orders.map((order) => statusOf(order.id)))).toEqual([
+      'filled',
+      'filled',
+      'filled',
+    ]);
+    await expectLedgerToHold();
+  });
+
   it('after a source-of-wealth reset the customer may sell but not buy, and resting buys wait', async () => {
     const customer = await trader({ platform: 2, gbp: 100_000n, btc: 2_000_000n });
     await drive('20000');

@@ -4,6 +4,7 @@ import {
   DOCUMENT_REVIEW_TRANSITIONS,
   WEALTH_CHOICES,
   WEALTH_QUESTIONS,
+  sanctionsMatchBlocker,
   type AdminDocument,
   type CaseCompany,
   type ComplianceCase,
@@ -28,7 +29,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useState } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { showSuccessToast } from '../../../lib/toasts';
@@ -266,6 +267,16 @@ function ReplacedDocuments({ documents }: { documents: AdminDocument[] }) {
 
 type ReasonAction = 'hold' | 'lift' | 'sow';
 
+/** A disabled button's reason, on hover, focus or touch (a disabled button itself takes none of them). */
+function WhyDisabled({ reason, children }: { reason: string | null; children: ReactElement }) {
+  if (reason === null) return children;
+  return (
+    <Tooltip label={reason} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
+      <span>{children}</span>
+    </Tooltip>
+  );
+}
+
 function AccountActions({ data }: { data: ComplianceCase }) {
   const { customer, go_live: goLive } = data;
   const makeLive = useMakeLive(customer.id);
@@ -292,32 +303,30 @@ function AccountActions({ data }: { data: ComplianceCase }) {
         }),
     });
 
-  const makeLiveButton = (
-    <Button color="teal" onClick={confirmMakeLive} loading={makeLive.isPending} disabled={!goLive.allowed}>
-      Make live
-    </Button>
-  );
+  // A sanctions hit keeps the hold on: the server refuses to lift it, so the button says why first.
+  const liftBlocker = data.sanctions_match ? sanctionsMatchBlocker(data.sanctions_match) : null;
 
   return (
     <>
       <Group gap="xs">
-        {customer.status !== 1 &&
-          (goLive.allowed ? (
-            makeLiveButton
-          ) : (
-            <Tooltip
-              label={goLive.blockers.join(' ')}
-              multiline
-              w={260}
-              events={{ hover: true, focus: true, touch: true }}
+        {customer.status !== 1 && (
+          <WhyDisabled reason={goLive.allowed ? null : goLive.blockers.join(' ')}>
+            <Button
+              color="teal"
+              onClick={confirmMakeLive}
+              loading={makeLive.isPending}
+              disabled={!goLive.allowed}
             >
-              <span>{makeLiveButton}</span>
-            </Tooltip>
-          ))}
+              Make live
+            </Button>
+          </WhyDisabled>
+        )}
         {customer.block_status === 2 ? (
-          <Button variant="default" onClick={() => setReasonAction('lift')}>
-            Lift hold
-          </Button>
+          <WhyDisabled reason={liftBlocker}>
+            <Button variant="default" onClick={() => setReasonAction('lift')} disabled={liftBlocker !== null}>
+              Lift hold
+            </Button>
+          </WhyDisabled>
         ) : (
           <Button variant="light" color="red" onClick={() => setReasonAction('hold')}>
             Put on hold
