@@ -38,8 +38,64 @@ async function restoreCoin(request: APIRequestContext, coin: AdminCoin) {
   expect(response.ok(), await response.text()).toBe(true);
 }
 
+/** The schedule a new database starts with; the e2e server is shared, so a test that changes it puts it back. */
+const DEFAULT_SCHEDULE = {
+  instant_percents: ['1.39', '1.15', '0.90', '0.65'],
+  trading_percents: ['0.75', '0.60', '0.45', '0.35'],
+};
+
+async function restoreSchedule(request: APIRequestContext) {
+  const response = await request.put('/api/admin/trading/fee-schedule', {
+    data: { ...DEFAULT_SCHEDULE, reason: 'Put back after the end-to-end test' },
+    headers: await csrfHeaders(request),
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
 test.describe('the back office: trading settings', () => {
   test.describe.configure({ timeout: 180_000 });
+
+  test('finance edits the fee schedule: a refused fee says why, a saved one shows at once', async ({
+    page,
+    staffMember,
+    signInStaff,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    await signInStaff(page, await staffMember('finance'));
+    await page.goto('/admin/trading-settings');
+    await page.getByRole('tab', { name: 'Fee plans' }).click();
+    const schedule = page.getByRole('form', { name: 'Fee schedule' });
+    const table = schedule.getByRole('table', { name: 'Fee schedule' });
+    await expect(table.getByRole('row', { name: /Tier 3 .* 0\.90 % 0\.45 %/ })).toBeVisible();
+    try {
+      await schedule.getByRole('button', { name: 'Edit schedule' }).click();
+      const tierThreeInstant = schedule.getByRole('textbox', { name: 'Tier 3 instant fee' });
+      await expect(tierThreeInstant).toHaveValue('0.90');
+      // Tier 3 dearer than Tier 2, and no reason: each said beside its field, nothing saved.
+      await tierThreeInstant.fill('1.20');
+      await schedule.getByRole('button', { name: 'Save schedule' }).click();
+      await expect(schedule.getByText(ADMIN_TRADING_TEXTS.reason)).toBeVisible();
+      await schedule.getByRole('textbox', { name: 'Reason for the change' }).fill('Tier 3 promotion ends');
+      await schedule.getByRole('button', { name: 'Save schedule' }).click();
+      await expect(schedule.getByText(ADMIN_TRADING_TEXTS.scheduleAboveLowerTier)).toBeVisible();
+      await saveScreenshots('admin-trading-fee-schedule-refused');
+
+      // Only customers in Tier 3 (£100,001 to £250,000 this year) pay it: no other story's customer does.
+      await tierThreeInstant.fill('0.85');
+      await schedule.getByRole('button', { name: 'Save schedule' }).click();
+      await expect(toast(page, ADMIN_TRADING_TEXTS.scheduleSaved)).toBeVisible();
+      await expect(table.getByRole('row', { name: /Tier 3 .* 0\.85 % 0\.45 %/ })).toBeVisible();
+      await expect(schedule.getByRole('button', { name: 'Edit schedule' })).toBeVisible();
+      const fees = await page.request.get('/api/v1/fees');
+      const published = (await fees.json()) as { trading: { tier: number; instant_percent: string }[] };
+      expect(published.trading.find((row) => row.tier === 3)?.instant_percent).toBe('0.85');
+      await saveScreenshots('admin-trading-fee-schedule');
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await restoreSchedule(page.request);
+    }
+  });
 
   test('finance caps BTC’s fee and disables its sells, gives a customer a Custom fee plan, and sees the house’s position', async ({
     page,

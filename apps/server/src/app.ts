@@ -96,6 +96,7 @@ import { registerAutoTradeDevRoutes, registerAutoTradeRoutes } from './modules/a
 import { AUTO_TRADE_INTERVAL_MS, createAutoTradeService } from './modules/auto-trade/service.js';
 import { createTradingService } from './modules/trading/service.js';
 import { createTradingAdminRepository, createTradingAdminService } from './modules/trading/admin.js';
+import { createFeeScheduleStore } from './modules/fees/schedule.js';
 import { registerTradingAdminRoutes } from './modules/trading/admin-routes.js';
 import { createMarketService, type MarketService } from './modules/market/service.js';
 import { startLeaderJobs, type LeaderJob } from './modules/realtime/leader-jobs.js';
@@ -463,7 +464,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   registerCryptoRoutes(app, { crypto, withdrawals: cryptoWithdrawals });
-  registerFeesRoutes(app, { fees: createFeesService({ fiat, cryptoWithdrawals }) });
+  const feeSchedule = createFeeScheduleStore(db);
+  registerFeesRoutes(app, { fees: createFeesService({ fiat, cryptoWithdrawals, feeSchedule }) });
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
@@ -490,6 +492,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     userEvents,
     log: app.log,
     feeDiscountFor: (userId) => promo.feeDiscountFor(userId),
+    feeSchedule,
     investor,
     verification,
   });
@@ -509,6 +512,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       repository: createTradingAdminRepository(db),
       ledger: deps.ledger,
       market,
+      feeSchedule,
     }),
   });
   registerMotdRoutes(app, { db });

@@ -30,6 +30,9 @@ export const ADMIN_TRADING_TEXTS = {
   optionalAmount: 'Enter an amount such as 0.001, or leave it empty.',
   amountPositive: 'Enter an amount greater than zero, or leave it empty.',
   confirmations: 'Enter a whole number of confirmations from 1 to 1000.',
+  scheduleSaved: 'Fee schedule saved. New quotes use it now.',
+  schedulePercent: 'Enter a percentage above 0 and at most 10, with at most 2 decimals, e.g. 0.75.',
+  scheduleAboveLowerTier: 'A tier must not cost more than the tier below it.',
   reason: 'Please give the reason.',
   reasonTooLong: 'The reason may be at most 500 characters.',
 } as const;
@@ -189,12 +192,44 @@ export type CustomFeePlan = z.infer<typeof CustomFeePlanSchema>;
 export const getFeePlans = defineEndpoint({
   method: 'GET',
   path: '/api/admin/trading/fee-plans',
-  summary: 'The fixed fee schedule and every customer on a Custom fee plan',
+  summary: 'The fee schedule and every customer on a Custom fee plan',
   responses: {
     200: z.object({
       data: z.object({ schedule: z.array(FeeScheduleRowSchema), custom: z.array(CustomFeePlanSchema) }),
     }),
   },
+});
+
+/** A fee of the schedule as typed; the server checks the range and the order of the tiers (checkFeeColumn). */
+const schedulePercentSchema = z.string({ error: ADMIN_TRADING_TEXTS.schedulePercent }).trim();
+
+/** Tier 1 to Tier 4 of one platform's column. */
+const feeColumnSchema = z.tuple([
+  schedulePercentSchema,
+  schedulePercentSchema,
+  schedulePercentSchema,
+  schedulePercentSchema,
+]);
+
+export const UpdateFeeScheduleBodySchema = z.strictObject({
+  /** The instant account's fees (platform 1), Tier 1 to Tier 4, in percent. */
+  instant_percents: feeColumnSchema,
+  /** The trading account's fees (platform 2), Tier 1 to Tier 4, in percent. */
+  trading_percents: feeColumnSchema,
+  reason: z
+    .string({ error: ADMIN_TRADING_TEXTS.reason })
+    .trim()
+    .min(1, ADMIN_TRADING_TEXTS.reason)
+    .max(500, ADMIN_TRADING_TEXTS.reasonTooLong),
+});
+export type UpdateFeeScheduleBody = z.infer<typeof UpdateFeeScheduleBodySchema>;
+
+export const updateFeeSchedule = defineEndpoint({
+  method: 'PUT',
+  path: '/api/admin/trading/fee-schedule',
+  summary: 'Replace the fee schedule, both columns, with the reason kept in the audit log; new quotes use it',
+  body: UpdateFeeScheduleBodySchema,
+  responses: { 200: z.object({ data: z.array(FeeScheduleRowSchema), message: z.string() }) },
 });
 
 export const SetCustomFeePlanBodySchema = z.strictObject({

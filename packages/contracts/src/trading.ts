@@ -387,6 +387,8 @@ export const TradingTermsSchema = z.object({
   custom_fee_percent: z.string().nullable(),
   /** This calendar year's GBP trading volume, from which the tier comes. */
   volume_gbp: DecimalStringSchema,
+  /** The schedule's fee in percent for the customer's platform, Tier 1 to Tier 4, as staff keep it. */
+  tier_fee_percents: z.array(z.string()).length(4),
   /** Per coin: the fee after the coin's cap, the trade minimum and maximum, and whether buy and sell are on. */
   coins: z.array(
     z.object({

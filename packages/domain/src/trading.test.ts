@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AmountFormatError, fromMinorUnits, parseAmount, parseRatio, type AssetCode } from './money.js';
 import {
-  FEE_SCHEDULE,
+  checkFeeColumn,
+  DEFAULT_FEE_SCHEDULE,
   INSTANT_QUANTITY_DECIMALS,
   MAX_MARGIN,
   SPREAD_MULTIPLIER_DECIMALS,
@@ -33,7 +34,10 @@ const COINS: AssetCode[] = ['BTC', 'ETH', 'LTC', 'BCH', 'XRP'];
 /** One step of a trade quantity: 4 decimals, XRP whole units (spec 002 §5). */
 const stepOf = (coin: AssetCode) => parseAmount(coin === 'XRP' ? '1' : '0.0001', coin);
 const FIATS: AssetCode[] = ['GBP', 'EUR', 'USD'];
-const SCHEDULE_PERCENTS = [...Object.values(FEE_SCHEDULE[1]), ...Object.values(FEE_SCHEDULE[2])];
+const SCHEDULE_PERCENTS = [
+  ...Object.values(DEFAULT_FEE_SCHEDULE[1]),
+  ...Object.values(DEFAULT_FEE_SCHEDULE[2]),
+];
 
 const coinArb = fc.constantFrom(...COINS);
 const fiatArb = fc.constantFrom(...FIATS);
@@ -51,7 +55,7 @@ const percentArb = fc.oneof(
 
 describe('fee schedule and tiers', () => {
   it('has the instant column of the spec and the trading column starting at 0.35 %', () => {
-    expect(FEE_SCHEDULE).toEqual({
+    expect(DEFAULT_FEE_SCHEDULE).toEqual({
       1: { 1: '1.39', 2: '1.15', 3: '0.90', 4: '0.65' },
       2: { 1: '0.75', 2: '0.60', 3: '0.45', 4: '0.35' },
     });
@@ -100,7 +104,9 @@ describe('feePercent', () => {
   it('takes the schedule for the platform and tier', () => {
     const platforms: TradingPlatform[] = [1, 2];
     const tiers: FeeTier[] = [1, 2, 3, 4];
-    const got = platforms.map((platform) => tiers.map((tier) => feePercent({ platform, tier })));
+    const got = platforms.map((platform) =>
+      tiers.map((tier) => feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform, tier })),
+    );
     expect(got).toEqual([
       ['1.39', '1.15', '0.9', '0.65'],
       ['0.75', '0.6', '0.45', '0.35'],
@@ -108,70 +114,172 @@ describe('feePercent', () => {
   });
 
   it('takes a Custom plan over the schedule, below or above it', () => {
-    expect(feePercent({ platform: 2, tier: 1, customPercent: '0.25' })).toBe('0.25');
-    expect(feePercent({ platform: 1, tier: 4, customPercent: '2' })).toBe('2');
-    expect(feePercent({ platform: 1, tier: 2, customPercent: null })).toBe('1.15');
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 1, customPercent: '0.25' })).toBe(
+      '0.25',
+    );
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 4, customPercent: '2' })).toBe(
+      '2',
+    );
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 2, customPercent: null })).toBe(
+      '1.15',
+    );
   });
 
   it("caps the fee at the coin's platform_fee, which makes the coin free at 0", () => {
-    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: '0.5000' })).toBe('0.5');
-    expect(feePercent({ platform: 2, tier: 4, coinPlatformFee: '0.5000' })).toBe('0.35');
-    expect(feePercent({ platform: 2, tier: 4, coinPlatformFee: '0.35' })).toBe('0.35');
-    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: '0' })).toBe('0');
-    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: '0.0000' })).toBe('0');
-    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: null })).toBe('1.39');
-    expect(feePercent({ platform: 2, tier: 1, customPercent: '0.2', coinPlatformFee: '0.1' })).toBe('0.1');
-    expect(feePercent({ platform: 2, tier: 1, customPercent: '0.05', coinPlatformFee: '0.1' })).toBe('0.05');
+    expect(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, coinPlatformFee: '0.5000' }),
+    ).toBe('0.5');
+    expect(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 4, coinPlatformFee: '0.5000' }),
+    ).toBe('0.35');
+    expect(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 4, coinPlatformFee: '0.35' }),
+    ).toBe('0.35');
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, coinPlatformFee: '0' })).toBe(
+      '0',
+    );
+    expect(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, coinPlatformFee: '0.0000' }),
+    ).toBe('0');
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, coinPlatformFee: null })).toBe(
+      '1.39',
+    );
+    expect(
+      feePercent({
+        schedule: DEFAULT_FEE_SCHEDULE,
+        platform: 2,
+        tier: 1,
+        customPercent: '0.2',
+        coinPlatformFee: '0.1',
+      }),
+    ).toBe('0.1');
+    expect(
+      feePercent({
+        schedule: DEFAULT_FEE_SCHEDULE,
+        platform: 2,
+        tier: 1,
+        customPercent: '0.05',
+        coinPlatformFee: '0.1',
+      }),
+    ).toBe('0.05');
   });
 
   it("takes a promo code's discount off the fee, after the cap, exactly", () => {
-    expect(feePercent({ platform: 1, tier: 1, discountPercent: '50' })).toBe('0.695');
-    expect(feePercent({ platform: 1, tier: 1, discountPercent: '12.5' })).toBe('1.21625');
-    expect(feePercent({ platform: 2, tier: 4, discountPercent: '100' })).toBe('0');
-    expect(feePercent({ platform: 2, tier: 4, discountPercent: '0' })).toBe('0.35');
-    expect(feePercent({ platform: 2, tier: 4, discountPercent: null })).toBe('0.35');
-    expect(feePercent({ platform: 1, tier: 1, coinPlatformFee: '0.5', discountPercent: '20' })).toBe('0.4');
-    expect(feePercent({ platform: 2, tier: 1, customPercent: '0.3', discountPercent: '10' })).toBe('0.27');
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: '50' })).toBe(
+      '0.695',
+    );
+    expect(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: '12.5' }),
+    ).toBe('1.21625');
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 4, discountPercent: '100' })).toBe(
+      '0',
+    );
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 4, discountPercent: '0' })).toBe(
+      '0.35',
+    );
+    expect(feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 2, tier: 4, discountPercent: null })).toBe(
+      '0.35',
+    );
+    expect(
+      feePercent({
+        schedule: DEFAULT_FEE_SCHEDULE,
+        platform: 1,
+        tier: 1,
+        coinPlatformFee: '0.5',
+        discountPercent: '20',
+      }),
+    ).toBe('0.4');
+    expect(
+      feePercent({
+        schedule: DEFAULT_FEE_SCHEDULE,
+        platform: 2,
+        tier: 1,
+        customPercent: '0.3',
+        discountPercent: '10',
+      }),
+    ).toBe('0.27');
   });
 
   it('refuses a discount outside 0 to 100 percent', () => {
-    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: '100.01' })).toThrow(RangeError);
-    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: '-5' })).toThrow();
-    expect(() => feePercent({ platform: 1, tier: 1, discountPercent: 'half' })).toThrow();
+    expect(() =>
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: '100.01' }),
+    ).toThrow(RangeError);
+    expect(() =>
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: '-5' }),
+    ).toThrow();
+    expect(() =>
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: 'half' }),
+    ).toThrow();
   });
 
   it('refuses percentages that are not plain decimals in [0, 100)', () => {
     for (const bad of ['-0.1', '100', '150', 'abc', '', '1e2']) {
-      expect(() => feePercent({ platform: 1, tier: 1, customPercent: bad }), bad).toThrow();
-      expect(() => feePercent({ platform: 1, tier: 1, coinPlatformFee: bad }), bad).toThrow();
+      expect(
+        () => feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, customPercent: bad }),
+        bad,
+      ).toThrow();
+      expect(
+        () => feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, coinPlatformFee: bad }),
+        bad,
+      ).toThrow();
     }
-    expect(() => feePercent({ platform: 1, tier: 1, customPercent: 'abc' })).toThrow(AmountFormatError);
-    expect(() => feePercent({ platform: 1, tier: 1, customPercent: '100' })).toThrow(RangeError);
+    expect(() =>
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, customPercent: 'abc' }),
+    ).toThrow(AmountFormatError);
+    expect(() =>
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, customPercent: '100' }),
+    ).toThrow(RangeError);
+  });
+});
+
+describe('checkFeeColumn', () => {
+  it('accepts the default columns and any column that never rises with the tier', () => {
+    expect(checkFeeColumn(DEFAULT_FEE_SCHEDULE[1])).toEqual({});
+    expect(checkFeeColumn(DEFAULT_FEE_SCHEDULE[2])).toEqual({});
+    expect(checkFeeColumn({ 1: '10', 2: '10', 3: '0.01', 4: '0.01' })).toEqual({});
+  });
+
+  it('names each tier that is not a percent with 2 decimals, is 0 or above 10, or costs more than the tier below', () => {
+    expect(checkFeeColumn({ 1: '0.755', 2: 'abc', 3: '-1', 4: '' })).toEqual({
+      1: 'format',
+      2: 'format',
+      3: 'format',
+      4: 'format',
+    });
+    expect(checkFeeColumn({ 1: '0', 2: '10.01', 3: '0.5', 4: '0.00' })).toEqual({
+      1: 'range',
+      2: 'range',
+      4: 'range',
+    });
+    expect(checkFeeColumn({ 1: '0.75', 2: '0.80', 3: '0.45', 4: '0.46' })).toEqual({
+      2: 'above_lower_tier',
+      4: 'above_lower_tier',
+    });
   });
 });
 
 describe('spreadMultiplier', () => {
   it('is 1 at Tier 1 and the fee over Tier 1 otherwise, exact when the quotient ends', () => {
-    expect(spreadMultiplier(1, '1.39')).toBe('1');
-    expect(spreadMultiplier(2, '0.75')).toBe('1');
-    expect(spreadMultiplier(2, '0.45')).toBe('0.6');
-    expect(spreadMultiplier(2, '0.6')).toBe('0.8');
-    expect(spreadMultiplier(2, '1.5')).toBe('2');
-    expect(spreadMultiplier(1, '0')).toBe('0');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 1, '1.39')).toBe('1');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 2, '0.75')).toBe('1');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 2, '0.45')).toBe('0.6');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 2, '0.6')).toBe('0.8');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 2, '1.5')).toBe('2');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 1, '0')).toBe('0');
   });
 
   it('rounds a quotient that does not end up at 18 decimals, widening the spread', () => {
     expect(SPREAD_MULTIPLIER_DECIMALS).toBe(18);
-    expect(spreadMultiplier(2, '0.35')).toBe('0.466666666666666667');
-    expect(spreadMultiplier(1, '0.65')).toBe('0.46762589928057554');
-    expect(spreadMultiplier(1, '1.15')).toBe('0.827338129496402878');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 2, '0.35')).toBe('0.466666666666666667');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 1, '0.65')).toBe('0.46762589928057554');
+    expect(spreadMultiplier(DEFAULT_FEE_SCHEDULE, 1, '1.15')).toBe('0.827338129496402878');
   });
 
   it('never narrows the spread and is off by less than one unit in the last place', () => {
     fc.assert(
       fc.property(fc.constantFrom<TradingPlatform>(1, 2), percentArb, (platform, percent) => {
-        const multiplier = parseRatio(spreadMultiplier(platform, percent));
-        const tierOne = parseRatio(FEE_SCHEDULE[platform][1]);
+        const multiplier = parseRatio(spreadMultiplier(DEFAULT_FEE_SCHEDULE, platform, percent));
+        const tierOne = parseRatio(DEFAULT_FEE_SCHEDULE[platform][1]);
         const fee = parseRatio(percent);
         // multiplier × tierOne ≥ fee, and (multiplier − 10⁻¹⁸) × tierOne < fee
         const lhs = multiplier.numerator * tierOne.numerator * fee.denominator;

@@ -34,10 +34,50 @@ export type TradeSide = 'buy' | 'sell';
  * the instant column is the spec's tier table, the trading column DECISIONS.md's
  * ("fees starting at 0.35%").
  */
-export const FEE_SCHEDULE = {
+export type FeeSchedule = Readonly<Record<TradingPlatform, Readonly<Record<FeeTier, string>>>>;
+
+/**
+ * The schedule a new database starts with; staff change it in the back office
+ * (DECISIONS.md: "kept in the back office"), and the server prices by the one
+ * stored.
+ */
+export const DEFAULT_FEE_SCHEDULE = {
   1: { 1: '1.39', 2: '1.15', 3: '0.90', 4: '0.65' },
   2: { 1: '0.75', 2: '0.60', 3: '0.45', 4: '0.35' },
-} as const satisfies Record<TradingPlatform, Record<FeeTier, string>>;
+} as const satisfies FeeSchedule;
+
+export const FEE_TIERS = [1, 2, 3, 4] as const satisfies readonly FeeTier[];
+
+/** A scheduled fee: above 0 (spreads are divided by Tier 1's) and at most this, with 2 decimals at most. */
+export const MAX_SCHEDULE_PERCENT = '10';
+
+export type FeeScheduleProblem = 'format' | 'range' | 'above_lower_tier';
+
+/**
+ * What is wrong with one platform's column of a schedule staff entered, per
+ * tier: a fee is a percent above 0 and at most MAX_SCHEDULE_PERCENT with at
+ * most 2 decimals, and a tier never costs more than the tier below it (a
+ * customer trading more never pays a higher rate).
+ */
+export function checkFeeColumn(
+  column: Readonly<Record<FeeTier, string>>,
+): Partial<Record<FeeTier, FeeScheduleProblem>> {
+  const problems: Partial<Record<FeeTier, FeeScheduleProblem>> = {};
+  let previous: Ratio | null = null;
+  for (const tier of FEE_TIERS) {
+    const text = column[tier];
+    if (!/^\d{1,2}(\.\d{1,2})?$/.test(text)) {
+      problems[tier] = 'format';
+      previous = null;
+      continue;
+    }
+    const fee = parseRatio(text);
+    if (fee.numerator === 0n || isLess(parseRatio(MAX_SCHEDULE_PERCENT), fee)) problems[tier] = 'range';
+    else if (previous && isLess(previous, fee)) problems[tier] = 'above_lower_tier';
+    previous = fee;
+  }
+  return problems;
+}
 
 /**
  * The tier table's year-to-date GBP volume bands in pence, as shown to
@@ -107,6 +147,7 @@ function isLess(a: Ratio, b: Ratio): boolean {
  * without trailing zeros ('0.5000' → '0.5').
  */
 export function feePercent(input: {
+  schedule: FeeSchedule;
   platform: TradingPlatform;
   tier: FeeTier;
   customPercent?: string | null;
@@ -117,7 +158,7 @@ export function feePercent(input: {
    */
   discountPercent?: string | null;
 }): string {
-  let chosen = readPercent(input.customPercent ?? FEE_SCHEDULE[input.platform][input.tier]);
+  let chosen = readPercent(input.customPercent ?? input.schedule[input.platform][input.tier]);
   if (input.coinPlatformFee != null) {
     const cap = readPercent(input.coinPlatformFee);
     if (isLess(cap, chosen)) chosen = cap;
@@ -153,9 +194,9 @@ function decimalsOf(ratio: Ratio): number {
  * SPREAD_MULTIPLIER_DECIMALS decimals. The market module takes it as
  * QuoteOptions.spreadMultiplier.
  */
-export function spreadMultiplier(platform: TradingPlatform, percent: string): string {
+export function spreadMultiplier(schedule: FeeSchedule, platform: TradingPlatform, percent: string): string {
   const fee = readPercent(percent);
-  const tierOne = parseRatio(FEE_SCHEDULE[platform][1]);
+  const tierOne = parseRatio(schedule[platform][1]);
   const numerator = fee.numerator * tierOne.denominator;
   const denominator = fee.denominator * tierOne.numerator;
   const scale = 10n ** BigInt(SPREAD_MULTIPLIER_DECIMALS);

@@ -28,6 +28,7 @@ import * as knownAddresses from './migrations/0025-known-addresses.js';
 import * as randomIds from './migrations/0026-random-ids.js';
 import * as payoutFiles from './migrations/0027-payout-files.js';
 import * as sanctionsConfirmed from './migrations/0028-sanctions-confirmed.js';
+import * as feeSchedule from './migrations/0029-fee-schedule.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0026-random-ids': randomIds,
   '0027-payout-files': payoutFiles,
   '0028-sanctions-confirmed': sanctionsConfirmed,
+  '0029-fee-schedule': feeSchedule,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -75,6 +75,14 @@ export type CurrenciesTable = {
   withdraw_fee_free_from: Numeric | null;
 };
 
+/** One fee of the schedule, per platform and tier (migration 0029). */
+export type FeeScheduleTable = {
+  platform: 1 | 2;
+  tier: 1 | 2 | 3 | 4;
+  fee_percent: Numeric;
+  updated_at: Generated<Date>;
+};
+
 export type CoinsTable = {
   id: Generated<number>;
   coin_id: string;
@@ -1035,6 +1043,7 @@ export type DB = {
   house_balance_deltas: HouseBalanceDeltasTable;
   currencies: CurrenciesTable;
   coins: CoinsTable;
+  fee_schedule: FeeScheduleTable;
   staff: StaffTable;
   staff_sessions: StaffSessionsTable;
   staff_login_challenges: StaffLoginChallengesTable;

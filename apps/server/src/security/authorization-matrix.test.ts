@@ -305,6 +305,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'PUT /api/admin/trading/currencies/:code',
       'GET /api/admin/trading/fee-plans',
       'PUT /api/admin/trading/fee-plans/:user_id',
+      'PUT /api/admin/trading/fee-schedule',
       'GET /api/admin/trading/inventory',
       'GET /api/admin/term-deposits/options',
       'POST /api/admin/term-deposits/options',

@@ -1,11 +1,13 @@
 import type { AssetFees, Fees, TradingFeeTier } from '@florin/contracts';
-import { FEE_SCHEDULE, formatAmount, TIER_VOLUME_BOUNDS, type AssetCode } from '@florin/domain';
+import { formatAmount, TIER_VOLUME_BOUNDS, type AssetCode } from '@florin/domain';
 import type { CryptoWithdrawalService } from '../crypto/withdrawals.js';
 import type { FiatService } from '../fiat/service.js';
+import type { FeeScheduleStore } from './schedule.js';
 
 export type FeesServiceDeps = {
   fiat: Pick<FiatService, 'listFeeRules'>;
   cryptoWithdrawals: Pick<CryptoWithdrawalService, 'listFeeRules'>;
+  feeSchedule: Pick<FeeScheduleStore, 'current'>;
 };
 
 export type FeesService = ReturnType<typeof createFeesService>;
@@ -29,21 +31,22 @@ function toAssetFees(asset: AssetCode, kind: AssetFees['kind'], rules: Withdrawa
 /**
  * The public fees page (spec 002 §9). It holds no figure of its own: the
  * withdrawal rules come from the fiat and crypto modules, which charge by
- * them, and the trading schedule from packages/domain, by which every trade's
- * fee is worked out (feePercent).
+ * them, and the trading schedule from the one staff keep, by which every
+ * trade's fee is worked out (feePercent).
  */
 export function createFeesService(deps: FeesServiceDeps) {
   return {
     async getFees(): Promise<Fees> {
       const fiat = await deps.fiat.listFeeRules();
       const coins = await deps.cryptoWithdrawals.listFeeRules();
+      const schedule = await deps.feeSchedule.current();
       const trading: TradingFeeTier[] = TIER_VOLUME_BOUNDS.map((band) => ({
         tier: band.tier,
         volume_from: formatAmount(band.from, 'GBP'),
         // The tier table's bound: above Tier 4's, staff agree a Custom plan.
         volume_to: formatAmount(band.to ?? band.tableTo, 'GBP'),
-        instant_percent: FEE_SCHEDULE[1][band.tier],
-        trading_percent: FEE_SCHEDULE[2][band.tier],
+        instant_percent: schedule[1][band.tier],
+        trading_percent: schedule[2][band.tier],
       }));
       return {
         assets: [

@@ -8,7 +8,7 @@ import {
   REFERRALS_TEXTS,
   ReferralOverviewSchema,
 } from '@florin/contracts';
-import { feePercent, formatAmount, parseAmount } from '@florin/domain';
+import { DEFAULT_FEE_SCHEDULE, feePercent, formatAmount, parseAmount } from '@florin/domain';
 import { checkLedger } from '../../ledger/index.js';
 import { signedInStaff, type SignedInStaff, putOnHold } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -471,8 +471,12 @@ describe('promo codes', () => {
       .json<{ data: { coins: { coin_id: string; fee_percent: string }[] } }>()
       .data.coins.find((coin) => coin.coin_id === 'btc');
     // The schedule's instant tier-1 fee, and a quarter off it (compared as the domain's decimal strings).
-    expect(undiscountedBtc?.fee_percent).toBe(feePercent({ platform: 1, tier: 1 }));
-    expect(btc?.fee_percent).toBe(feePercent({ platform: 1, tier: 1, discountPercent: '25' }));
+    expect(undiscountedBtc?.fee_percent).toBe(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1 }),
+    );
+    expect(btc?.fee_percent).toBe(
+      feePercent({ schedule: DEFAULT_FEE_SCHEDULE, platform: 1, tier: 1, discountPercent: '25' }),
+    );
   });
 
   it('refuses unknown and stopped codes with Invalid Promo Code', async () => {

@@ -7,6 +7,7 @@ import {
   setCustomFeePlan,
   updateAdminCoin,
   updateAdminCurrency,
+  updateFeeSchedule,
 } from '@florin/contracts';
 import { registerRoute } from '../../http/route.js';
 import { auditActorOf } from '../audit/service.js';
@@ -42,6 +43,11 @@ export function registerTradingAdminRoutes(app: FastifyInstance, deps: { admin: 
   registerRoute(app, getFeePlans, {
     access: finance,
     handler: async () => admin.feePlans(),
+  });
+
+  registerRoute(app, updateFeeSchedule, {
+    access: finance,
+    handler: async (request) => admin.updateFeeSchedule(auditActorOf(request), request.body),
   });
 
   registerRoute(app, setCustomFeePlan, {

@@ -109,6 +109,7 @@ describe('who may use the trading back office', () => {
         'PUT /api/admin/trading/currencies/1',
         'GET /api/admin/trading/fee-plans',
         'PUT /api/admin/trading/fee-plans/1',
+        'PUT /api/admin/trading/fee-schedule',
         'GET /api/admin/trading/inventory',
         'HEAD /api/admin/trading/coins',
         'HEAD /api/admin/trading/currencies',
@@ -355,7 +356,7 @@ describe('fiat currency withdrawal settings', () => {
 });
 
 describe('fee plans', () => {
-  it('shows the fixed schedule', async () => {
+  it('shows the schedule a new database starts with', async () => {
     const response = await finance.browser.get('/api/admin/trading/fee-plans');
     expect(response.json<{ data: { schedule: unknown[] } }>().data.schedule).toEqual([
       {
@@ -387,6 +388,119 @@ describe('fee plans', () => {
         trading_percent: '0.35',
       },
     ]);
+  });
+
+  const DEFAULT_COLUMNS = {
+    instant_percents: ['1.39', '1.15', '0.90', '0.65'],
+    trading_percents: ['0.75', '0.60', '0.45', '0.35'],
+  };
+  const saveSchedule = (body: Record<string, unknown>, staff: SignedInStaff = finance) =>
+    staff.browser.put('/api/admin/trading/fee-schedule', body);
+  async function storedSchedule() {
+    return db()
+      .selectFrom('fee_schedule')
+      .select(['platform', 'tier', 'fee_percent'])
+      .orderBy('platform')
+      .orderBy('tier')
+      .execute();
+  }
+
+  it('finance changes the schedule with a reason in the audit log; the next quote, the terms, the Tier tab and the fees page use it', async () => {
+    const instant = await liveCustomer(t);
+    const trader = await liveCustomer(t);
+    await db().updateTable('users').set({ platform: 2 }).where('id', '=', trader.id).execute();
+    await drive('20000');
+    const before = await quote(instant);
+    expect(before.fee_percent).toBe('1.39');
+
+    const saved = await saveSchedule({
+      instant_percents: ['1.2', '1.10', '0.9', '0.65'],
+      trading_percents: ['0.80', '0.60', '0.45', '0.35'],
+      reason: 'Board decision of 20 November',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      message: ADMIN_TRADING_TEXTS.scheduleSaved,
+      data: [
+        { tier: 1, instant_percent: '1.20', trading_percent: '0.80' },
+        { tier: 2, instant_percent: '1.10', trading_percent: '0.60' },
+        { tier: 3, instant_percent: '0.90', trading_percent: '0.45' },
+        { tier: 4, instant_percent: '0.65', trading_percent: '0.35' },
+      ],
+    });
+    // The very next quote pays the new fee; the spread stays the coin's at Tier 1 (fee ÷ Tier 1 fee = 1).
+    const after = await quote(instant);
+    expect(after.fee_percent).toBe('1.2');
+    expect(after.price).toBe(before.price);
+    expect((await quote(trader)).fee_percent).toBe('0.8');
+    const terms = await trader.browser.get('/api/v1/trading/terms');
+    expect(terms.json<{ data: { tier_fee_percents: string[] } }>().data.tier_fee_percents).toEqual([
+      '0.80',
+      '0.60',
+      '0.45',
+      '0.35',
+    ]);
+    const fees = await t.app.inject({ method: 'GET', url: '/api/v1/fees' });
+    expect(
+      fees.json<{ trading: { instant_percent: string }[] }>().trading.map((row) => row.instant_percent),
+    ).toEqual(['1.20', '1.10', '0.90', '0.65']);
+    const rows = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'staff_id', 'before', 'after'])
+      .where('target_type', '=', 'fee_schedule')
+      .execute();
+    expect(rows).toEqual([
+      {
+        action: 'trading.fee_schedule_updated',
+        staff_id: finance.id,
+        before: DEFAULT_COLUMNS,
+        after: {
+          instant_percents: ['1.20', '1.10', '0.90', '0.65'],
+          trading_percents: ['0.80', '0.60', '0.45', '0.35'],
+          reason: 'Board decision of 20 November',
+        },
+      },
+    ]);
+
+    const restored = await saveSchedule({ ...DEFAULT_COLUMNS, reason: 'Back to the published schedule' });
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect((await quote(instant)).fee_percent).toBe('1.39');
+  });
+
+  it('refuses a fee out of range or badly written, a tier dearer than the one below, a missing reason; changes nothing', async () => {
+    const stored = await storedSchedule();
+    const auditBefore = await db()
+      .selectFrom('audit_log')
+      .select('id')
+      .where('target_type', '=', 'fee_schedule')
+      .execute();
+    const bad = await saveSchedule({
+      instant_percents: ['0', '1.155', 'abc', '0.65'],
+      trading_percents: ['0.75', '0.80', '0.45', '10.01'],
+      reason: 'Typo test',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(errorOf(bad).errors).toEqual({
+      'instant_percents.0': [ADMIN_TRADING_TEXTS.schedulePercent],
+      'instant_percents.1': [ADMIN_TRADING_TEXTS.schedulePercent],
+      'instant_percents.2': [ADMIN_TRADING_TEXTS.schedulePercent],
+      'trading_percents.1': [ADMIN_TRADING_TEXTS.scheduleAboveLowerTier],
+      'trading_percents.3': [ADMIN_TRADING_TEXTS.schedulePercent],
+    });
+    const noReason = await saveSchedule({ ...DEFAULT_COLUMNS, reason: ' ' });
+    expect(errorOf(noReason).errors).toEqual({ reason: [ADMIN_TRADING_TEXTS.reason] });
+    const short = await saveSchedule({
+      instant_percents: ['1'],
+      trading_percents: DEFAULT_COLUMNS.trading_percents,
+      reason: 'x',
+    });
+    expect(short.statusCode).toBe(422);
+    const asSupport = await saveSchedule({ ...DEFAULT_COLUMNS, reason: 'x' }, support);
+    expect(asSupport.statusCode).toBe(404);
+    expect(await storedSchedule()).toEqual(stored);
+    expect(
+      await db().selectFrom('audit_log').select('id').where('target_type', '=', 'fee_schedule').execute(),
+    ).toEqual(auditBefore);
   });
 
   it('sets a customer’s Custom plan with a reason in the audit log; their next quote pays it; clearing restores the tier', async () => {

@@ -11,9 +11,11 @@ import {
   type FeeScheduleRow,
   type FiatCurrency,
   type InventoryRow,
+  type UpdateFeeScheduleBody,
 } from '@florin/contracts';
 import {
-  FEE_SCHEDULE,
+  checkFeeColumn,
+  FEE_TIERS,
   FIAT_CODES,
   formatAmount,
   parseAmount,
@@ -21,10 +23,13 @@ import {
   TIER_VOLUME_BOUNDS,
   trimZeros,
   type AssetCode,
+  type FeeSchedule,
+  type FeeTier,
 } from '@florin/domain';
 import type { CoinsTable, CurrenciesTable, DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import type { FeeScheduleStore } from '../fees/schedule.js';
 import type { MarketService } from '../market/service.js';
 
 type Answer<T> = { data: T; message: string };
@@ -157,6 +162,7 @@ export type TradingAdminDeps = {
   repository: TradingAdminRepository;
   ledger: Pick<Ledger, 'getBalance'>;
   market: Pick<MarketService, 'gbpRate' | 'refreshCoins'>;
+  feeSchedule: FeeScheduleStore;
 };
 
 export type TradingAdminService = ReturnType<typeof createTradingAdminService>;
@@ -240,6 +246,25 @@ function parseAmounts<K extends string>(
   }
   if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', undefined, errors);
   return parsed;
+}
+
+/** The schedule beside the tiers' volume bands, as the back office shows it. */
+function scheduleRows(schedule: FeeSchedule): FeeScheduleRow[] {
+  return TIER_VOLUME_BOUNDS.map((band) => ({
+    tier: band.tier,
+    volume_from: formatAmount(band.from, 'GBP'),
+    volume_to: band.to === null ? null : formatAmount(band.to, 'GBP'),
+    instant_percent: schedule[1][band.tier],
+    trading_percent: schedule[2][band.tier],
+  }));
+}
+
+/** Tier 1 to Tier 4 as typed → the schedule's column. */
+function feeColumn([one, two, three, four]: readonly [string, string, string, string]): Record<
+  FeeTier,
+  string
+> {
+  return { 1: one, 2: two, 3: three, 4: four };
 }
 
 function refuse(field: string, text: string): AppError {
@@ -363,15 +388,57 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
     },
 
     async feePlans(): Promise<{ data: { schedule: FeeScheduleRow[]; custom: CustomFeePlan[] } }> {
-      const schedule = TIER_VOLUME_BOUNDS.map((band) => ({
-        tier: band.tier,
-        volume_from: formatAmount(band.from, 'GBP'),
-        volume_to: band.to === null ? null : formatAmount(band.to, 'GBP'),
-        instant_percent: FEE_SCHEDULE[1][band.tier],
-        trading_percent: FEE_SCHEDULE[2][band.tier],
-      }));
+      const schedule = scheduleRows(await deps.feeSchedule.current());
       const custom = (await repository.listCustomFeePlans()).map(toFeePlan);
       return { data: { schedule, custom } };
+    },
+
+    /**
+     * Both columns at once, checked whole (each fee above 0 and at most 10 %, no tier dearer than the one
+     * below it) and audited with the reason; this instance's next quote uses it, the others' within seconds.
+     */
+    async updateFeeSchedule(
+      actor: AuditActor,
+      body: UpdateFeeScheduleBody,
+    ): Promise<Answer<FeeScheduleRow[]>> {
+      const schedule: FeeSchedule = {
+        1: feeColumn(body.instant_percents),
+        2: feeColumn(body.trading_percents),
+      };
+      const errors: Record<string, string[]> = {};
+      for (const [platform, field] of [
+        [1, 'instant_percents'],
+        [2, 'trading_percents'],
+      ] as const) {
+        for (const [tier, problem] of Object.entries(checkFeeColumn(schedule[platform]))) {
+          errors[`${field}.${Number(tier) - 1}`] = [
+            problem === 'above_lower_tier'
+              ? ADMIN_TRADING_TEXTS.scheduleAboveLowerTier
+              : ADMIN_TRADING_TEXTS.schedulePercent,
+          ];
+        }
+      }
+      const first = Object.values(errors)[0]?.[0];
+      if (first) throw new AppError('VALIDATION_FAILED', first, errors);
+      const stored = await db.transaction().execute(async (trx) => {
+        const before = await deps.feeSchedule.lock(trx);
+        const after = await deps.feeSchedule.replace(trx, schedule);
+        const columns = (of: FeeSchedule) => ({
+          instant_percents: FEE_TIERS.map((tier) => of[1][tier]),
+          trading_percents: FEE_TIERS.map((tier) => of[2][tier]),
+        });
+        await recordAudit(trx, {
+          ...actor,
+          action: 'trading.fee_schedule_updated',
+          targetType: 'fee_schedule',
+          targetId: null,
+          before: columns(before),
+          after: { ...columns(after), reason: body.reason },
+        });
+        return after;
+      });
+      deps.feeSchedule.forget();
+      return { data: scheduleRows(stored), message: ADMIN_TRADING_TEXTS.scheduleSaved };
     },
 
     async setCustomFeePlan(

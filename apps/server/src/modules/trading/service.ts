@@ -26,6 +26,7 @@ import {
   type TradingTerms,
 } from '@florin/contracts';
 import {
+  FEE_TIERS,
   feePercent,
   formatAmount,
   instantQuote,
@@ -38,6 +39,7 @@ import {
   type AssetCode,
   type TradingPlatform,
 } from '@florin/domain';
+import type { FeeScheduleStore } from '../fees/schedule.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
@@ -72,6 +74,8 @@ export type TradingServiceDeps = {
   log: Pick<FastifyBaseLogger, 'error'>;
   /** The customer's running promo fee discount in percent of the fee (issue 10), or null. */
   feeDiscountFor: (userId: number) => Promise<string | null>;
+  /** The schedule staff keep in the back office: every quote and order is priced by it. */
+  feeSchedule: Pick<FeeScheduleStore, 'current'>;
   /** The first-investment journey (issue 13): a buy waits until it is complete; a sale never does. */
   investor: Pick<InvestorService, 'assertMayInvest'>;
   /** Spec 000 §6: a customer whose verification is incomplete neither buys nor sells. */
@@ -217,16 +221,18 @@ export function createTradingService(deps: TradingServiceDeps) {
     const platform: TradingPlatform = trader.platform === 2 ? 2 : 1;
     const volume = await repository.volumeThisYear(trader.id);
     const tier = tierForVolume(volume);
-    const base = { platform, tier, customPercent: trader.custom_fee_percent };
+    const schedule = await deps.feeSchedule.current();
+    const base = { schedule, platform, tier, customPercent: trader.custom_fee_percent };
     const discountPercent = await deps.feeDiscountFor(trader.id);
     return {
       platform,
       tier,
       volume,
+      schedule,
       discountPercent,
       feePercent: feePercent({ ...base, coinPlatformFee: coin?.platform_fee ?? null, discountPercent }),
       // The spread follows the schedule and the tier, not a promo: a discount lowers the fee only.
-      multiplier: spreadMultiplier(platform, feePercent(base)),
+      multiplier: spreadMultiplier(schedule, platform, feePercent(base)),
     };
   }
 
@@ -573,9 +579,11 @@ export function createTradingService(deps: TradingServiceDeps) {
           custom_fee_percent:
             trader.custom_fee_percent === null ? null : trimZeros(trader.custom_fee_percent),
           volume_gbp: money(base.volume, 'GBP'),
+          tier_fee_percents: FEE_TIERS.map((tier) => base.schedule[base.platform][tier]),
           coins: coins.map((coin) => ({
             coin_id: coin.coin_id as CoinId,
             fee_percent: feePercent({
+              schedule: base.schedule,
               platform: base.platform,
               tier: base.tier,
               customPercent: trader.custom_fee_percent,

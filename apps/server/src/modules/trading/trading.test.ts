@@ -13,7 +13,7 @@ import {
   type OpenOrder,
   type Quote,
 } from '@florin/contracts';
-import { feePercent, instantQuote, parseAmount } from '@florin/domain';
+import { DEFAULT_FEE_SCHEDULE, feePercent, instantQuote, parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { SESSION_COOKIE } from '../../http/auth.js';
 import { checkLedger } from '../../ledger/index.js';
@@ -24,6 +24,7 @@ import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer
 import { createSessionStore } from '../auth/sessions.js';
 import { createNotifier } from '../notifications/service.js';
 import { connect } from '../realtime/test-support.js';
+import { createFeeScheduleStore } from '../fees/schedule.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck, type TradingServiceDeps } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
@@ -116,6 +117,7 @@ function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<
     userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
     log: t.app.log,
     feeDiscountFor: () => Promise.resolve(null),
+    feeSchedule: createFeeScheduleStore(db()),
     investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
     verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
     ...overrides,
@@ -289,7 +291,13 @@ describe('instant trades at a quoted price', () => {
     try {
       const offer = await quote(customer, { quantity: '0.01' });
       expect(offer.fee_percent).toBe(
-        feePercent({ platform: 1, tier: 1, customPercent: null, coinPlatformFee: '0.5' }),
+        feePercent({
+          schedule: DEFAULT_FEE_SCHEDULE,
+          platform: 1,
+          tier: 1,
+          customPercent: null,
+          coinPlatformFee: '0.5',
+        }),
       );
       expect(offer.fee_percent).toBe('0.5');
     } finally {

@@ -1,5 +1,5 @@
 import { TIER_TEXTS, type TradingTerms } from '@florin/contracts';
-import { FEE_SCHEDULE, TIER_VOLUME_BOUNDS } from '@florin/domain';
+import { TIER_VOLUME_BOUNDS } from '@florin/domain';
 import { Alert, Badge, Center, Group, Loader, Paper, Slider, Stack, Table, Text } from '@mantine/core';
 import { formatPounds } from '../../lib/format';
 import { useTierTerms } from './api/get-trading-terms';
@@ -21,7 +21,7 @@ function rowsFor(terms: TradingTerms): Row[] {
     step: band.tier,
     name: `${TIER_TEXTS.tier} ${band.tier}`,
     volume: `${wholePounds(band.from)} to ${wholePounds(band.to ?? band.tableTo)}`,
-    fee: `${FEE_SCHEDULE[terms.platform][band.tier]}%`,
+    fee: `${terms.tier_fee_percents[band.tier - 1] ?? ''}%`,
   }));
   const custom = {
     key: 'custom',

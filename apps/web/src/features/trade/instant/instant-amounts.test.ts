@@ -69,6 +69,7 @@ describe('tradableCoins', () => {
       tier: 1,
       custom_fee_percent: null,
       volume_gbp: '0',
+      tier_fee_percents: ['1.39', '1.15', '0.90', '0.65'],
       coins: [BTC, { ...BTC, coin_id: 'eth', can_buy: false }, { ...BTC, coin_id: 'ltc', can_sell: false }],
     };
     expect(tradableCoins(terms, 'buy').map((coin) => coin.coin_id)).toEqual(['btc', 'ltc']);

@@ -11,13 +11,16 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { updateFeeSchedule, type FeeScheduleRow, type UpdateFeeScheduleBody } from '@florin/contracts';
+import { useState } from 'react';
+import { useForm, type Path } from 'react-hook-form';
 import { reportError, toAppError } from '../../../../lib/errors';
 import { formatPounds } from '../../../../lib/format';
 import { contractResolver, markFieldErrors } from '../../../../lib/forms';
 import { showSuccessToast } from '../../../../lib/toasts';
 import { useFeePlans } from '../api/get-fee-plans';
 import { CustomFeePlanFormSchema, useSaveCustomFeePlan } from '../api/set-custom-fee-plan';
+import { useUpdateFeeSchedule } from '../api/update-fee-schedule';
 
 type PlanForm = { user_id: string; custom_fee_percent: string; reason: string };
 const FIELDS = ['user_id', 'custom_fee_percent', 'reason'] as const;
@@ -25,6 +28,149 @@ const EMPTY: PlanForm = { user_id: '', custom_fee_percent: '', reason: '' };
 
 function volumeBand(from: string, to: string | null): string {
   return to === null ? `${formatPounds(from)} and above` : `${formatPounds(from)} to ${formatPounds(to)}`;
+}
+
+type ScheduleForm = UpdateFeeScheduleBody;
+const COLUMNS = [
+  { field: 'instant_percents', row: 'instant_percent', label: 'Instant' },
+  { field: 'trading_percents', row: 'trading_percent', label: 'Trading' },
+] as const;
+const TIER_INDEXES = [0, 1, 2, 3] as const;
+const SCHEDULE_FIELDS: readonly Path<ScheduleForm>[] = [
+  ...COLUMNS.flatMap(({ field }) => TIER_INDEXES.map((index) => `${field}.${index}` as const)),
+  'reason',
+];
+
+function scheduleForm(schedule: readonly FeeScheduleRow[]): ScheduleForm {
+  const column = (key: 'instant_percent' | 'trading_percent') =>
+    TIER_INDEXES.map((index) => schedule[index]?.[key] ?? '') as ScheduleForm['instant_percents'];
+  return {
+    instant_percents: column('instant_percent'),
+    trading_percents: column('trading_percent'),
+    reason: '',
+  };
+}
+
+/**
+ * The schedule, read or edited in place: both columns are saved together with a reason for the audit log,
+ * and the server checks them whole (each fee above 0 and at most 10 %, no tier dearer than the one below).
+ */
+function FeeScheduleTable({ schedule }: { schedule: readonly FeeScheduleRow[] }) {
+  const [editing, setEditing] = useState(false);
+  const save = useUpdateFeeSchedule();
+  const form = useForm<ScheduleForm>({
+    resolver: contractResolver<ScheduleForm>(updateFeeSchedule.body),
+    defaultValues: scheduleForm(schedule),
+  });
+  const { errors } = form.formState;
+
+  const startEditing = () => {
+    form.reset(scheduleForm(schedule));
+    setEditing(true);
+  };
+  const handleSubmit = (values: ScheduleForm) =>
+    save.mutate(values, {
+      onSuccess: ({ message }) => {
+        showSuccessToast({ title: 'Fee schedule', message });
+        setEditing(false);
+      },
+      onError: (error) => {
+        const appError = toAppError(error);
+        markFieldErrors(appError, form.setError, SCHEDULE_FIELDS);
+        if (!appError.errors) reportError(appError, { title: 'Not saved' });
+      },
+    });
+
+  return (
+    <form
+      aria-labelledby="fee-schedule-heading"
+      noValidate
+      onSubmit={(event) => void form.handleSubmit(handleSubmit)(event)}
+    >
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Title order={2} fz={18} id="fee-schedule-heading">
+            Fee schedule
+          </Title>
+          {!editing && (
+            <Button size="compact-sm" variant="light" onClick={startEditing}>
+              Edit schedule
+            </Button>
+          )}
+        </Group>
+        <Text size="sm" c="dimmed">
+          A customer's tier comes from their GBP trading volume this calendar year; the fee depends on their
+          account type, instant or trading. A change applies to every new quote; open orders keep the fee they
+          were placed with.
+        </Text>
+        <Table.ScrollContainer minWidth={330}>
+          <Table striped aria-label="Fee schedule">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Tier</Table.Th>
+                {/* Editing, the two columns of inputs and their errors take the width of a phone. */}
+                {!editing && <Table.Th>Volume this year</Table.Th>}
+                {COLUMNS.map(({ label }) => (
+                  <Table.Th key={label} ta="right">
+                    {label}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {schedule.map((row, index) => (
+                <Table.Tr key={row.tier}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>Tier {row.tier}</Table.Td>
+                  {!editing && <Table.Td>{volumeBand(row.volume_from, row.volume_to)}</Table.Td>}
+                  {COLUMNS.map(({ field, row: key, label }) => (
+                    <Table.Td key={field} ta="right" style={editing ? undefined : { whiteSpace: 'nowrap' }}>
+                      {editing ? (
+                        <TextInput
+                          aria-label={`Tier ${row.tier} ${label.toLowerCase()} fee`}
+                          inputMode="decimal"
+                          size="xs"
+                          maw={120}
+                          ml="auto"
+                          rightSection={
+                            <Text size="xs" c="dimmed">
+                              %
+                            </Text>
+                          }
+                          error={errors[field]?.[index]?.message}
+                          {...form.register(`${field}.${TIER_INDEXES[index] ?? 0}`)}
+                        />
+                      ) : (
+                        `${row[key]} %`
+                      )}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {editing && (
+          <>
+            <Textarea
+              label="Reason for the change"
+              autosize
+              minRows={2}
+              error={errors.reason?.message}
+              {...form.register('reason')}
+            />
+            <Group justify="flex-end" gap="xs">
+              <Button variant="default" onClick={() => setEditing(false)} disabled={save.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={save.isPending}>
+                Save schedule
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </form>
+  );
 }
 
 function CustomPlanForm() {
@@ -108,7 +254,7 @@ function CustomPlanForm() {
   );
 }
 
-/** The fixed fee schedule (read-only) and the customers on a Custom plan, with the form that sets one. */
+/** The fee schedule, which finance edits, and the customers on a Custom plan, with the form that sets one. */
 export function FeePlansPanel() {
   const plans = useFeePlans();
   if (plans.isPending)
@@ -129,41 +275,7 @@ export function FeePlansPanel() {
   const { schedule, custom } = plans.data;
   return (
     <Stack gap="md">
-      <Stack gap="xs">
-        <Title order={2} fz={18}>
-          Fee schedule
-        </Title>
-        <Text size="sm" c="dimmed">
-          Fixed: a customer's tier comes from their GBP trading volume this calendar year; the fee depends on
-          their account type, instant or trading.
-        </Text>
-        <Table.ScrollContainer minWidth={330}>
-          <Table striped aria-label="Fee schedule">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Tier</Table.Th>
-                <Table.Th>Volume this year</Table.Th>
-                <Table.Th ta="right">Instant</Table.Th>
-                <Table.Th ta="right">Trading</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {schedule.map((row) => (
-                <Table.Tr key={row.tier}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>Tier {row.tier}</Table.Td>
-                  <Table.Td>{volumeBand(row.volume_from, row.volume_to)}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {row.instant_percent} %
-                  </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {row.trading_percent} %
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Stack>
+      <FeeScheduleTable schedule={schedule} />
       <CustomPlanForm />
       <Stack gap="xs">
         <Title order={2} fz={18}>
