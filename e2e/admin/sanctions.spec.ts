@@ -75,9 +75,12 @@ async function expectHoldLocked(page: Page, why: string): Promise<void> {
   const lift = page.getByRole('button', { name: 'Lift hold' });
   await expect(lift).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Make live' })).toBeDisabled();
-  // A disabled button takes no pointer events: the tooltip is on the element around it.
-  await page.locator('span', { has: lift }).hover();
+  // The button keeps its focus (aria-disabled): a keyboard reaches the reason, and pressing it does nothing.
+  await lift.focus();
   await expect(page.getByRole('tooltip')).toHaveText(why);
+  await expect(lift).toHaveAccessibleDescription(why);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Lift the hold' })).toHaveCount(0);
 }
 
 test.describe('the back office: sanctions screening', () => {

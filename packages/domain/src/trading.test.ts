@@ -255,6 +255,17 @@ describe('checkFeeColumn', () => {
       2: 'above_lower_tier',
       4: 'above_lower_tier',
     });
+    // Each tier is compared with the last valid one below it: a wrong fee is not blamed on the next tier.
+    expect(checkFeeColumn({ 1: '0', 2: '0.75', 3: 'x', 4: '0.80' })).toEqual({
+      1: 'range',
+      3: 'format',
+      4: 'above_lower_tier',
+    });
+    // Tier 3 at 0.80 would still cost more than Tier 2 once Tier 2 is mended to at most Tier 1's 0.75.
+    expect(checkFeeColumn({ 1: '0.75', 2: '0.90', 3: '0.80', 4: '0.70' })).toEqual({
+      2: 'above_lower_tier',
+      3: 'above_lower_tier',
+    });
   });
 });
 

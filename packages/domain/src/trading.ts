@@ -63,18 +63,21 @@ export function checkFeeColumn(
   column: Readonly<Record<FeeTier, string>>,
 ): Partial<Record<FeeTier, FeeScheduleProblem>> {
   const problems: Partial<Record<FeeTier, FeeScheduleProblem>> = {};
+  // The last valid fee below: a wrong one is reported itself, not again as the next tier's fault.
   let previous: Ratio | null = null;
   for (const tier of FEE_TIERS) {
     const text = column[tier];
     if (!/^\d{1,2}(\.\d{1,2})?$/.test(text)) {
       problems[tier] = 'format';
-      previous = null;
       continue;
     }
     const fee = parseRatio(text);
-    if (fee.numerator === 0n || isLess(parseRatio(MAX_SCHEDULE_PERCENT), fee)) problems[tier] = 'range';
-    else if (previous && isLess(previous, fee)) problems[tier] = 'above_lower_tier';
-    previous = fee;
+    if (fee.numerator === 0n || isLess(parseRatio(MAX_SCHEDULE_PERCENT), fee)) {
+      problems[tier] = 'range';
+      continue;
+    }
+    if (previous && isLess(previous, fee)) problems[tier] = 'above_lower_tier';
+    else previous = fee;
   }
   return problems;
 }

@@ -11,6 +11,8 @@ const SCHEDULE_CACHE_MS = 5_000;
 /** The fee schedule staff keep in the back office (`fee_schedule`), read by every quote through a short cache. */
 export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.now) {
   let cached: { schedule: FeeSchedule; readAt: number } | null = null;
+  // Counts `forget` calls: a read that began before a change committed must not be kept after it.
+  let generation = 0;
 
   async function read(executor: Kysely<DB>): Promise<FeeSchedule> {
     const rows = await executor
@@ -32,8 +34,9 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
   return {
     async current(): Promise<FeeSchedule> {
       if (cached && now() - cached.readAt < SCHEDULE_CACHE_MS) return cached.schedule;
+      const [readAt, readIn] = [now(), generation];
       const schedule = await read(db);
-      cached = { schedule, readAt: now() };
+      if (readIn === generation) cached = { schedule, readAt };
       return schedule;
     },
 
@@ -61,6 +64,7 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
     /** After a change commits: this instance prices by the new schedule from the next quote. */
     forget(): void {
       cached = null;
+      generation += 1;
     },
   };
 }

@@ -1014,7 +1014,8 @@ export function createTradingService(deps: TradingServiceDeps) {
      */
     async stop(): Promise<void> {
       stopping = true;
-      await sweeping;
+      // A sweep that failed was logged by its caller: the shutdown goes on to close the database.
+      await sweeping?.catch(() => undefined);
     },
   };
   let latestUpdates: PriceUpdate[] = [];

@@ -17,6 +17,7 @@ import {
   Alert,
   Anchor,
   Button,
+  type ButtonProps,
   Card,
   Group,
   List,
@@ -29,7 +30,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useState, type ReactElement } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { showSuccessToast } from '../../../lib/toasts';
@@ -267,12 +268,19 @@ function ReplacedDocuments({ documents }: { documents: AdminDocument[] }) {
 
 type ReasonAction = 'hold' | 'lift' | 'sow';
 
-/** A disabled button's reason, on hover, focus or touch (a disabled button itself takes none of them). */
-function WhyDisabled({ reason, children }: { reason: string | null; children: ReactElement }) {
-  if (reason === null) return children;
+/**
+ * A button that cannot be used now says why, on hover, focus or touch: it stays focusable (aria-disabled,
+ * not disabled), so a keyboard or a screen reader reaches the reason too.
+ */
+function ReasonedButton({
+  reason,
+  onClick,
+  ...props
+}: Omit<ButtonProps, 'disabled'> & { reason: string | null; onClick: () => void; children: ReactNode }) {
+  if (reason === null) return <Button {...props} onClick={onClick} />;
   return (
     <Tooltip label={reason} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
-      <span>{children}</span>
+      <Button {...props} data-disabled aria-disabled onClick={(event) => event.preventDefault()} />
     </Tooltip>
   );
 }
@@ -310,23 +318,19 @@ function AccountActions({ data }: { data: ComplianceCase }) {
     <>
       <Group gap="xs">
         {customer.status !== 1 && (
-          <WhyDisabled reason={goLive.allowed ? null : goLive.blockers.join(' ')}>
-            <Button
-              color="teal"
-              onClick={confirmMakeLive}
-              loading={makeLive.isPending}
-              disabled={!goLive.allowed}
-            >
-              Make live
-            </Button>
-          </WhyDisabled>
+          <ReasonedButton
+            color="teal"
+            onClick={confirmMakeLive}
+            loading={makeLive.isPending}
+            reason={goLive.allowed ? null : goLive.blockers.join(' ')}
+          >
+            Make live
+          </ReasonedButton>
         )}
         {customer.block_status === 2 ? (
-          <WhyDisabled reason={liftBlocker}>
-            <Button variant="default" onClick={() => setReasonAction('lift')} disabled={liftBlocker !== null}>
-              Lift hold
-            </Button>
-          </WhyDisabled>
+          <ReasonedButton variant="default" onClick={() => setReasonAction('lift')} reason={liftBlocker}>
+            Lift hold
+          </ReasonedButton>
         ) : (
           <Button variant="light" color="red" onClick={() => setReasonAction('hold')}>
             Put on hold
