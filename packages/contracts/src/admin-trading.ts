@@ -200,6 +200,13 @@ export const getFeePlans = defineEndpoint({
   },
 });
 
+/** Why staff changed a fee: kept in the audit log. */
+const reasonSchema = z
+  .string({ error: ADMIN_TRADING_TEXTS.reason })
+  .trim()
+  .min(1, ADMIN_TRADING_TEXTS.reason)
+  .max(500, ADMIN_TRADING_TEXTS.reasonTooLong);
+
 /** A fee of the schedule as typed; the server checks the range and the order of the tiers (checkFeeColumn). */
 const schedulePercentSchema = z.string({ error: ADMIN_TRADING_TEXTS.schedulePercent }).trim();
 
@@ -216,11 +223,7 @@ export const UpdateFeeScheduleBodySchema = z.strictObject({
   instant_percents: feeColumnSchema,
   /** The trading account's fees (platform 2), Tier 1 to Tier 4, in percent. */
   trading_percents: feeColumnSchema,
-  reason: z
-    .string({ error: ADMIN_TRADING_TEXTS.reason })
-    .trim()
-    .min(1, ADMIN_TRADING_TEXTS.reason)
-    .max(500, ADMIN_TRADING_TEXTS.reasonTooLong),
+  reason: reasonSchema,
 });
 export type UpdateFeeScheduleBody = z.infer<typeof UpdateFeeScheduleBodySchema>;
 
@@ -235,11 +238,7 @@ export const updateFeeSchedule = defineEndpoint({
 export const SetCustomFeePlanBodySchema = z.strictObject({
   /** Null or empty: the customer goes back to the schedule. */
   custom_fee_percent: optionalPercentSchema,
-  reason: z
-    .string({ error: ADMIN_TRADING_TEXTS.reason })
-    .trim()
-    .min(1, ADMIN_TRADING_TEXTS.reason)
-    .max(500, ADMIN_TRADING_TEXTS.reasonTooLong),
+  reason: reasonSchema,
 });
 
 export const setCustomFeePlan = defineEndpoint({

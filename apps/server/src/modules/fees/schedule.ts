@@ -14,20 +14,24 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
   // Counts `forget` calls: a read that began before a change committed must not be kept after it.
   let generation = 0;
 
-  async function read(executor: Kysely<DB>): Promise<FeeSchedule> {
+  /** The whole schedule; `forUpdate` locks its rows, so two staff saving at once apply one after the other. */
+  async function read(executor: Kysely<DB>, forUpdate = false): Promise<FeeSchedule> {
     const rows = await executor
       .selectFrom('fee_schedule')
       .select(['platform', 'tier', 'fee_percent'])
+      .$if(forUpdate, (query) => query.forUpdate())
       .execute();
-    const column = (platform: TradingPlatform): Record<FeeTier, string> => {
-      const percents = new Map(rows.filter((row) => row.platform === platform).map((row) => [row.tier, row]));
-      const entry = (tier: FeeTier): string => {
-        const row = percents.get(tier);
-        if (!row) throw new Error(`the fee schedule has no fee for platform ${platform}, tier ${tier}`);
-        return row.fee_percent;
-      };
-      return { 1: entry(1), 2: entry(2), 3: entry(3), 4: entry(4) };
+    const fee = (platform: TradingPlatform, tier: FeeTier): string => {
+      const row = rows.find((candidate) => candidate.platform === platform && candidate.tier === tier);
+      if (!row) throw new Error(`the fee schedule has no fee for platform ${platform}, tier ${tier}`);
+      return row.fee_percent;
     };
+    const column = (platform: TradingPlatform) => ({
+      1: fee(platform, 1),
+      2: fee(platform, 2),
+      3: fee(platform, 3),
+      4: fee(platform, 4),
+    });
     return { 1: column(1), 2: column(2) };
   }
 
@@ -40,24 +44,31 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
       return schedule;
     },
 
-    /** Locked for a change: two staff saving at once apply one after the other. */
-    async lock(trx: Kysely<DB>): Promise<FeeSchedule> {
-      await trx.selectFrom('fee_schedule').select('tier').forUpdate().execute();
-      return read(trx);
-    },
+    /** Read under a lock for a change, in the caller's transaction. */
+    lock: (trx: Kysely<DB>): Promise<FeeSchedule> => read(trx, true),
 
     /** Replaces the whole schedule in the caller's transaction, answering it as stored; `forget` once it commits. */
     async replace(trx: Kysely<DB>, schedule: FeeSchedule): Promise<FeeSchedule> {
-      for (const platform of [1, 2] as const) {
-        for (const tier of FEE_TIERS) {
-          await trx
-            .updateTable('fee_schedule')
-            .set({ fee_percent: schedule[platform][tier], updated_at: new Date() })
-            .where('platform', '=', platform)
-            .where('tier', '=', tier)
-            .execute();
-        }
-      }
+      const updatedAt = new Date();
+      const rows = ([1, 2] as const).flatMap((platform) =>
+        FEE_TIERS.map((tier) => ({
+          platform,
+          tier,
+          fee_percent: schedule[platform][tier],
+          updated_at: updatedAt,
+        })),
+      );
+      // One statement for the eight fees: each row is there already (migration 0029), so each is updated.
+      await trx
+        .insertInto('fee_schedule')
+        .values(rows)
+        .onConflict((conflict) =>
+          conflict.columns(['platform', 'tier']).doUpdateSet((update) => ({
+            fee_percent: update.ref('excluded.fee_percent'),
+            updated_at: update.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
       return read(trx);
     },
 
