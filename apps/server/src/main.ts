@@ -83,8 +83,10 @@ async function main(): Promise<void> {
     priceFeed: market,
   });
   log = app.log;
+  // The roll-up in flight, which the shutdown lets commit before the database closes.
+  let rolling: Promise<unknown> = Promise.resolve();
   const rollup = setInterval(() => {
-    rollUpHouseBalances(database.db).catch((error: unknown) =>
+    rolling = rollUpHouseBalances(database.db).catch((error: unknown) =>
       app.log.error({ err: error }, 'house roll-up failed'),
     );
   }, HOUSE_ROLLUP_INTERVAL_MS);
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(rollup);
+    await rolling;
     await app.close();
     await database.close();
     process.exit(0);

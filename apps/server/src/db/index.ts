@@ -1,12 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, types as liteTypes } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect, type Logger } from 'kysely';
+import { Kysely, PostgresDialect, type Logger, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
+
+/** The work runs in the caller's transaction when given one (so both commit or neither does), else in its own. */
+export function withTransaction<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
+}
 
 export type Database = {
   db: Kysely<DB>;

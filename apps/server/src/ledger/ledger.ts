@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '@florin/contracts';
 import type { AssetCode } from '@florin/domain';
+import { withTransaction } from '../db/index.js';
 import type { DB, HoldStatus } from '../db/schema.js';
 import {
   accountKey,
@@ -61,10 +62,6 @@ function toJson(value: unknown): string {
 
 function hashRequest(value: unknown): string {
   return createHash('sha256').update(toJson(value)).digest('hex');
-}
-
-function withTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
 }
 
 function assertBalanced(postings: readonly Posting[]): void {

@@ -13,6 +13,7 @@ import {
   type SanctionsMatch,
 } from '@florin/contracts';
 import type { Kysely } from 'kysely';
+import { withTransaction } from '../../db/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { isEveryStepSubmitted } from '../kyc/flags.js';
@@ -146,8 +147,9 @@ export function createComplianceService(deps: {
       customer: CustomerRow,
       trx: Kysely<DB>,
     ) => Promise<{ action: string; before: Record<string, unknown>; after: Record<string, unknown> } | null>,
+    executor: Kysely<DB> = db,
   ): Promise<{ customer: CustomerRow; changed: boolean }> {
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(executor, async (trx) => {
       const customer = await lockCustomer(trx, userId);
       const audit = await change(customer, trx);
       if (!audit) return { customer, changed: false };
@@ -354,19 +356,30 @@ export function createComplianceService(deps: {
     /**
      * The account stays on hold for a new reason (a possible sanctions match confirmed): staff reading the
      * customer's page see why it is held now; the former reason stays in the audit. Not a new hold, so the
-     * customer is not told again.
+     * customer is not told again. Given the caller's transaction, the new reason commits with the caller's
+     * change or not at all.
      */
-    async restateHold(actor: AuditActor, userId: number, reason: string): Promise<void> {
-      await changeAccount(actor, userId, async (before, trx) => {
-        if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
-        if (before.block_reason === reason) return null;
-        await repository.updateCustomer(trx, userId, { block_reason: reason });
-        return {
-          action: 'user.hold_reason_changed',
-          before: { block_reason: before.block_reason },
-          after: { block_reason: reason },
-        };
-      });
+    async restateHold(
+      actor: AuditActor,
+      userId: number,
+      reason: string,
+      executor: Kysely<DB> = db,
+    ): Promise<void> {
+      await changeAccount(
+        actor,
+        userId,
+        async (before, trx) => {
+          if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
+          if (before.block_reason === reason) return null;
+          await repository.updateCustomer(trx, userId, { block_reason: reason });
+          return {
+            action: 'user.hold_reason_changed',
+            before: { block_reason: before.block_reason },
+            after: { block_reason: reason },
+          };
+        },
+        executor,
+      );
     },
 
     async liftHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {

@@ -12,6 +12,7 @@ import {
   type SanctionsHit,
   type SanctionsHitStatus,
 } from '@florin/contracts';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import {
@@ -563,6 +564,44 @@ describe('confirming a match', () => {
       matches: [{ hit_id: hit.id, status: 'confirmed' }],
     });
     expect((await openHits()).map((item) => item.id)).not.toContain(hit.id);
+  });
+  it('confirms the hit and restates the hold together: a failure between them leaves both undone, and a retry does both', async () => {
+    const surname = uniqueSurname();
+    await importList([individual('9652', surname, ['Pavel'])]);
+    const customer = await submitVerification('Pavel', surname);
+    const hit = (await openHits()).find((item) => item.user_id === customer.id);
+    if (!hit) throw new Error('no hit');
+    const confirmPath = `/api/admin/sanctions/hits/${hit.id}/confirm`;
+    const note = 'Same person: the passport number matches the listing.';
+    // The database refuses this customer's new hold reason: the confirmation fails after the hit's review.
+    const db = t.database.db;
+    await sql`CREATE FUNCTION refuse_confirmed_reason() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'restating the hold failed'; END $$`.execute(db);
+    await sql`CREATE TRIGGER refuse_confirmed_reason BEFORE UPDATE OF block_reason ON users FOR EACH ROW
+      WHEN (NEW.id = ${sql.lit(customer.id)}) EXECUTE FUNCTION refuse_confirmed_reason()`.execute(db);
+    try {
+      const failed = await officer.browser.post(confirmPath, { note });
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await sql`DROP TRIGGER refuse_confirmed_reason ON users`.execute(db);
+      await sql`DROP FUNCTION refuse_confirmed_reason()`.execute(db);
+    }
+    expect((await openHits()).map((item) => item.id)).toContain(hit.id);
+    expect(await auditRows(db, 'sanctions_hit', hit.id)).toEqual([]);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.holdReason,
+    });
+
+    const retried = await officer.browser.post(confirmPath, { note });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
+    });
+    expect((await auditRows(db, 'sanctions_hit', hit.id)).map((row) => row.action)).toEqual([
+      'sanctions.hit_confirmed',
+    ]);
   });
 });
 

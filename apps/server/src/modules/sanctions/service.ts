@@ -16,6 +16,7 @@ import {
 } from '@florin/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { withTransaction } from '../../db/index.js';
 import type { DB, SanctionsScreeningMatch } from '../../db/schema.js';
 import { readPage } from '../../http/pages.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
@@ -224,14 +225,15 @@ export function createSanctionsService(deps: {
     );
   }
 
-  /** Compliance's decision on an open hit, with its note, in one audited transaction. */
+  /** Compliance's decision on an open hit, with its note, audited; in the caller's transaction when given one. */
   async function review(
     actor: AuditActor,
     hitId: number,
     decision: Exclude<SanctionsHitStatus, 'open'>,
     note: string,
+    executor: Kysely<DB> = db,
   ): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(executor, async (trx) => {
       const before = await repository.lockHit(trx, hitId);
       if (!before) throw new AppError('NOT_FOUND');
       refuseUnlessOpen(before.status, decision);
@@ -396,7 +398,9 @@ export function createSanctionsService(deps: {
      * Recorded and audited; the account is held (should a hold lifted before holds waited for review
      * have let it go) and the hold can no longer be lifted. Reporting to OFSI is compliance's, outside.
      * The hold comes first, by the officer: a failure after it leaves the hit open on a held account,
-     * never a confirmed match on a free one. The hold's reason says "confirmed" only once the hit does.
+     * never a confirmed match on a free one. The hit and the hold's reason change in one transaction, so
+     * the reason says "confirmed" exactly when the hit does (a retry of a half-done confirmation would
+     * be refused as already confirmed, and could not mend the reason).
      */
     async confirmMatch(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
       const hit = await repository.findHit(hitId);
@@ -404,8 +408,10 @@ export function createSanctionsService(deps: {
       refuseUnlessOpen(hit.status, 'confirmed');
       if (await hold(hit.user_id, actor))
         deps.log.warn({ userId: hit.user_id, hitId }, 'a confirmed sanctions match put an account on hold');
-      await review(actor, hitId, 'confirmed', note);
-      await deps.compliance.restateHold(actor, hit.user_id, SANCTIONS_TEXTS.confirmedHoldReason);
+      await db.transaction().execute(async (trx) => {
+        await review(actor, hitId, 'confirmed', note, trx);
+        await deps.compliance.restateHold(actor, hit.user_id, SANCTIONS_TEXTS.confirmedHoldReason, trx);
+      });
       return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.matchConfirmed };
     },
 
