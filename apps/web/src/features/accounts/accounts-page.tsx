@@ -5,7 +5,7 @@ import { ResponsiveTabs } from '../../components/responsive-tabs';
 import { useCurrentUser } from '../../lib/current-user';
 import { AccountDetailsTab } from './account-details-tab';
 import { AlertsTab } from './alerts-tab';
-import { ApiTab } from './api-tab';
+import { ApiTab, useRevealedToken } from './api-tab';
 import { AutoTradeTab } from './auto-trade-tab';
 import { ACCOUNT_TAB_ENTRIES, ACCOUNT_TABS, type AccountTab } from './account-tabs';
 import { PromoTab } from './promo-tab';
@@ -29,6 +29,7 @@ export function AccountsPage(props: AccountsPageProps) {
 function AccountsScreen({ user, onLogOut, isLoggingOut }: AccountsPageProps & { user: User }) {
   const [tab, setTab] = useState<AccountTab>(ACCOUNT_TABS.details);
   const [isUpgradeOpen, setIsUpgradeOpen] = useState(false);
+  const revealedToken = useRevealedToken();
 
   const panelFor = (value: AccountTab) =>
     value === ACCOUNT_TABS.details ? (
@@ -40,7 +41,7 @@ function AccountsScreen({ user, onLogOut, isLoggingOut }: AccountsPageProps & { 
     ) : value === ACCOUNT_TABS.alerts ? (
       <AlertsTab user={user} />
     ) : value === ACCOUNT_TABS.api ? (
-      <ApiTab userId={user.id} />
+      <ApiTab userId={user.id} revealed={revealedToken} />
     ) : value === ACCOUNT_TABS.tier ? (
       <TierTab />
     ) : value === ACCOUNT_TABS.autoTrade ? (

@@ -36,6 +36,18 @@ import { useApiTokens } from './api/get-api-tokens';
 
 type RevealedToken = NewApiToken['data'];
 
+/**
+ * The token just generated, kept by the Account page rather than the tab: the tabs turn into an accordion
+ * (and back) when the window crosses 768 px, which remounts the tab, and a token shown only once must still
+ * show after a phone is turned.
+ */
+export function useRevealedToken() {
+  const [token, setToken] = useState<RevealedToken | null>(null);
+  return { token, reveal: setToken, dismiss: () => setToken(null) };
+}
+
+export type RevealedTokenState = ReturnType<typeof useRevealedToken>;
+
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const londonDate = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -77,17 +89,16 @@ function reportTokenFailure(failure: unknown, id: string): void {
 }
 
 /** The Account page's API tab (spec 002 §2.2): generate tokens, shown once; the table of tokens; delete. */
-export function ApiTab({ userId }: { userId: number }) {
+export function ApiTab({ userId, revealed }: { userId: number; revealed: RevealedTokenState }) {
   const tokens = useApiTokens(userId);
   const generateFirst = useGenerateApiToken(userId);
-  const [revealed, setRevealed] = useState<RevealedToken | null>(null);
   const [isAnotherOpen, setIsAnotherOpen] = useState(false);
   const [toDelete, setToDelete] = useState<ApiToken | null>(null);
   const hasLiveToken = tokens.data?.some((token) => token.deleted_at === null) ?? false;
 
   const handleGenerateFirst = () =>
     generateFirst.mutate(undefined, {
-      onSuccess: (response) => setRevealed(response.data),
+      onSuccess: (response) => revealed.reveal(response.data),
       onError: (failure) => reportTokenFailure(failure, 'api-token-generate'),
     });
 
@@ -151,11 +162,11 @@ export function ApiTab({ userId }: { userId: number }) {
           onCancel={() => setIsAnotherOpen(false)}
           onGenerated={(token) => {
             setIsAnotherOpen(false);
-            setRevealed(token);
+            revealed.reveal(token);
           }}
         />
       </Modal>
-      <RevealModal token={revealed} onClose={() => setRevealed(null)} />
+      <RevealModal token={revealed.token} onClose={revealed.dismiss} />
       <DeleteModal userId={userId} token={toDelete} onClose={() => setToDelete(null)} />
     </Stack>
   );
