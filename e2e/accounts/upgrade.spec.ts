@@ -77,7 +77,10 @@ test.describe('the Account page and the upgrade to trade', () => {
     const offer = page.getByRole('dialog', { name: UPGRADE_TEXTS.modalTitle });
     await expect(offer).toBeVisible();
     const features = offer.getByRole('list', { name: 'Trading account features' }).getByRole('listitem');
-    await expect(features).toHaveText([...UPGRADE_TEXTS.features]);
+    // The spec's list, with the fee the schedule starts at (a new database's: 0.35%).
+    const expected: string[] = [...UPGRADE_TEXTS.features];
+    expected.splice(UPGRADE_TEXTS.feesFeatureAt, 0, 'Fees starting at 0.35%');
+    await expect(features).toHaveText(expected);
     await saveScreenshots('accounts-upgrade-offer');
     await offer.getByRole('button', { name: UPGRADE_TEXTS.confirm }).click();
 

@@ -13,14 +13,18 @@ export const UPGRADE_TEXTS = {
   upgradeButton: 'Upgrade to Trade',
   modalTitle: 'Upgrade to Trade',
   modalIntro: 'A trading account gives you:',
+  /**
+   * The spec's features but its "Fees starting at 0.35%": that figure is the fee schedule's, which finance
+   * keeps in the back office, so the modal writes it from the schedule, at `feesFeatureAt` in this list.
+   */
   features: [
     'Multiple trading pairs',
     'Tight spreads',
-    'Fees starting at 0.35%',
     'Market and limit orders',
     'Advanced charting',
     'Portfolio management',
   ],
+  feesFeatureAt: 2,
   confirm: 'Upgrade Now',
   cancel: 'Cancel',
   completeTitle: 'Upgrade Complete!',

@@ -1,5 +1,7 @@
 import { UPGRADE_TEXTS } from '@florin/contracts';
 import { Button, Group, List, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Fragment } from 'react';
+import { TradingFeesFrom } from '../../components/trading-fees-from';
 import { useUpgradeToTrade } from './api/upgrade-to-trade';
 
 type UpgradeModalProps = {
@@ -57,8 +59,15 @@ export function UpgradeModal({ opened, onClose, onLogOut, isLoggingOut }: Upgrad
         <Stack gap="md">
           <Text size="sm">{UPGRADE_TEXTS.modalIntro}</Text>
           <List spacing="xs" size="sm" icon={<Tick />} aria-label="Trading account features">
-            {UPGRADE_TEXTS.features.map((feature) => (
-              <List.Item key={feature}>{feature}</List.Item>
+            {UPGRADE_TEXTS.features.map((feature, index) => (
+              <Fragment key={feature}>
+                {index === UPGRADE_TEXTS.feesFeatureAt && (
+                  <List.Item>
+                    <TradingFeesFrom capitalised />
+                  </List.Item>
+                )}
+                <List.Item>{feature}</List.Item>
+              </Fragment>
             ))}
           </List>
           <Group justify="flex-end" gap="sm">

@@ -1,13 +1,14 @@
 import { KYC_TEXTS, type AccountTypeBody } from '@florin/contracts';
 import { Button, Group, Loader, Modal, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { TradingFeesFrom } from '../../../components/trading-fees-from';
 import { useChooseAccount } from '../api/update-account-type';
 import { StepNav } from '../components/step-nav';
 import classes from '../components/kyc.module.css';
 
 type Flavour = 'Instant' | 'Trade';
 
-const FLAVOURS: { value: Flavour; title: string; description: string }[] = [
+const FLAVOURS: { value: Flavour; title: string; description: ReactNode }[] = [
   {
     value: 'Instant',
     title: 'Instant',
@@ -16,7 +17,11 @@ const FLAVOURS: { value: Flavour; title: string; description: string }[] = [
   {
     value: 'Trade',
     title: 'Trade',
-    description: 'Market and limit orders on the trading screen, with fees starting at 0.35%.',
+    description: (
+      <>
+        Market and limit orders on the trading screen, with <TradingFeesFrom />.
+      </>
+    ),
   },
 ];
 

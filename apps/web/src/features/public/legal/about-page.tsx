@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { COMPANY } from '../../../lib/company';
 import { PATHS } from '../../../lib/paths';
+import { TradingFeesFrom } from '../../../components/trading-fees-from';
 import { StaticPage } from '../static-page';
 
 export function AboutPage() {
@@ -22,7 +23,7 @@ export function AboutPage() {
         </li>
         <li>
           <strong>Traders</strong>, with a trading account: market and limit orders, positions, auto trade and
-          an API, with fees starting at 0.35%.
+          an API, with <TradingFeesFrom />.
         </li>
         <li>
           <strong>Businesses</strong>, with a <Link to={PATHS.cryptoBusiness}>Corporate account</Link> for the

@@ -3,11 +3,11 @@ import { trimZeros } from '@florin/domain';
 import { Alert, Button, Center, Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { lowestTradingPercent, useFees } from '../../../lib/fees';
 import { formatDecimal, formatFiat } from '../../../lib/format';
 import { PATHS } from '../../../lib/paths';
 import { priceSymbol } from '../../../lib/price-feed';
 import { ScrollableTable, StaticPage } from '../static-page';
-import { useFees } from './api/get-fees';
 import { usePublicCoins } from './api/get-public-coins';
 
 const NONE = 'None';
@@ -110,8 +110,7 @@ export function FeesPage() {
 function FeeTables({ fees, coins }: { fees: Fees; coins: PublicCoins }) {
   const tiers = fees.trading;
   const lastTier = tiers.at(-1);
-  // The top tier's trading account fee is the lowest on the schedule ("fees starting at 0.35%").
-  const lowestTradingFee = lastTier?.trading_percent;
+  const lowestTradingFee = lowestTradingPercent(fees);
   return (
     <>
       <h2 id="deposits">Deposits</h2>
