@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { COMPLIANCE_TEXTS, SANCTIONS_TEXTS } from '@florin/contracts';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
+import { csrfHeaders, type NewDevice, type SignIn, type SignUp } from '../fixtures.js';
 import {
   currentUser,
   finishIndividualVerification,
@@ -56,6 +57,31 @@ async function importFile(page: Page, name: string, text: string): Promise<Locat
     .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
   await importForm.getByRole('button', { name: 'Import list' }).click();
   return importForm;
+}
+
+/**
+ * The officer (on `page`, at /admin/sanctions) imports a list naming one person; a customer of that name
+ * signs up and finishes verification through the API on a device of their own, and is held for it.
+ */
+async function listedCustomer(
+  page: Page,
+  fixtures: { signUp: SignUp; signIn: SignIn; newDevice: NewDevice },
+  given: string,
+  groupId: string,
+) {
+  const surname = uniqueSurname();
+  const listed = conList([
+    { surname: surname.toUpperCase(), given, dob: '', groupType: 'Individual', groupId },
+  ]);
+  const importForm = await importFile(page, 'ConList.csv', listed);
+  await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toBeVisible();
+  const customer = await fixtures.signUp({ firstName: given, lastName: surname });
+  const { page: customerPage } = await fixtures.newDevice();
+  await fixtures.signIn(customerPage.request, customer);
+  await submitIndividualDocuments(customerPage.request);
+  await finishIndividualVerification(customerPage.request);
+  const { id: userId, user_identification: reference } = await currentUser(customerPage.request);
+  return { surname, userId, reference, customerPage };
 }
 
 /** On the customer's compliance page, asks to lift the hold with this reason; the dialog is returned. */
@@ -215,21 +241,14 @@ test.describe('the back office: sanctions screening', () => {
     saveScreenshots,
     consoleErrors,
   }) => {
-    const surname = uniqueSurname();
     await signInStaff(page, await staffMember('compliance'));
     await page.goto('/admin/sanctions');
-    const listed = conList([
-      { surname: surname.toUpperCase(), given: 'Vera', dob: '', groupType: 'Individual', groupId: '90011' },
-    ]);
-    const importForm = await importFile(page, 'ConList.csv', listed);
-    await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toBeVisible();
-
-    const customer = await signUp({ firstName: 'Vera', lastName: surname });
-    const { page: customerPage } = await newDevice();
-    await signIn(customerPage.request, customer);
-    await submitIndividualDocuments(customerPage.request);
-    await finishIndividualVerification(customerPage.request);
-    const { id: userId, user_identification: reference } = await currentUser(customerPage.request);
+    const { surname, userId, reference, customerPage } = await listedCustomer(
+      page,
+      { signUp, signIn, newDevice },
+      'Vera',
+      '90011',
+    );
 
     await page.reload();
     const hit = page
@@ -269,6 +288,97 @@ test.describe('the back office: sanctions screening', () => {
     await saveScreenshots('admin-case-confirmed-sanctions-match');
     await customerPage.goto('/user');
     await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('once OFSI revokes the designation and the list no longer names it, the officer records the delisting and lifts the hold', async ({
+    page,
+    signUp,
+    signIn,
+    newDevice,
+    staffMember,
+    signInStaff,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    await signInStaff(page, await staffMember('compliance'));
+    await page.goto('/admin/sanctions');
+    const { surname, userId, reference, customerPage } = await listedCustomer(
+      page,
+      { signUp, signIn, newDevice },
+      'Oleg',
+      '90021',
+    );
+
+    // Confirmed earlier (the story above shows how): through the API here.
+    const hits = await page.request.get('/api/admin/sanctions/hits?status=open');
+    const found = ((await hits.json()) as { data: { id: number; user_id: number }[] }).data.find(
+      (item) => item.user_id === userId,
+    );
+    if (!found) throw new Error('no open hit for the customer');
+    const confirmed = await page.request.post(`/api/admin/sanctions/hits/${found.id}/confirm`, {
+      data: { note: 'Passport matches the listing. OFSI report FR-2026-0302.' },
+      headers: await csrfHeaders(page.request),
+    });
+    expect(confirmed.ok(), await confirmed.text()).toBe(true);
+
+    // Still listed: Record delisting says why it cannot be used yet.
+    await page.goto('/admin/sanctions?status=confirmed');
+    const hit = page
+      .getByRole('table', { name: 'Screening hits' })
+      .getByRole('row')
+      .filter({ hasText: reference });
+    const record = hit.getByRole('button', { name: `Record delisting: Oleg ${surname}` });
+    await expect(record).toBeDisabled();
+    await record.focus();
+    await expect(page.getByRole('tooltip')).toHaveText(SANCTIONS_TEXTS.stillListed);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog', { name: 'Record the delisting' })).toHaveCount(0);
+
+    // OFSI's next list no longer names them.
+    const importForm = await importFile(
+      page,
+      'ConList.csv',
+      conList([
+        { surname: uniqueSurname(), given: 'Other', dob: '', groupType: 'Individual', groupId: '90022' },
+      ]),
+    );
+    await expect(importForm.getByRole('status').filter({ hasText: 'List imported' })).toBeVisible();
+    await expect(record).toBeEnabled();
+    await record.click();
+    const dialog = page.getByRole('dialog', { name: 'Record the delisting' });
+    await expect(dialog).toContainText(
+      `Oleg ${surname.toUpperCase()} (group 90021) is no longer on the consolidated list.`,
+    );
+    await dialog.getByRole('button', { name: 'Record delisting' }).click();
+    await expect(dialog.getByText(SANCTIONS_TEXTS.delistNoteRequired)).toBeVisible();
+    await dialog
+      .getByLabel('When was the designation revoked, and where did OFSI publish it?')
+      .fill('Revoked 20/11/2026, OFSI financial sanctions notice 2026/117.');
+    await saveScreenshots('admin-sanctions-record-delisting');
+    await dialog.getByRole('button', { name: 'Record delisting' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(SANCTIONS_TEXTS.delisted)).toBeVisible();
+    await expect(hit).toHaveCount(0);
+    await page.getByRole('radiogroup', { name: 'Hits to show' }).getByText('Delisted').click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Delisted' })).toBeVisible();
+    await expect(hit).toContainText(
+      'Delisted: Revoked 20/11/2026, OFSI financial sanctions notice 2026/117.',
+    );
+    await expect(hit).toContainText('Passport matches the listing. OFSI report FR-2026-0302.');
+    await closeToasts(page);
+    await saveScreenshots('admin-sanctions-delisted');
+
+    // Nothing holds the account now: the case says why it is still held, and the officer lifts the hold.
+    await page.goto(`/admin/compliance/${userId}`);
+    await expect(page.getByRole('alert', { name: 'On hold' })).toContainText(
+      SANCTIONS_TEXTS.delistedHoldReason,
+    );
+    const lift = await askToLiftHold(page, 'Designation revoked; nothing else holds the account.');
+    await expect(lift).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Put on hold' })).toBeVisible();
+    await customerPage.goto('/user');
+    await expect(customerPage.getByRole('alert').filter({ hasText: 'Account on hold' })).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
 });

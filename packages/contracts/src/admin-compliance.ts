@@ -34,7 +34,7 @@ export const COMPLIANCE_TEXTS = {
   openSanctionsHit:
     'This customer has a sanctions match nobody has reviewed. Review it under Sanctions first.',
   confirmedSanctionsHit:
-    'This customer is a confirmed sanctions match: the account stays on hold while they are designated.',
+    'This customer is a confirmed sanctions match: the account stays on hold while they are designated. Once the list no longer names them, record the delisting under Sanctions.',
   sourceOfWealthReset: 'The customer will be asked for their source of wealth again.',
   sourceOfWealthAlreadyReset: 'The customer has not answered the last reset yet.',
   sourceOfWealthNotAnswered: 'The customer has not answered the source-of-wealth questions yet.',

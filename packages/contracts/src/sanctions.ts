@@ -42,6 +42,14 @@ export const SANCTIONS_TEXTS = {
   matchConfirmed:
     'Recorded as a confirmed match. The account stays on hold while the customer is designated: report it to OFSI.',
   alreadyConfirmed: 'This hit is already recorded as a confirmed match.',
+  delisted:
+    'Recorded as delisted. The hit no longer holds the account: review the customer’s case and lift the hold there.',
+  alreadyDelisted: 'This hit is already recorded as delisted.',
+  onlyConfirmedDelisted: 'Only a confirmed match can be recorded as delisted.',
+  stillListed:
+    'The active consolidated list still names this designation. Import the list that no longer names it, then record the delisting.',
+  delistNoteRequired:
+    'Please write when the designation was revoked and where OFSI published the revocation.',
   noteRequired: 'Please write why this is not the listed person or entity.',
   confirmNoteRequired:
     'Please write what shows this is the listed person or entity, and your report’s reference.',
@@ -49,6 +57,8 @@ export const SANCTIONS_TEXTS = {
   holdReason: 'Possible sanctions match. Review the hit on the Sanctions screen.',
   confirmedHoldReason:
     'Confirmed sanctions match. The account stays on hold while the customer is designated; see the hit on the Sanctions screen.',
+  delistedHoldReason:
+    'Sanctions designation revoked. Review the account, then lift the hold if nothing else holds it.',
   noList: 'No sanctions list has been imported yet. Until one is, nobody can be screened.',
 } as const;
 
@@ -92,16 +102,20 @@ export type ScreeningSubjectKind = z.infer<typeof ScreeningSubjectKindSchema>;
 
 /**
  * A hit's lifecycle (CONVENTIONS.md 7): open until compliance decides whether it is the listed party.
- * A false positive lets the hold be lifted; a confirmed match keeps the account on hold for good (its
- * assets are frozen while the party is designated; only OFSI can license dealing with them).
+ * A false positive lets the hold be lifted; a confirmed match keeps the account on hold while the party
+ * is designated (its assets are frozen; only OFSI can license dealing with them). Once the designation
+ * is revoked and the active list no longer names it, compliance records the match as delisted, and the
+ * hold can be lifted. These are staff's decisions; a screening that finds a delisted match again makes it
+ * confirmed once more.
  */
-export const SANCTIONS_HIT_STATUSES = ['open', 'false_positive', 'confirmed'] as const;
+export const SANCTIONS_HIT_STATUSES = ['open', 'false_positive', 'confirmed', 'delisted'] as const;
 export const SanctionsHitStatusSchema = z.enum(SANCTIONS_HIT_STATUSES);
 export type SanctionsHitStatus = z.infer<typeof SanctionsHitStatusSchema>;
 export const SANCTIONS_HIT_TRANSITIONS: Record<SanctionsHitStatus, readonly SanctionsHitStatus[]> = {
   open: ['false_positive', 'confirmed'],
   false_positive: [],
-  confirmed: [],
+  confirmed: ['delisted'],
+  delisted: [],
 };
 
 export const SanctionsListSchema = z.object({
@@ -180,6 +194,11 @@ export const SanctionsHitSchema = z.object({
   review_note: z.string().nullable(),
   reviewed_at: z.string().nullable(),
   reviewed_by: z.string().nullable(),
+  /** Whether the active list still names the designation: a confirmed match can be delisted only once not. */
+  still_listed: z.boolean(),
+  delisted_note: z.string().nullable(),
+  delisted_at: z.string().nullable(),
+  delisted_by: z.string().nullable(),
 });
 export type SanctionsHit = z.infer<typeof SanctionsHitSchema>;
 
@@ -229,6 +248,19 @@ export const confirmSanctionsHit = defineEndpoint({
     'Record a hit as a confirmed match, with a note: the account stays on hold and the hold cannot be lifted (compliance)',
   params: HitParamsSchema,
   body: ConfirmMatchBodySchema,
+  responses: { 200: z.object({ data: SanctionsHitSchema, message: z.string() }) },
+});
+
+/** When the designation was revoked, and where OFSI published it. */
+export const DelistedBodySchema = reviewNoteBody(SANCTIONS_TEXTS.delistNoteRequired);
+
+export const recordSanctionsHitDelisted = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/sanctions/hits/{id}/delisted',
+  summary:
+    'Record that a confirmed match’s designation was revoked, with a note, once the active list no longer names it: the hit stops holding the account (compliance)',
+  params: HitParamsSchema,
+  body: DelistedBodySchema,
   responses: { 200: z.object({ data: SanctionsHitSchema, message: z.string() }) },
 });
 

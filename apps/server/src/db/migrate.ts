@@ -29,6 +29,7 @@ import * as randomIds from './migrations/0026-random-ids.js';
 import * as payoutFiles from './migrations/0027-payout-files.js';
 import * as sanctionsConfirmed from './migrations/0028-sanctions-confirmed.js';
 import * as feeSchedule from './migrations/0029-fee-schedule.js';
+import * as sanctionsDelisted from './migrations/0030-sanctions-delisted.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0027-payout-files': payoutFiles,
   '0028-sanctions-confirmed': sanctionsConfirmed,
   '0029-fee-schedule': feeSchedule,
+  '0030-sanctions-delisted': sanctionsDelisted,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -987,7 +987,7 @@ export type SanctionsScreeningMatch = {
   subject_name: string;
   group_id: string;
   listed_name: string;
-  status: 'open' | 'false_positive' | 'confirmed';
+  status: 'open' | 'false_positive' | 'confirmed' | 'delisted';
 };
 
 /** Every screening of a customer, clear or not: evidence. */
@@ -1024,7 +1024,7 @@ export type SanctionsHitsTable = {
   listed_name: string;
   listed_dobs: string | null;
   regime: string | null;
-  status: Generated<'open' | 'false_positive' | 'confirmed'>;
+  status: Generated<'open' | 'false_positive' | 'confirmed' | 'delisted'>;
   first_screening_id: string;
   last_screening_id: string;
   found_at: Generated<Date>;
@@ -1032,6 +1032,10 @@ export type SanctionsHitsTable = {
   review_note: string | null;
   reviewed_by_staff_id: number | null;
   reviewed_at: Date | null;
+  /** Set when a confirmed match's designation was revoked (migration 0030). */
+  delisted_note: string | null;
+  delisted_by_staff_id: number | null;
+  delisted_at: Date | null;
 };
 
 export type DB = {

@@ -265,6 +265,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'GET /api/admin/sanctions/hits',
       'POST /api/admin/sanctions/hits/:id/false-positive',
       'POST /api/admin/sanctions/hits/:id/confirm',
+      'POST /api/admin/sanctions/hits/:id/delisted',
       'GET /api/admin/sanctions/customers/:userId/screenings',
     ],
   ],

@@ -43,6 +43,11 @@ export type HitRow = {
   review_note: string | null;
   reviewed_at: Date | null;
   reviewed_by: string | null;
+  delisted_note: string | null;
+  delisted_at: Date | null;
+  delisted_by: string | null;
+  /** Whether the active list still names the designation. */
+  still_listed: boolean;
 };
 
 export type ScreeningRow = {
@@ -106,7 +111,8 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       .selectFrom('sanctions_hits')
       .innerJoin('users', 'users.id', 'sanctions_hits.user_id')
       .leftJoin('staff', 'staff.id', 'sanctions_hits.reviewed_by_staff_id')
-      .select([
+      .leftJoin('staff as delister', 'delister.id', 'sanctions_hits.delisted_by_staff_id')
+      .select((eb) => [
         'sanctions_hits.id',
         'sanctions_hits.user_id',
         'users.user_identification',
@@ -128,6 +134,20 @@ export function createSanctionsRepository(db: Kysely<DB>) {
         'sanctions_hits.review_note',
         'sanctions_hits.reviewed_at',
         'staff.email as reviewed_by',
+        'sanctions_hits.delisted_note',
+        'sanctions_hits.delisted_at',
+        'delister.email as delisted_by',
+        eb
+          .exists(
+            eb
+              .selectFrom('sanctions_list_entries')
+              .innerJoin('sanctions_lists', 'sanctions_lists.id', 'sanctions_list_entries.list_id')
+              .select('sanctions_list_entries.id')
+              .where('sanctions_lists.replaced_at', 'is', null)
+              .whereRef('sanctions_list_entries.group_id', '=', 'sanctions_hits.group_id'),
+          )
+          .$castTo<boolean>()
+          .as('still_listed'),
       ]);
 
   /** Customers (with their own date of birth), companies and directors; `userId` narrows to one customer. */
@@ -419,6 +439,35 @@ export function createSanctionsRepository(db: Kysely<DB>) {
         .set({ status: decision, review_note: note, reviewed_by_staff_id: staffId, reviewed_at: new Date() })
         .where('id', '=', id)
         .execute();
+    },
+
+    /** A confirmed match whose designation was revoked, with compliance's note. */
+    async delist(trx: Executor, id: number, note: string, staffId: number | null): Promise<void> {
+      await trx
+        .updateTable('sanctions_hits')
+        .set({
+          status: 'delisted',
+          delisted_note: note,
+          delisted_by_staff_id: staffId,
+          delisted_at: new Date(),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /**
+     * A delisted match found again (the party designated once more) is a confirmed match again; true when
+     * this call made it one. Run after `upsertHit` in the same transaction, which has locked the row.
+     */
+    async relistHit(trx: Executor, id: number): Promise<boolean> {
+      const row = await trx
+        .updateTable('sanctions_hits')
+        .set({ status: 'confirmed', delisted_note: null, delisted_by_staff_id: null, delisted_at: null })
+        .where('id', '=', id)
+        .where('status', '=', 'delisted')
+        .returning('id')
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async customerExists(userId: number): Promise<boolean> {

@@ -8,6 +8,7 @@ import {
   listCustomerScreenings,
   listSanctionsHits,
   markSanctionsHitFalsePositive,
+  recordSanctionsHitDelisted,
   SANCTIONS_FILE_MAX_BYTES,
   SANCTIONS_ROLES,
   SANCTIONS_TEXTS,
@@ -87,6 +88,12 @@ export function registerSanctionsRoutes(app: FastifyInstance, deps: { sanctions:
   registerRoute(app, confirmSanctionsHit, {
     access: compliance,
     handler: (request) => sanctions.confirmMatch(auditActorOf(request), request.params.id, request.body.note),
+  });
+
+  registerRoute(app, recordSanctionsHitDelisted, {
+    access: compliance,
+    handler: (request) =>
+      sanctions.recordDelisted(auditActorOf(request), request.params.id, request.body.note),
   });
 
   registerRoute(app, listCustomerScreenings, {

@@ -605,6 +605,124 @@ describe('confirming a match', () => {
   });
 });
 
+describe('recording a delisting', () => {
+  it('frees a confirmed match once the list no longer names it, and holds the account again if it is listed again', async () => {
+    const surname = uniqueSurname();
+    const listed = [individual('9661', surname, ['Rurik'])];
+    await importList(listed);
+    const customer = await submitVerification('Rurik', surname);
+    const hit = (await openHits()).find((item) => item.user_id === customer.id);
+    if (!hit) throw new Error('no hit');
+    const delistedPath = `/api/admin/sanctions/hits/${hit.id}/delisted`;
+    const note = 'Revoked by OFSI notice 2026/117 of 20 November 2026.';
+
+    // Open, not confirmed: nothing to delist.
+    const early = await officer.browser.post(delistedPath, { note });
+    expect([early.statusCode, errorOf(early).message]).toEqual([409, SANCTIONS_TEXTS.onlyConfirmedDelisted]);
+    const confirmed = await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/confirm`, {
+      note: 'Same person: the passport matches the listing.',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    expect(SanctionsHitSchema.parse(confirmed.json<{ data: unknown }>().data).still_listed).toBe(true);
+
+    // The active list still names the designation: refused, and nothing changes.
+    const tooSoon = await officer.browser.post(delistedPath, { note });
+    expect([tooSoon.statusCode, errorOf(tooSoon).message]).toEqual([409, SANCTIONS_TEXTS.stillListed]);
+    expect((await hitsOf('confirmed')).map((item) => item.id)).toContain(hit.id);
+
+    // OFSI's next list no longer names them.
+    await importList([individual('9662', uniqueSurname(), ['Someone'])]);
+    const stillConfirmed = (await hitsOf('confirmed')).find((item) => item.id === hit.id);
+    expect(stillConfirmed).toMatchObject({ status: 'confirmed', still_listed: false });
+    const noNote = await officer.browser.post(delistedPath, { note: ' ' });
+    expect(noNote.statusCode).toBe(422);
+    expect(errorOf(noNote).errors).toEqual({ note: [SANCTIONS_TEXTS.delistNoteRequired] });
+
+    const delisted = await officer.browser.post(delistedPath, { note });
+    expect(delisted.statusCode, delisted.body).toBe(200);
+    expect(delisted.json()).toMatchObject({
+      message: SANCTIONS_TEXTS.delisted,
+      data: {
+        id: hit.id,
+        status: 'delisted',
+        still_listed: false,
+        delisted_note: note,
+        delisted_by: officer.email,
+        review_note: 'Same person: the passport matches the listing.',
+      },
+    });
+    expect((await hitsOf('delisted')).map((item) => item.id)).toContain(hit.id);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.delistedHoldReason,
+    });
+    expect((await auditRows(t.database.db, 'sanctions_hit', hit.id)).map((row) => row.action)).toEqual([
+      'sanctions.hit_confirmed',
+      'sanctions.hit_delisted',
+    ]);
+    // Decided: neither it nor another decision can be taken again.
+    for (const path of [delistedPath, `/api/admin/sanctions/hits/${hit.id}/confirm`]) {
+      const again = await officer.browser.post(path, { note });
+      expect([path, again.statusCode, errorOf(again).message]).toEqual([
+        path,
+        409,
+        SANCTIONS_TEXTS.alreadyDelisted,
+      ]);
+    }
+    // Nothing holds the account any more: the case no longer blocks, and compliance can lift the hold.
+    const caseAnswer = await officer.browser.get(`/api/admin/compliance/cases/${customer.id}`);
+    expect(ComplianceCaseSchema.parse(caseAnswer.json<{ data: unknown }>().data).sanctions_match).toBeNull();
+
+    // Designated again: the match is confirmed once more, and the account held for it.
+    await importList(listed);
+    expect((await hitsOf('confirmed')).find((item) => item.id === hit.id)).toMatchObject({
+      status: 'confirmed',
+      still_listed: true,
+      delisted_note: null,
+    });
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
+    });
+    expect((await screeningsOf(customer.id))[0]).toMatchObject({
+      trigger: 'list_imported',
+      outcome: 'hit',
+      matches: [{ hit_id: hit.id, status: 'confirmed' }],
+    });
+    expect((await auditRows(t.database.db, 'sanctions_hit', hit.id)).map((row) => row.action)).toEqual([
+      'sanctions.hit_confirmed',
+      'sanctions.hit_delisted',
+      'sanctions.hit_relisted',
+    ]);
+    const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Delisted, we thought.',
+    });
+    expect([lift.statusCode, errorOf(lift).message]).toEqual([409, COMPLIANCE_TEXTS.confirmedSanctionsHit]);
+  });
+
+  it('lets compliance lift the hold of a delisted customer', async () => {
+    const surname = uniqueSurname();
+    await importList([individual('9663', surname, ['Vadim'])]);
+    const customer = await submitVerification('Vadim', surname);
+    const hit = (await openHits()).find((item) => item.user_id === customer.id);
+    if (!hit) throw new Error('no hit');
+    const note = 'Same person: the passport matches the listing.';
+    expect(
+      (await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/confirm`, { note })).statusCode,
+    ).toBe(200);
+    await importList([individual('9664', uniqueSurname(), ['Someone'])]);
+    const delisted = await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/delisted`, {
+      note: 'Revoked by OFSI notice 2026/118.',
+    });
+    expect(delisted.statusCode, delisted.body).toBe(200);
+    const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Designation revoked; the account is otherwise in order.',
+    });
+    expect(lift.statusCode, lift.body).toBe(200);
+    expect(await accountOf(customer.id)).toEqual({ block_status: 0, block_reason: null });
+  });
+});
+
 describe('going live', () => {
   /** A customer whose verification is finished and approved, but whose onboarding screening never happened. */
   async function unscreenedCustomer(firstName: string, lastName: string) {
@@ -675,6 +793,7 @@ describe('who may use it', () => {
       ['GET', '/api/admin/sanctions/hits'],
       ['POST', '/api/admin/sanctions/hits/1/false-positive'],
       ['POST', '/api/admin/sanctions/hits/1/confirm'],
+      ['POST', '/api/admin/sanctions/hits/1/delisted'],
       ['GET', '/api/admin/sanctions/customers/1/screenings'],
     ] as const;
     for (const role of ['support', 'finance'] as const) {

@@ -85,8 +85,19 @@ function toHit(row: HitRow): SanctionsHit {
     review_note: row.review_note,
     reviewed_at: row.reviewed_at?.toISOString() ?? null,
     reviewed_by: row.reviewed_by,
+    still_listed: row.still_listed,
+    delisted_note: row.delisted_note,
+    delisted_at: row.delisted_at?.toISOString() ?? null,
+    delisted_by: row.delisted_by,
   };
 }
+
+/** What a decision refused on a hit already decided says, by the hit's status. */
+const ALREADY_DECIDED: Record<Exclude<SanctionsHitStatus, 'open'>, string> = {
+  false_positive: SANCTIONS_TEXTS.alreadyFalsePositive,
+  confirmed: SANCTIONS_TEXTS.alreadyConfirmed,
+  delisted: SANCTIONS_TEXTS.alreadyDelisted,
+};
 
 /** A file name safe to keep and show: no folders, no control characters, at most 200 characters. */
 function cleanFileName(filename: string): string {
@@ -141,15 +152,24 @@ export function createSanctionsService(deps: {
     return cached.index;
   }
 
-  /** The account goes on hold unless it already is; true when this call put it there. */
-  async function hold(userId: number, actor: AuditActor = SYSTEM): Promise<boolean> {
+  /**
+   * The account goes on hold unless it already is; true when this call put it there. `restate`: a hold
+   * already there takes this reason (a delisted match designated again is a confirmed one).
+   */
+  async function hold(
+    userId: number,
+    actor: AuditActor = SYSTEM,
+    reason: string = SANCTIONS_TEXTS.holdReason,
+    restate = false,
+  ): Promise<boolean> {
     try {
-      await deps.compliance.putOnHold(actor, userId, SANCTIONS_TEXTS.holdReason);
+      await deps.compliance.putOnHold(actor, userId, reason);
       return true;
     } catch (error) {
       // The compliance service's only conflict here: the account is on hold already.
-      if (error instanceof AppError && error.code === 'CONFLICT') return false;
-      throw error;
+      if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      if (restate) await deps.compliance.restateHold(actor, userId, reason);
+      return false;
     }
   }
 
@@ -165,6 +185,7 @@ export function createSanctionsService(deps: {
     subjects: readonly SubjectRow[],
     found: readonly SubjectMatch[],
   ): Promise<{ outcome: ScreeningOutcome; held: boolean }> {
+    let relisted = false;
     const outcome = await db.transaction().execute(async (trx): Promise<ScreeningOutcome> => {
       const known = await repository.findHitStatuses(
         trx,
@@ -199,6 +220,18 @@ export function createSanctionsService(deps: {
           first_screening_id: screeningId,
           last_screening_id: screeningId,
         });
+        if (await repository.relistHit(trx, hit.id)) {
+          relisted = true;
+          hit.status = 'confirmed';
+          await recordAudit(trx, {
+            ...SYSTEM,
+            action: 'sanctions.hit_relisted',
+            targetType: 'sanctions_hit',
+            targetId: hit.id,
+            before: { user_id: userId, status: 'delisted' },
+            after: { user_id: userId, status: 'confirmed', group_id: designation.groupId, trigger },
+          });
+        }
         matches.push({
           hit_id: hit.id,
           subject_kind: subject.kind,
@@ -211,32 +244,36 @@ export function createSanctionsService(deps: {
       if (matches.length > 0) await repository.setScreeningMatches(trx, screeningId, matches);
       return result;
     });
-    const held = outcome === 'hit' ? await hold(userId) : false;
+    const held =
+      outcome !== 'hit'
+        ? false
+        : relisted
+          ? await hold(userId, SYSTEM, SANCTIONS_TEXTS.confirmedHoldReason, true)
+          : await hold(userId);
     if (held) deps.log.warn({ userId, trigger }, 'sanctions screening put an account on hold');
     return { outcome, held };
   }
 
-  /** Either decision is taken once, on an open hit. */
-  function refuseUnlessOpen(status: SanctionsHitStatus, decision: SanctionsHitStatus): void {
+  /** Each decision is taken once: on an open hit, or (delisted) on a confirmed one. */
+  function refuseUnlessAllowed(status: SanctionsHitStatus, decision: SanctionsHitStatus): void {
     if (SANCTIONS_HIT_TRANSITIONS[status].includes(decision)) return;
-    throw new AppError(
-      'CONFLICT',
-      status === 'confirmed' ? SANCTIONS_TEXTS.alreadyConfirmed : SANCTIONS_TEXTS.alreadyFalsePositive,
-    );
+    if (status === 'open' || (decision === 'delisted' && status !== 'delisted'))
+      throw new AppError('CONFLICT', SANCTIONS_TEXTS.onlyConfirmedDelisted);
+    throw new AppError('CONFLICT', ALREADY_DECIDED[status]);
   }
 
   /** Compliance's decision on an open hit, with its note, audited; in the caller's transaction when given one. */
   async function review(
     actor: AuditActor,
     hitId: number,
-    decision: Exclude<SanctionsHitStatus, 'open'>,
+    decision: 'false_positive' | 'confirmed',
     note: string,
     executor: Kysely<DB> = db,
   ): Promise<void> {
     await withTransaction(executor, async (trx) => {
       const before = await repository.lockHit(trx, hitId);
       if (!before) throw new AppError('NOT_FOUND');
-      refuseUnlessOpen(before.status, decision);
+      refuseUnlessAllowed(before.status, decision);
       await repository.review(trx, hitId, decision, note, actor.staffId);
       await recordAudit(trx, {
         ...actor,
@@ -405,7 +442,7 @@ export function createSanctionsService(deps: {
     async confirmMatch(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
       const hit = await repository.findHit(hitId);
       if (!hit) throw new AppError('NOT_FOUND');
-      refuseUnlessOpen(hit.status, 'confirmed');
+      refuseUnlessAllowed(hit.status, 'confirmed');
       if (await hold(hit.user_id, actor))
         deps.log.warn({ userId: hit.user_id, hitId }, 'a confirmed sanctions match put an account on hold');
       await db.transaction().execute(async (trx) => {
@@ -413,6 +450,34 @@ export function createSanctionsService(deps: {
         await deps.compliance.restateHold(actor, hit.user_id, SANCTIONS_TEXTS.confirmedHoldReason, trx);
       });
       return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.matchConfirmed };
+    },
+
+    /**
+     * Recorded and audited once the active list no longer names the designation: the hit stops holding the
+     * account, whose hold (its reason now the revocation) staff lift on the case once nothing else holds it.
+     */
+    async recordDelisted(actor: AuditActor, hitId: number, note: string): Promise<Reviewed> {
+      await db.transaction().execute(async (trx) => {
+        const before = await repository.lockHit(trx, hitId);
+        if (!before) throw new AppError('NOT_FOUND');
+        refuseUnlessAllowed(before.status, 'delisted');
+        // Read under the hit's lock: a list imported since names it again, or a screening relists it after.
+        if ((await repository.findHit(hitId, trx))?.still_listed)
+          throw new AppError('CONFLICT', SANCTIONS_TEXTS.stillListed);
+        await repository.delist(trx, hitId, note, actor.staffId);
+        await recordAudit(trx, {
+          ...actor,
+          action: 'sanctions.hit_delisted',
+          targetType: 'sanctions_hit',
+          targetId: hitId,
+          before: { user_id: before.user_id, status: before.status },
+          after: { user_id: before.user_id, status: 'delisted', note },
+        });
+        // The hold's reason says why it is there: "confirmed" no longer, unless another match still holds.
+        if (!(await repository.findHoldingHit(before.user_id, trx)))
+          await deps.compliance.restateHold(actor, before.user_id, SANCTIONS_TEXTS.delistedHoldReason, trx);
+      });
+      return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.delisted };
     },
 
     /** The customer's screenings, newest first: evidence of when they were screened, against which list. */

@@ -17,7 +17,6 @@ import {
   Alert,
   Anchor,
   Button,
-  type ButtonProps,
   Card,
   Group,
   List,
@@ -27,15 +26,15 @@ import {
   Table,
   Text,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
 import { showSuccessToast } from '../../../lib/toasts';
 import { ADMIN_PATHS, customerPath } from '../admin-paths';
 import { AdminNotFound } from '../components/admin-not-found';
+import { ReasonedButton } from '../components/reasoned-button';
 import { mayOpen, useSignedInStaff } from '../staff-access';
 import { useLiftHold, usePutOnHold } from './api/account-hold';
 import { useApproveDocument } from './api/approve-document';
@@ -267,23 +266,6 @@ function ReplacedDocuments({ documents }: { documents: AdminDocument[] }) {
 }
 
 type ReasonAction = 'hold' | 'lift' | 'sow';
-
-/**
- * A button that cannot be used now says why, on hover, focus or touch: it stays focusable (aria-disabled,
- * not disabled), so a keyboard or a screen reader reaches the reason too.
- */
-function ReasonedButton({
-  reason,
-  onClick,
-  ...props
-}: Omit<ButtonProps, 'disabled'> & { reason: string | null; onClick: () => void; children: ReactNode }) {
-  if (reason === null) return <Button {...props} onClick={onClick} />;
-  return (
-    <Tooltip label={reason} multiline w={260} events={{ hover: true, focus: true, touch: true }}>
-      <Button {...props} data-disabled aria-disabled onClick={(event) => event.preventDefault()} />
-    </Tooltip>
-  );
-}
 
 function AccountActions({ data }: { data: ComplianceCase }) {
   const { customer, go_live: goLive } = data;

@@ -1,5 +1,6 @@
 import {
   ConfirmMatchBodySchema,
+  DelistedBodySchema,
   FalsePositiveBodySchema,
   SANCTIONS_FILE_MAX_MB,
   SANCTIONS_TEXTS,
@@ -28,6 +29,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Link, useSearchParams } from 'react-router';
@@ -36,6 +38,7 @@ import { formatDateTime } from '../../../lib/format';
 import { customerPath } from '../admin-paths';
 import { ReasonModal } from '../compliance/components/reason-modal';
 import { AdminNotFound } from '../components/admin-not-found';
+import { ReasonedButton } from '../components/reasoned-button';
 import { PagedResults } from '../components/paged-results';
 import { mayOpen, SANCTIONS_SCREEN_ROLES, useSignedInStaff } from '../staff-access';
 import { useReviewHit, type HitDecision } from './api/review-hit';
@@ -53,6 +56,7 @@ const SUBJECT_LABELS: Record<ScreeningSubjectKind, string> = {
 /** The note's rules and texts, as the reason modal's one field. */
 const FALSE_POSITIVE_NOTE = z.strictObject({ reason: FalsePositiveBodySchema.shape.note });
 const CONFIRMED_NOTE = z.strictObject({ reason: ConfirmMatchBodySchema.shape.note });
+const DELISTED_NOTE = z.strictObject({ reason: DelistedBodySchema.shape.note });
 
 /** Each list of hits: its heading, its filter's label and what it says when empty. */
 const HIT_LISTS: Record<SanctionsHitStatus, { title: string; label: string; empty: string }> = {
@@ -63,6 +67,7 @@ const HIT_LISTS: Record<SanctionsHitStatus, { title: string; label: string; empt
     empty: 'No hits marked as false positives.',
   },
   confirmed: { title: 'Confirmed matches', label: 'Confirmed', empty: 'No confirmed matches.' },
+  delisted: { title: 'Delisted', label: 'Delisted', empty: 'No delisted matches.' },
 };
 
 /** The list's own way of writing a date: YYYY-MM-DD as dd/mm/yyyy. */
@@ -328,13 +333,49 @@ function Decision({ hit, onReview }: { hit: SanctionsHit; onReview: (review: Rev
     );
   }
   return (
+    <Stack gap={6}>
+      <DecisionNote note={hit.review_note} at={hit.reviewed_at} by={hit.reviewed_by} />
+      {hit.status === 'delisted' && (
+        <DecisionNote label="Delisted" note={hit.delisted_note} at={hit.delisted_at} by={hit.delisted_by} />
+      )}
+      {hit.status === 'confirmed' && (
+        <Box>
+          <ReasonedButton
+            size="compact-sm"
+            variant="light"
+            onClick={() => onReview({ hit, decision: 'delisted' })}
+            reason={hit.still_listed ? SANCTIONS_TEXTS.stillListed : null}
+            aria-label={`Record delisting: ${hit.subject_name}`}
+          >
+            Record delisting
+          </ReasonedButton>
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+/** A decision's note, with when and by whom. */
+function DecisionNote({
+  label,
+  note,
+  at,
+  by,
+}: {
+  label?: string;
+  note: string | null;
+  at: string | null;
+  by: string | null;
+}) {
+  return (
     <Stack gap={0}>
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {hit.review_note}
+        {label && <b>{label}: </b>}
+        {note}
       </Text>
       <Text size="xs" c="dimmed">
-        {hit.reviewed_at ? formatDateTime(hit.reviewed_at) : ''}
-        {hit.reviewed_by ? `, ${hit.reviewed_by}` : ''}
+        {at ? formatDateTime(at) : ''}
+        {by ? `, ${by}` : ''}
       </Text>
     </Stack>
   );
@@ -404,6 +445,7 @@ function HitsPanel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const filter = filterFrom(searchParams);
   const { data, isError, isFetching } = useSanctionsHits(filter);
+  const isNarrow = useMediaQuery('(max-width: 36em)');
   // The last hit reviewed stays in the modal's texts while it closes.
   const [review, setReview] = useState<Review | null>(null);
   const [reviewing, setReviewing] = useState(false);
@@ -416,25 +458,34 @@ function HitsPanel() {
   const hit = review?.hit;
   const listed = hit ? `${hit.listed_name} (group ${hit.group_id})` : '';
   const modal =
-    decision === 'confirmed'
+    decision === 'delisted'
       ? {
-          title: 'Confirm the match',
-          color: 'red',
-          description: `${hit ? `${hit.subject_name} is ${listed}. ` : ''}The account stays on hold, and the hold cannot be lifted while they are designated.`,
-          reasonLabel: "What shows this is the listed person or entity? Give your OFSI report's reference.",
-          schema: CONFIRMED_NOTE,
-          confirmLabel: 'Confirm match',
-          acknowledgement: 'I have reported this match to OFSI, or will do so now.',
-          successTitle: 'Confirmed match recorded',
+          title: 'Record the delisting',
+          description: `${hit ? `${listed} is no longer on the consolidated list. ` : ''}The hit stops holding the account; the hold stays until you lift it on the customer's case.`,
+          reasonLabel: 'When was the designation revoked, and where did OFSI publish it?',
+          schema: DELISTED_NOTE,
+          confirmLabel: 'Record delisting',
+          successTitle: 'Delisting recorded',
         }
-      : {
-          title: 'Mark as a false positive',
-          description: `${hit ? `${hit.subject_name} is not ${listed}. ` : ''}The account stays on hold until you lift the hold on the customer's page.`,
-          reasonLabel: 'Why is this not the listed person or entity?',
-          schema: FALSE_POSITIVE_NOTE,
-          confirmLabel: 'Mark false positive',
-          successTitle: 'False positive recorded',
-        };
+      : decision === 'confirmed'
+        ? {
+            title: 'Confirm the match',
+            color: 'red',
+            description: `${hit ? `${hit.subject_name} is ${listed}. ` : ''}The account stays on hold, and the hold cannot be lifted while they are designated.`,
+            reasonLabel: "What shows this is the listed person or entity? Give your OFSI report's reference.",
+            schema: CONFIRMED_NOTE,
+            confirmLabel: 'Confirm match',
+            acknowledgement: 'I have reported this match to OFSI, or will do so now.',
+            successTitle: 'Confirmed match recorded',
+          }
+        : {
+            title: 'Mark as a false positive',
+            description: `${hit ? `${hit.subject_name} is not ${listed}. ` : ''}The account stays on hold until you lift the hold on the customer's page.`,
+            reasonLabel: 'Why is this not the listed person or entity?',
+            schema: FALSE_POSITIVE_NOTE,
+            confirmLabel: 'Mark false positive',
+            successTitle: 'False positive recorded',
+          };
 
   const applyFilter = (next: SanctionsHitsFilter) => {
     const params = new URLSearchParams();
@@ -452,7 +503,8 @@ function HitsPanel() {
           </Title>
           <Text size="sm" c="dimmed">
             Marking a hit as a false positive does not lift the hold: lift it on the customer&apos;s page. A
-            confirmed match keeps the account on hold.
+            confirmed match keeps the account on hold until the list no longer names it and you record the
+            delisting.
           </Text>
         </Stack>
         <SegmentedControl
@@ -463,6 +515,10 @@ function HitsPanel() {
             value: status,
             label: HIT_LISTS[status].label,
           }))}
+          // Four lists do not fit across a phone.
+          orientation={isNarrow ? 'vertical' : 'horizontal'}
+          fullWidth={isNarrow}
+          w={isNarrow ? '100%' : undefined}
         />
       </Group>
       <PagedResults
