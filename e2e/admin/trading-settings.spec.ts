@@ -81,25 +81,17 @@ test.describe('the back office: trading settings', () => {
       await expect(schedule.getByText(ADMIN_TRADING_TEXTS.scheduleAboveLowerTier)).toBeVisible();
       await saveScreenshots('admin-trading-fee-schedule-refused');
 
-      // Only customers in Tiers 3 and 4 (above £100,000 this year) pay them: no other story's customer does.
+      // Only customers in Tier 3 (£100,001 to £250,000 this year) pay it: no other story's customer does.
       await tierThreeInstant.fill('0.85');
-      await schedule.getByRole('textbox', { name: 'Tier 4 trading fee' }).fill('0.30');
       await schedule.getByRole('button', { name: 'Save schedule' }).click();
       await expect(toast(page, ADMIN_TRADING_TEXTS.scheduleSaved)).toBeVisible();
       await expect(table.getByRole('row', { name: /Tier 3 .* 0\.85 % 0\.45 %/ })).toBeVisible();
-      await expect(table.getByRole('row', { name: /Tier 4 .* 0\.65 % 0\.30 %/ })).toBeVisible();
       await expect(schedule.getByRole('button', { name: 'Edit schedule' })).toBeVisible();
       const fees = await page.request.get('/api/v1/fees');
       const published = (await fees.json()) as { trading: { tier: number; instant_percent: string }[] };
       expect(published.trading.find((row) => row.tier === 3)?.instant_percent).toBe('0.85');
       await saveScreenshots('admin-trading-fee-schedule');
       expect(consoleErrors).toEqual([]);
-
-      // What the site says the trading account's fees start at follows the schedule.
-      await page.goto('/about-us');
-      await expect(page.getByRole('listitem').filter({ hasText: 'Traders' })).toContainText(
-        'with fees starting at 0.30%.',
-      );
     } finally {
       await restoreSchedule(page.request);
     }

@@ -348,6 +348,33 @@ test.describe('the static pages', () => {
     await expect(main.getByRole('alert')).toHaveCount(0);
   });
 
+  test('About us says what the trading account’s fees start at, from the schedule the server charges', async ({
+    page,
+  }) => {
+    await open(page, '/about-us');
+    const traders = page.getByRole('main').getByRole('listitem').filter({ hasText: 'Traders' });
+    await expect(traders).toContainText('with fees starting at 0.35%.');
+    // Should finance lower the top tier's trading fee, the page says so: the figure is the fees API's.
+    await page.route('**/api/v1/fees', async (route) => {
+      const response = await route.fetch();
+      const fees = (await response.json()) as Fees;
+      const top = fees.trading.length - 1;
+      fees.trading = fees.trading.map((tier, index) =>
+        index === top ? { ...tier, trading_percent: '0.30' } : tier,
+      );
+      await route.fulfill({ response, json: fees });
+    });
+    await open(page, '/about-us');
+    await expect(traders).toContainText('with fees starting at 0.30%.');
+    // When the fees cannot be read, it points to the fees page rather than guess a figure.
+    await page.unroute('**/api/v1/fees');
+    await page.route('**/api/v1/fees', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"code":"UNAVAILABLE"}' }),
+    );
+    await open(page, '/about-us');
+    await expect(traders).toContainText('with fees as shown on our fees page.');
+  });
+
   test('the live prices page lists every active coin with moving GBP prices and a way to trade', async ({
     page,
     api,

@@ -83,12 +83,18 @@ async function main(): Promise<void> {
     priceFeed: market,
   });
   log = app.log;
-  // The roll-up in flight, which the shutdown lets commit before the database closes.
-  let rolling: Promise<unknown> = Promise.resolve();
+  // The roll-up in flight, which the shutdown lets commit before the database closes. One at a time: a
+  // roll-up slower than the interval is not joined by another.
+  let rolling: Promise<void> | null = null;
   const rollup = setInterval(() => {
-    rolling = rollUpHouseBalances(database.db).catch((error: unknown) =>
-      app.log.error({ err: error }, 'house roll-up failed'),
-    );
+    rolling ??= rollUpHouseBalances(database.db)
+      .then(
+        () => undefined,
+        (error: unknown) => app.log.error({ err: error }, 'house roll-up failed'),
+      )
+      .finally(() => {
+        rolling = null;
+      });
   }, HOUSE_ROLLUP_INTERVAL_MS);
 
   let closing = false;

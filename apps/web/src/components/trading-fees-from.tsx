@@ -10,12 +10,13 @@ export function TradingFeesFrom({ capitalised = false }: { capitalised?: boolean
   const fees = useFees();
   const lowest = fees.data ? lowestTradingPercent(fees.data) : undefined;
   const start = capitalised ? 'Fees' : 'fees';
-  if (lowest) return <>{`${start} starting at ${lowest}%`}</>;
+  if (lowest !== undefined) return <>{`${start} starting at ${lowest}%`}</>;
   if (fees.isPending)
     return (
       <>
         {`${start} starting at `}
-        <Loader type="dots" size="xs" display="inline-block" role="status" aria-label="Loading fees" />
+        {/* Hidden from screen readers: inside the wizard's Trade choice it would join the button's name. */}
+        <Loader type="dots" size="xs" display="inline-block" aria-hidden />
       </>
     );
   // Plain words, not a link: the phrase may sit inside a button (the wizard's Trade choice).

@@ -76,6 +76,13 @@ export type NewHit = Omit<
   'status' | 'found_at' | 'last_found_at' | 'review_note' | 'reviewed_by_staff_id' | 'reviewed_at'
 >;
 
+/** Whether the active list names the hit's designation (its Group ID): `sanctions_hits` in scope. */
+const ACTIVE_LIST_NAMES_HIT = sql<boolean>`exists (
+  select 1 from sanctions_list_entries
+  join sanctions_lists on sanctions_lists.id = sanctions_list_entries.list_id
+  where sanctions_lists.replaced_at is null and sanctions_list_entries.group_id = sanctions_hits.group_id
+)`;
+
 /** Rows a multi-row INSERT carries: well under PostgreSQL's 65,535 parameters at 15 columns. */
 const INSERT_CHUNK = 1_000;
 
@@ -112,7 +119,7 @@ export function createSanctionsRepository(db: Kysely<DB>) {
       .innerJoin('users', 'users.id', 'sanctions_hits.user_id')
       .leftJoin('staff', 'staff.id', 'sanctions_hits.reviewed_by_staff_id')
       .leftJoin('staff as delister', 'delister.id', 'sanctions_hits.delisted_by_staff_id')
-      .select((eb) => [
+      .select([
         'sanctions_hits.id',
         'sanctions_hits.user_id',
         'users.user_identification',
@@ -137,17 +144,7 @@ export function createSanctionsRepository(db: Kysely<DB>) {
         'sanctions_hits.delisted_note',
         'sanctions_hits.delisted_at',
         'delister.email as delisted_by',
-        eb
-          .exists(
-            eb
-              .selectFrom('sanctions_list_entries')
-              .innerJoin('sanctions_lists', 'sanctions_lists.id', 'sanctions_list_entries.list_id')
-              .select('sanctions_list_entries.id')
-              .where('sanctions_lists.replaced_at', 'is', null)
-              .whereRef('sanctions_list_entries.group_id', '=', 'sanctions_hits.group_id'),
-          )
-          .$castTo<boolean>()
-          .as('still_listed'),
+        ACTIVE_LIST_NAMES_HIT.as('still_listed'),
       ]);
 
   /** Customers (with their own date of birth), companies and directors; `userId` narrows to one customer. */
@@ -456,8 +453,9 @@ export function createSanctionsRepository(db: Kysely<DB>) {
     },
 
     /**
-     * A delisted match found again (the party designated once more) is a confirmed match again; true when
-     * this call made it one. Run after `upsertHit` in the same transaction, which has locked the row.
+     * A delisted match found again while the active list names it (the party designated once more) is a
+     * confirmed match again; true when this call made it one. A screening against a list replaced since
+     * does not undo a delisting. Run after `upsertHit` in the same transaction, which has locked the row.
      */
     async relistHit(trx: Executor, id: number): Promise<boolean> {
       const row = await trx
@@ -465,9 +463,34 @@ export function createSanctionsRepository(db: Kysely<DB>) {
         .set({ status: 'confirmed', delisted_note: null, delisted_by_staff_id: null, delisted_at: null })
         .where('id', '=', id)
         .where('status', '=', 'delisted')
+        .where(ACTIVE_LIST_NAMES_HIT)
         .returning('id')
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    /** Of these designations, the ones the active list names. */
+    async namedByActiveList(trx: Executor, groupIds: readonly string[]): Promise<Set<string>> {
+      if (groupIds.length === 0) return new Set();
+      const rows = await trx
+        .selectFrom('sanctions_list_entries')
+        .innerJoin('sanctions_lists', 'sanctions_lists.id', 'sanctions_list_entries.list_id')
+        .select('sanctions_list_entries.group_id')
+        .distinct()
+        .where('sanctions_lists.replaced_at', 'is', null)
+        .where('sanctions_list_entries.group_id', 'in', groupIds)
+        .execute();
+      return new Set(rows.map((row) => row.group_id));
+    },
+
+    /** Locks the customer's row (after the hit's: the order every sanctions decision takes them in). */
+    async lockCustomer(trx: Executor, userId: number): Promise<{ block_status: number } | undefined> {
+      return trx
+        .selectFrom('users')
+        .select('block_status')
+        .where('id', '=', userId)
+        .forUpdate()
+        .executeTakeFirst();
     },
 
     async customerExists(userId: number): Promise<boolean> {

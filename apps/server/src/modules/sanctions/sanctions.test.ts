@@ -700,6 +700,71 @@ describe('recording a delisting', () => {
     expect([lift.statusCode, errorOf(lift).message]).toEqual([409, COMPLIANCE_TEXTS.confirmedSanctionsHit]);
   });
 
+  it('says what still holds the account: a match to review, another confirmed one, or nothing', async () => {
+    const surname = uniqueSurname();
+    // One name, three designations: three hits for the one customer.
+    const rows = ['9671', '9672', '9673'].map((groupId) => individual(groupId, surname, ['Irina']));
+    await importList(rows);
+    const customer = await submitVerification('Irina', surname);
+    const hits = (await openHits()).filter((item) => item.user_id === customer.id);
+    expect(hits.map((item) => item.group_id).sort()).toEqual(['9671', '9672', '9673']);
+    const hitOf = (groupId: string) => hits.find((item) => item.group_id === groupId)!.id;
+    for (const groupId of ['9671', '9672']) {
+      const confirmed = await officer.browser.post(`/api/admin/sanctions/hits/${hitOf(groupId)}/confirm`, {
+        note: 'Same person: the passport matches the listing.',
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+    }
+    // The next list names only the third designation: the two confirmed ones are delisted together.
+    await importList([rows[2]!]);
+    const answers = await Promise.all(
+      ['9671', '9672'].map((groupId) =>
+        officer.browser.post(`/api/admin/sanctions/hits/${hitOf(groupId)}/delisted`, {
+          note: 'Revoked by OFSI notice 2026/119.',
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    // The third, never reviewed, still holds the account, and the hold says so.
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.holdReason,
+    });
+    const falsePositive = await officer.browser.post(
+      `/api/admin/sanctions/hits/${hitOf('9673')}/false-positive`,
+      { note: 'Another Irina: born in another decade.' },
+    );
+    expect(falsePositive.statusCode, falsePositive.body).toBe(200);
+    const lift = await officer.browser.post(`/api/admin/compliance/cases/${customer.id}/lift-hold`, {
+      reason: 'Nothing holds the account any more.',
+    });
+    expect(lift.statusCode, lift.body).toBe(200);
+  });
+
+  it('mends a confirmed match’s hold reason at the next screening, should it have been left stale', async () => {
+    const surname = uniqueSurname();
+    const rows = [individual('9681', surname, ['Gleb'])];
+    await importList(rows);
+    const customer = await submitVerification('Gleb', surname);
+    const hit = (await openHits()).find((item) => item.user_id === customer.id);
+    if (!hit) throw new Error('no hit');
+    const confirmed = await officer.browser.post(`/api/admin/sanctions/hits/${hit.id}/confirm`, {
+      note: 'Same person: the passport matches the listing.',
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    // As a relisting whose restatement failed would leave it.
+    await t.database.db
+      .updateTable('users')
+      .set({ block_reason: SANCTIONS_TEXTS.delistedHoldReason })
+      .where('id', '=', customer.id)
+      .execute();
+    await importList(rows);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
+    });
+  });
+
   it('lets compliance lift the hold of a delisted customer', async () => {
     const surname = uniqueSurname();
     await importList([individual('9663', surname, ['Vadim'])]);

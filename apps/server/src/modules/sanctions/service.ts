@@ -17,7 +17,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { withTransaction } from '../../db/index.js';
-import type { DB, SanctionsScreeningMatch } from '../../db/schema.js';
+import { ON_HOLD, type DB, type SanctionsScreeningMatch } from '../../db/schema.js';
 import { readPage } from '../../http/pages.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { ComplianceService } from '../compliance/service.js';
@@ -154,7 +154,7 @@ export function createSanctionsService(deps: {
 
   /**
    * The account goes on hold unless it already is; true when this call put it there. `restate`: a hold
-   * already there takes this reason (a delisted match designated again is a confirmed one).
+   * already there takes this reason (a confirmed match's, whatever the hold said before).
    */
   async function hold(
     userId: number,
@@ -176,7 +176,9 @@ export function createSanctionsService(deps: {
   /**
    * Records one customer's screening with its matches (each a new or the
    * existing hit) in one transaction, then holds the account if any match
-   * is not yet reviewed.
+   * is not yet reviewed or is confirmed; a confirmed one also restates the
+   * hold's reason, so a reason left stale by a failure is mended by the next
+   * screening.
    */
   async function recordMatches(
     userId: number,
@@ -185,14 +187,26 @@ export function createSanctionsService(deps: {
     subjects: readonly SubjectRow[],
     found: readonly SubjectMatch[],
   ): Promise<{ outcome: ScreeningOutcome; held: boolean }> {
-    let relisted = false;
+    let confirmed = false;
     const outcome = await db.transaction().execute(async (trx): Promise<ScreeningOutcome> => {
       const known = await repository.findHitStatuses(
         trx,
         userId,
         found.map((item) => item.key),
       );
-      const isOpen = found.some((item) => known.get(item.key) !== 'false_positive');
+      const namedAgain = await repository.namedByActiveList(
+        trx,
+        found
+          .filter((item) => known.get(item.key) === 'delisted')
+          .map((item) => item.match.designation.groupId),
+      );
+      // A false positive never holds the account; a delisted match only once the active list names it again.
+      const holds = ({ key, match }: SubjectMatch) => {
+        const status = known.get(key);
+        if (status === 'false_positive') return false;
+        return status !== 'delisted' || namedAgain.has(match.designation.groupId);
+      };
+      const isOpen = found.some(holds);
       const result: ScreeningOutcome = found.length === 0 ? 'clear' : isOpen ? 'hit' : 'reviewed';
       const screeningId = await repository.insertScreening(trx, {
         user_id: userId,
@@ -221,7 +235,6 @@ export function createSanctionsService(deps: {
           last_screening_id: screeningId,
         });
         if (await repository.relistHit(trx, hit.id)) {
-          relisted = true;
           hit.status = 'confirmed';
           await recordAudit(trx, {
             ...SYSTEM,
@@ -232,6 +245,7 @@ export function createSanctionsService(deps: {
             after: { user_id: userId, status: 'confirmed', group_id: designation.groupId, trigger },
           });
         }
+        if (hit.status === 'confirmed') confirmed = true;
         matches.push({
           hit_id: hit.id,
           subject_kind: subject.kind,
@@ -247,7 +261,7 @@ export function createSanctionsService(deps: {
     const held =
       outcome !== 'hit'
         ? false
-        : relisted
+        : confirmed
           ? await hold(userId, SYSTEM, SANCTIONS_TEXTS.confirmedHoldReason, true)
           : await hold(userId);
     if (held) deps.log.warn({ userId, trigger }, 'sanctions screening put an account on hold');
@@ -473,9 +487,14 @@ export function createSanctionsService(deps: {
           before: { user_id: before.user_id, status: before.status },
           after: { user_id: before.user_id, status: 'delisted', note },
         });
-        // The hold's reason says why it is there: "confirmed" no longer, unless another match still holds.
-        if (!(await repository.findHoldingHit(before.user_id, trx)))
-          await deps.compliance.restateHold(actor, before.user_id, SANCTIONS_TEXTS.delistedHoldReason, trx);
+        // The hold's reason says what holds the account now: another confirmed match, one still to review,
+        // or nothing. Read under the customer's lock, so two delistings of one customer see each other.
+        const customer = await repository.lockCustomer(trx, before.user_id);
+        const holding = await repository.findHoldingHit(before.user_id, trx);
+        if (customer?.block_status === ON_HOLD && holding !== 'confirmed') {
+          const reason = holding === 'open' ? SANCTIONS_TEXTS.holdReason : SANCTIONS_TEXTS.delistedHoldReason;
+          await deps.compliance.restateHold(actor, before.user_id, reason, trx);
+        }
       });
       return { data: await hitAnswer(hitId), message: SANCTIONS_TEXTS.delisted };
     },
