@@ -741,7 +741,7 @@ describe('recording a delisting', () => {
     expect(lift.statusCode, lift.body).toBe(200);
   });
 
-  it('mends a confirmed match’s hold reason at the next screening, should it have been left stale', async () => {
+  it('mends a confirmed match’s hold at the next screening: a stale reason, or a hold lifted behind the screen’s back', async () => {
     const surname = uniqueSurname();
     const rows = [individual('9681', surname, ['Gleb'])];
     await importList(rows);
@@ -763,6 +763,23 @@ describe('recording a delisting', () => {
       block_status: 2,
       block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
     });
+
+    // A hold lifted behind the screen's back (as a database edit would): the next screening holds the
+    // account again, for the confirmed match, and tells the customer.
+    await t.database.db
+      .updateTable('users')
+      .set({ block_status: 0, block_reason: null })
+      .where('id', '=', customer.id)
+      .execute();
+    const mailsBefore = (await mailSubjects(t.database.db, customer.email)).length;
+    await importList(rows);
+    expect(await accountOf(customer.id)).toEqual({
+      block_status: 2,
+      block_reason: SANCTIONS_TEXTS.confirmedHoldReason,
+    });
+    expect((await mailSubjects(t.database.db, customer.email)).slice(mailsBefore)).toEqual([
+      'Your Florin account is on hold — Florin',
+    ]);
   });
 
   it('lets compliance lift the hold of a delisted customer', async () => {
