@@ -68,6 +68,12 @@ test.describe('term deposits', () => {
     await amount.fill('0');
     await transfer.click();
     await expect(page.getByRole('alert').filter({ hasText: TERM_DEPOSIT_TEXTS.invalidAmount })).toBeVisible();
+    // The term's minimum and the decimals a deposit may carry are checked before the confirmation too.
+    await amount.fill('0.000000001');
+    await transfer.click();
+    const tooSmall = page.getByRole('alert').filter({ hasText: 'Enter at most 8 decimal places.' });
+    await expect(tooSmall).toContainText('The smallest deposit for this term is 0.01 ETH.');
+    await expect(page.getByRole('dialog', { name: TERM_DEPOSIT_TEXTS.confirmTitle })).toHaveCount(0);
 
     // 0.5 ETH at 0.25 % for the term: earn 0.00125, balance 0.50125.
     await amount.fill('0.5');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalPlaces, trimZeros } from '@florin/domain';
+import { CRYPTO_ENTRY_DECIMALS, decimalPlaces, trimZeros } from '@florin/domain';
 import { CoinIdSchema, CryptoAssetSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { DecimalStringSchema } from './money.js';
@@ -112,7 +112,7 @@ const codeSchema = z
   .regex(/^\d{6}$/, 'Enter the 6-digit code.');
 
 /** At most 8 decimals (none for xrp): the spec's first reading (001 §5). */
-export const CRYPTO_WITHDRAW_DECIMALS = 8;
+export const CRYPTO_WITHDRAW_DECIMALS = CRYPTO_ENTRY_DECIMALS;
 
 /**
  * The spec's payload (001 §3: coin, amount, wallet, xrp_tag, passcode, fee, amount_receive) with

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { decimalPlaces, scaleOf } from '@florin/domain';
-import { assetOfCoinId, CoinIdSchema } from './crypto.js';
+import { compareDecimals, CRYPTO_ENTRY_DECIMALS, decimalPlaces, scaleOf } from '@florin/domain';
+import { assetOfCoinId, CoinIdSchema, type CoinId } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { DecimalStringSchema } from './money.js';
 
@@ -53,6 +53,11 @@ export const TERM_DEPOSIT_TEXTS = {
   optionalAmount: 'Enter an amount such as 0.001, or leave it empty.',
   maxBelowMin: 'The maximum must not be smaller than the minimum.',
 } as const;
+
+/** The most decimals a deposit of the coin may carry: its own, at most 8 (spec README). */
+export function termDepositDecimals(coin: CoinId): number {
+  return Math.min(scaleOf(assetOfCoinId(coin)), CRYPTO_ENTRY_DECIMALS);
+}
 
 export function termDepositDecimalsText(scale: number): string {
   return `Enter at most ${scale} decimal places.`;
@@ -140,7 +145,10 @@ export const CreateTermDepositBodySchema = z
       .positive(TERM_DEPOSIT_TEXTS.chooseTerm)
       .max(2_147_483_647, TERM_DEPOSIT_TEXTS.chooseTerm),
     /** The rate the customer saw; refused when the option's rate has changed since. */
-    rate: z.string().trim().optional(),
+    rate: z
+      .union([z.string(), z.number()], { error: TERM_DEPOSIT_TEXTS.rateChanged })
+      .transform((value) => String(value).trim())
+      .optional(),
   })
   .superRefine((body, ctx) => {
     const places = decimalPlaces(body.amount);
@@ -148,11 +156,11 @@ export const CreateTermDepositBodySchema = z
     // Spec 002 §5: for xrp no decimal point is allowed.
     if (body.coin === 'xrp' && body.amount.includes('.'))
       ctx.addIssue({ code: 'custom', path: ['amount'], message: TERM_DEPOSIT_TEXTS.wholeAmount });
-    else if (places > scaleOf(assetOfCoinId(body.coin)))
+    else if (places > termDepositDecimals(body.coin))
       ctx.addIssue({
         code: 'custom',
         path: ['amount'],
-        message: termDepositDecimalsText(scaleOf(assetOfCoinId(body.coin))),
+        message: termDepositDecimalsText(termDepositDecimals(body.coin)),
       });
   });
 export type CreateTermDepositBody = z.input<typeof CreateTermDepositBodySchema>;
@@ -230,7 +238,9 @@ function checkMaxAboveMin(
   body: { min_amount: string; max_amount: string | null },
   ctx: z.RefinementCtx,
 ): void {
-  if (body.max_amount !== null && Number(body.max_amount) < Number(body.min_amount))
+  const { min_amount: min, max_amount: max } = body;
+  // Compared only once both are amounts: a malformed one has its own error.
+  if (max !== null && AMOUNT.test(min) && AMOUNT.test(max) && compareDecimals(max, min) < 0)
     ctx.addIssue({ code: 'custom', path: ['max_amount'], message: TERM_DEPOSIT_TEXTS.maxBelowMin });
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   AmountFormatError,
+  compareDecimals,
   divCeil,
   divFloor,
   formatAmount,
@@ -46,6 +47,15 @@ describe('amount conversion', () => {
         },
       ),
     );
+  });
+});
+
+describe('comparing decimal strings', () => {
+  it('is exact where a JS number is not', () => {
+    expect(compareDecimals('1.0000000000000000002', '1.0000000000000000001')).toBe(1);
+    expect(Number('1.0000000000000000002') > Number('1.0000000000000000001')).toBe(false);
+    expect(compareDecimals('0.5', '0.50')).toBe(0);
+    expect(compareDecimals('2', '10')).toBe(-1);
   });
 });
 

@@ -27,6 +27,13 @@ export function scaleOf(asset: AssetCode): number {
   return ASSET_SCALES[asset];
 }
 
+/**
+ * The most decimals a customer may type for a coin amount (spec README: where the documents give two
+ * readings, at most 8 for crypto), below ETH's 18: nothing smaller than a satoshi's worth is ever asked of
+ * a customer, nor left behind where it could not be withdrawn.
+ */
+export const CRYPTO_ENTRY_DECIMALS = 8;
+
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 export class AmountFormatError extends Error {
@@ -68,6 +75,14 @@ export function fromMinorUnits(units: bigint, scale: number): string {
 }
 
 /** "0.01000000" → "0.01", "20.000000" → "20": a decimal string as a sentence reads it. */
+/** -1, 0 or 1 as decimal string a compares with b: exact, on the strings, never through a JS number. */
+export function compareDecimals(a: string, b: string): number {
+  const places = Math.max(decimalPlaces(a) ?? 0, decimalPlaces(b) ?? 0);
+  const left = toMinorUnits(a, places);
+  const right = toMinorUnits(b, places);
+  return left === right ? 0 : left < right ? -1 : 1;
+}
+
 export function trimZeros(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }

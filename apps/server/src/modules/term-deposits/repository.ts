@@ -20,6 +20,8 @@ export type OptionRow = {
   no_days: number;
   interest_rate: string;
   active: boolean;
+  /** Whether staff offer the coin at all (coins.active): a deactivated coin takes no new deposits. */
+  coin_active: boolean;
   amount_min: string;
   amount_max: string | null;
   total_cap: string | null;
@@ -73,6 +75,7 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         'o.no_days',
         'o.interest_rate',
         'o.active',
+        'c.active as coin_active',
         'o.amount_min',
         'o.amount_max',
         'o.total_cap',

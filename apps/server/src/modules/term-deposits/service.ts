@@ -250,7 +250,7 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
         const earlier = await repository.findByKey(trx, userId, idempotencyKey);
         if (earlier) return replay(earlier);
         const option = isLocked ? await repository.findOption(input.day, trx) : undefined;
-        if (!option || !option.active || option.asset !== asset)
+        if (!option || !option.active || !option.coin_active || option.asset !== asset)
           throw new AppError('VALIDATION_FAILED', undefined, { day: [TERM_DEPOSIT_TEXTS.termUnavailable] });
         if (input.rate !== undefined && input.rate !== '') {
           const sent = /^\d+(\.\d+)?$/.test(input.rate) ? rateText(input.rate) : input.rate;

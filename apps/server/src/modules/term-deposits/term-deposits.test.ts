@@ -191,9 +191,10 @@ describe('locking coins in a term deposit', () => {
       [{ coin: 'eth', amount: -0.5, day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
       [{ coin: 'eth', amount: 'abc', day: option.id }, TERM_DEPOSIT_TEXTS.invalidAmount],
       [{ coin: 'eth', amount: '1.5', day: option.id }, TERM_DEPOSIT_TEXTS.amountExceeded],
-      [{ coin: 'eth', amount: '1.000000000000000001', day: option.id }, TERM_DEPOSIT_TEXTS.amountExceeded],
+      [{ coin: 'eth', amount: '1.00000001', day: option.id }, TERM_DEPOSIT_TEXTS.amountExceeded],
       [{ coin: 'btc', amount: '0.123456789', day: btcOption.id }, 'Enter at most 8 decimal places.'],
-      [{ coin: 'eth', amount: '0.0000000000000000001', day: option.id }, 'Enter at most 18 decimal places.'],
+      // At most 8 decimals for crypto (spec README), below ETH's 18: nothing that could not be withdrawn.
+      [{ coin: 'eth', amount: '0.000000001', day: option.id }, 'Enter at most 8 decimal places.'],
       [
         { coin: 'btc', amount: '0.0001', day: btcOption.id },
         'The smallest deposit for this term is 0.001 BTC.',
@@ -214,10 +215,21 @@ describe('locking coins in a term deposit', () => {
     const huge = await lock(customer, { coin: 'eth', amount: '0.5', day: 3_000_000_000 });
     expect(huge.statusCode).toBe(422);
     expect(errorOf(huge).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.chooseTerm]);
-    // The rate the customer saw must still be the rate.
-    const moved = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate: '5' });
-    expect(moved.statusCode).toBe(409);
-    expect(errorOf(moved).message).toBe(TERM_DEPOSIT_TEXTS.rateChanged);
+    // The rate the customer saw must still be the rate, sent as a string or a number.
+    for (const rate of ['5', 5]) {
+      const moved = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id, rate });
+      expect(moved.statusCode).toBe(409);
+      expect(errorOf(moved).message).toBe(TERM_DEPOSIT_TEXTS.rateChanged);
+    }
+    // A coin staff have switched off takes no new deposit, though a page left open still offers its term.
+    await db().updateTable('coins').set({ active: false }).where('coin_id', '=', 'eth').execute();
+    try {
+      const inactive = await lock(customer, { coin: 'eth', amount: '0.5', day: option.id });
+      expect(inactive.statusCode).toBe(422);
+      expect(errorOf(inactive).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.termUnavailable]);
+    } finally {
+      await db().updateTable('coins').set({ active: true }).where('coin_id', '=', 'eth').execute();
+    }
 
     expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
     expect((await history(customer)).total).toBe(0);
@@ -428,6 +440,15 @@ describe('the terms in the back office', () => {
     });
     const duplicate = await finance.browser.post('/api/admin/term-deposits/options', body);
     expect(duplicate.statusCode).toBe(422);
+    // A maximum below the minimum is refused, however close: compared as decimals, not as JS numbers.
+    const inverted = await finance.browser.post('/api/admin/term-deposits/options', {
+      ...body,
+      coin_id: 'eth',
+      min_amount: '1.000000000000000002',
+      max_amount: '1.000000000000000001',
+    });
+    expect(inverted.statusCode).toBe(422);
+    expect(errorOf(inverted).errors?.max_amount).toEqual([TERM_DEPOSIT_TEXTS.maxBelowMin]);
 
     const customer = await liveCustomer(t);
     await fund(t.ledger, db(), customer.id, 'LTC', parseAmount('5', 'LTC'));

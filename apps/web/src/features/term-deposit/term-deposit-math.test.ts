@@ -12,6 +12,20 @@ describe('the Transfer checks', () => {
     expect(transferErrors('.5', '1')).toEqual([]);
   });
 
+  it('check the chosen term’s minimum and maximum and the coin’s decimals too, all together', () => {
+    const limits = { coinId: 'eth', decimals: 8, min: '0.01000000', max: '2.00000000' };
+    expect(transferErrors('0.5', '1', limits)).toEqual([]);
+    expect(transferErrors('0.000000001', '1', limits)).toEqual([
+      'Enter at most 8 decimal places.',
+      'The smallest deposit for this term is 0.01 ETH.',
+    ]);
+    expect(transferErrors('3', '1', limits)).toEqual([
+      TERM_DEPOSIT_TEXTS.amountExceeded,
+      'The largest deposit for this term is 2 ETH.',
+    ]);
+    expect(transferErrors('3', '5', { ...limits, max: null })).toEqual([]);
+  });
+
   it('keep only digits and one point, and no point for xrp', () => {
     expect(cleanAmountInput('1a.2.3', 'eth')).toBe('1.23');
     expect(cleanAmountInput('-12.5', 'xrp')).toBe('125');

@@ -1,5 +1,18 @@
-import { TERM_DEPOSIT_TEXTS } from '@florin/contracts';
-import { decimalPlaces, fromMinorUnits, mulRatioFloor, parseRatio, toMinorUnits } from '@florin/domain';
+import {
+  TERM_DEPOSIT_TEXTS,
+  termDepositDecimalsText,
+  termDepositMaximumText,
+  termDepositMinimumText,
+} from '@florin/contracts';
+import {
+  compareDecimals,
+  decimalPlaces,
+  fromMinorUnits,
+  mulRatioFloor,
+  parseRatio,
+  toMinorUnits,
+  trimZeros,
+} from '@florin/domain';
 
 /** Spec 002 section 5: digits and one decimal point; for xrp no decimal point at all. */
 export function cleanAmountInput(text: string, coinId: string): string {
@@ -20,25 +33,32 @@ function normalise(text: string): string {
   return trimmed;
 }
 
-/** -1, 0 or 1 as a compares with b: exact, on the strings, never through a JS number. */
-export function compareDecimals(a: string, b: string): number {
-  const places = Math.max(decimalPlaces(a) ?? 0, decimalPlaces(b) ?? 0);
-  const left = toMinorUnits(a, places);
-  const right = toMinorUnits(b, places);
-  return left === right ? 0 : left < right ? -1 : 1;
-}
-
 function isPositive(text: string): boolean {
   return /[1-9]/.test(text);
 }
 
-/** Spec 002 section 5: what Transfer says, all together under Failed!; empty when it may go on. */
-export function transferErrors(amount: string, balance: string): string[] {
+/** What the chosen term and the coin allow: the server checks the same (term-deposits service, contracts). */
+export type TransferLimits = { coinId: string; decimals: number; min: string; max: string | null };
+
+/**
+ * Spec 002 section 5: what Transfer says, all together under Failed!; empty when it may go on. With a term
+ * chosen, its minimum and maximum and the coin's decimals are checked here too, so the confirmation only
+ * opens for a deposit the server would take (but for a balance or a rate that changes meanwhile).
+ */
+export function transferErrors(amount: string, balance: string, limits?: TransferLimits): string[] {
   const text = amount.trim();
   if (text === '') return [TERM_DEPOSIT_TEXTS.inputAmount];
   if (!isDecimal(text) || !isPositive(text)) return [TERM_DEPOSIT_TEXTS.invalidAmount];
-  if (compareDecimals(normalise(text), balance) > 0) return [TERM_DEPOSIT_TEXTS.amountExceeded];
-  return [];
+  const value = normalise(text);
+  const errors: string[] = [];
+  if (compareDecimals(value, balance) > 0) errors.push(TERM_DEPOSIT_TEXTS.amountExceeded);
+  if (!limits) return errors;
+  if ((decimalPlaces(value) ?? 0) > limits.decimals) errors.push(termDepositDecimalsText(limits.decimals));
+  if (compareDecimals(value, limits.min) < 0)
+    errors.push(termDepositMinimumText(trimZeros(limits.min), limits.coinId));
+  if (limits.max !== null && compareDecimals(value, limits.max) > 0)
+    errors.push(termDepositMaximumText(trimZeros(limits.max), limits.coinId));
+  return errors;
 }
 
 export type DepositPreview = { earn: string; total: string };

@@ -1,4 +1,4 @@
-import { TERM_DEPOSIT_TEXTS, type TermDepositCoin } from '@florin/contracts';
+import { TERM_DEPOSIT_TEXTS, termDepositDecimals, type TermDepositCoin } from '@florin/contracts';
 import { Alert, Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { describeError, isClientError, toAppError } from '../../lib/errors';
@@ -42,7 +42,16 @@ export function TermDepositPage() {
     const input = inputs[coin.coin_id];
     const option = selectedOption(coin, input);
     const amount = input?.amount ?? '';
-    const errors = transferErrors(amount, coin.balance);
+    const errors = transferErrors(
+      amount,
+      coin.balance,
+      option && {
+        coinId: coin.coin_id,
+        decimals: termDepositDecimals(coin.coin_id),
+        min: option.min_amount,
+        max: option.max_amount,
+      },
+    );
     if (!option) errors.push(TERM_DEPOSIT_TEXTS.chooseTerm);
     if (errors.length > 0 || !option) {
       showErrorToast({

@@ -1,5 +1,6 @@
 import { TERM_DEPOSIT_TEXTS, type TermDepositCoin, type TermDepositOption } from '@florin/contracts';
 import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { decimalPlaces } from '@florin/domain';
 import { COIN_DECIMALS, formatDecimal } from '../../../lib/format';
 import type { DepositPreview } from '../term-deposit-math';
 import { formatDay } from './format-day';
@@ -39,7 +40,11 @@ export function ConfirmModal({ pending, isSubmitting, onConfirm, onClose }: Conf
         <Stack gap="sm">
           <Text fw={600}>{TERM_DEPOSIT_TEXTS.lockedUntilExpiry}</Text>
           <Stack gap={4}>
-            <Row label="Amount" value={show(pending.amount)} />
+            {/* Exactly what is locked, every decimal of it; the figures worked out from it show 5. */}
+            <Row
+              label="Amount"
+              value={`${formatDecimal(pending.amount, decimalPlaces(pending.amount) ?? 0) ?? pending.amount} ${code}`}
+            />
             <Row label="Term" value={`${pending.option.no_days} days`} />
             <Row label="Rate" value={`${pending.option.interest_rate}%`} />
             <Row label="Expiry" value={formatDay(pending.option.expiry)} />
