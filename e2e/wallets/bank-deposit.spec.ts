@@ -1,5 +1,6 @@
 import { currentUser } from '../kyc/customer-actions.js';
 import { makeCustomerLive } from '../dashboard/dashboard-actions.js';
+import { putOnHold } from '../kyc/staff-actions.js';
 import {
   expect,
   HOUSE_GBP,
@@ -145,6 +146,34 @@ test.describe('fiat deposits by bank transfer', () => {
     await expect(page.getByRole('table', { name: 'Assets' }).getByTestId('balance-GBP')).toHaveText(
       '250.00 GBP',
     );
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a customer on hold is told why they cannot deposit, and is not given where to send money', async ({
+    signedInPage: page,
+    complianceApi,
+    financeApi,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    const id = await makeCustomerLive(page, complianceApi);
+    await setGbpDepositDetails(financeApi);
+    await putOnHold(complianceApi, id, 'Checking a payment.');
+    const { user_identification: reference } = await currentUser(page.request);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/bank-account/deposit')) asked.push(request.url());
+    });
+
+    await page.goto('/user/withdraw-deposit?deposit');
+    await expect(page.getByRole('alert').filter({ hasText: 'Your account is not live!' })).toBeVisible();
+    await expect(
+      page.getByText('Our bank details and your payment reference show here once your account is live.'),
+    ).toBeVisible();
+    await expect(page.getByText(HOUSE_GBP.account_number)).toHaveCount(0);
+    await expect(page.getByText(reference)).toHaveCount(0);
+    expect(asked).toEqual([]);
+    await saveScreenshots('wallets-deposit-on-hold');
     expect(consoleErrors).toEqual([]);
   });
 });

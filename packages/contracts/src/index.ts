@@ -32,3 +32,4 @@ export * from './investor.js';
 export * from './sanctions.js';
 export * from './carf.js';
 export * from './closure.js';
+export * from './uk-time.js';

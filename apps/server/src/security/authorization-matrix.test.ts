@@ -365,6 +365,8 @@ const NOT_LIVE = '403 ACCOUNT_NOT_LIVE';
 const ROUTE_ANSWERS: Record<string, Partial<Record<Caller, string>>> = {
   // The journey is for live accounts (issue 13).
   'GET /api/v1/investor/journey': { 'verified, not live': NOT_LIVE, 'on hold': NOT_LIVE },
+  // Where to send money, only to those who may deposit it (spec 001).
+  'GET /api/v1/bank-account/deposit': { 'verified, not live': NOT_LIVE, 'on hold': NOT_LIVE },
   // The capital gains report is an individual's: a company has none.
   'GET /api/v1/tax/capital-gains': { 'live corporate': NOT_FOUND },
   'GET /api/v1/tax/capital-gains/export': { 'live corporate': NOT_FOUND },

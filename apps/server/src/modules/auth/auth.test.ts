@@ -6,6 +6,7 @@ import {
   ErrorBodySchema,
   NewApiTokenSchema,
   UNATTENDED_HEADER,
+  waitUntilText,
 } from '@florin/contracts';
 import type { MailMessage } from '../../adapters/mail/mailer.js';
 import * as passwords from '../../security/passwords.js';
@@ -729,7 +730,7 @@ describe('changing the e-mail address', () => {
     expect(Date.parse(until ?? '')).toBeGreaterThanOrEqual(start - 1_000 + 24 * 3_600_000);
     expect(errorOf(paused)).toMatchObject({
       code: 'FORBIDDEN',
-      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+      message: waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, new Date(until ?? '')),
     });
   });
 });

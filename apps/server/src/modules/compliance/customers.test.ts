@@ -11,6 +11,7 @@ import {
   LedgerLineSchema,
   NewApiTokenSchema,
   pageSchema,
+  waitUntilText,
 } from '@florin/contracts';
 import { createKycTestApp, type KycTestApp } from '../kyc/test-kit.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
@@ -327,7 +328,7 @@ describe('helping a customer', () => {
     const until = new Date(resetAt + 24 * 3_600_000).toISOString();
     expect(errorOf(paused)).toMatchObject({
       code: 'FORBIDDEN',
-      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+      message: waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, new Date(until)),
     });
   });
 
@@ -367,13 +368,13 @@ describe('helping a customer', () => {
     expect(profile.withdrawals_blocked_until).toBe(until);
     expect(errorOf(fiat)).toMatchObject({
       code: 'FORBIDDEN',
-      message: `${FIAT_TEXTS.twoFactorResetWait} ${until}.`,
+      message: waitUntilText(FIAT_TEXTS.twoFactorResetWait, new Date(until)),
     });
     const crypto = await askForBtcWithdrawal(customer.browser);
     expect(crypto.statusCode, crypto.body).toBe(403);
     expect(errorOf(crypto)).toMatchObject({
       code: 'FORBIDDEN',
-      message: `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`,
+      message: waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, new Date(until)),
     });
     expect(await balanceOf(t, customer.id)).toEqual({ posted: 100_000n, held: 0n, available: 100_000n });
   });

@@ -8,6 +8,7 @@ import {
   CryptoWithdrawInfoSchema,
   pageSchema,
   type CryptoWithdrawal,
+  waitUntilText,
 } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -321,7 +322,9 @@ describe('what a withdrawal request is refused for, in the spec’s words', () =
     expect(until).not.toBeNull();
     const response = await request(customer, { amount: '0.5' });
     expect(response.statusCode).toBe(403);
-    expect(errorOf(response).message).toBe(`${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until}.`);
+    expect(errorOf(response).message).toBe(
+      waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, new Date(until ?? '')),
+    );
     await db()
       .updateTable('users')
       .set({ security_changed_at: sql<Date>`now() - interval '25 hours'` })

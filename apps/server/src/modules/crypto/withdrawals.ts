@@ -24,6 +24,7 @@ import {
   type CryptoWithdrawalStatus,
   type CryptoWithdrawInfo,
   type Page,
+  waitUntilText,
 } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
 import { ON_HOLD, type CryptoDepositsTable, type DB, type RowOf } from '../../db/schema.js';
@@ -202,14 +203,9 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       );
     const until = cryptoWithdrawalsBlockedUntil(customer);
     if (until)
-      throw new AppError(
-        'FORBIDDEN',
-        `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${until.toISOString()}.`,
-        undefined,
-        {
-          blocked_until: until.toISOString(),
-        },
-      );
+      throw new AppError('FORBIDDEN', waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, until), undefined, {
+        blocked_until: until.toISOString(),
+      });
     if (!coin.active || coin.disable_withdraw)
       throw new AppError('FORBIDDEN', CRYPTO_WITHDRAW_TEXTS.withdrawDisabled);
   }
@@ -225,7 +221,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       if (saved.usable_from > new Date())
         throw new AppError(
           'FORBIDDEN',
-          `${CRYPTO_WITHDRAW_TEXTS.whitelistWait} ${saved.usable_from.toISOString()}.`,
+          waitUntilText(CRYPTO_WITHDRAW_TEXTS.whitelistWait, saved.usable_from),
           undefined,
           { usable_from: saved.usable_from.toISOString() },
         );

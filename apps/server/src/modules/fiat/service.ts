@@ -21,6 +21,7 @@ import {
   type FiatWithdrawalStatus,
   type Page,
   type PayoutFile,
+  waitUntilText,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, parseAmount } from '@florin/domain';
 import { ON_HOLD, type DB, type FiatSuspenseReason } from '../../db/schema.js';
@@ -303,7 +304,7 @@ export function createFiatService(deps: FiatServiceDeps) {
     if (waitUntil)
       throw new AppError(
         'BANK_ACCOUNT_NOT_SET',
-        `${FIAT_TEXTS.bankDetailsChanged} ${waitUntil.toISOString()}.`,
+        waitUntilText(FIAT_TEXTS.bankDetailsChanged, waitUntil),
         undefined,
         {
           withdrawals_allowed_from: waitUntil.toISOString(),
@@ -329,7 +330,7 @@ export function createFiatService(deps: FiatServiceDeps) {
     if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
     if (customer.is_sow_reset === 1) throw new AppError('FORBIDDEN', FIAT_TEXTS.sourceOfWealthPending);
     const until = withdrawalsBlockedUntil(customer);
-    if (until) throw new AppError('FORBIDDEN', `${FIAT_TEXTS.twoFactorResetWait} ${until.toISOString()}.`);
+    if (until) throw new AppError('FORBIDDEN', waitUntilText(FIAT_TEXTS.twoFactorResetWait, until));
   }
 
   /**
@@ -548,8 +549,13 @@ export function createFiatService(deps: FiatServiceDeps) {
       return { data: toBankAccount(row), message: FIAT_TEXTS.bankAccountUpdated };
     },
 
+    /**
+     * Only to a live customer not on hold (spec 001: others cannot deposit): a transfer from anyone else
+     * would only wait in suspense for staff, as crypto addresses are not shown to them either.
+     */
     async getDepositInfo(userId: number): Promise<DepositBankInfo> {
       const customer = await requireCustomer(userId);
+      if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
       const settings = await repository.listSettings();
       const gbp = settings.find((row) => row.currency === 'GBP');
       return {

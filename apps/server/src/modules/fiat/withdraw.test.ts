@@ -177,6 +177,18 @@ describe('bank account registration', () => {
     );
   });
 
+  it('keeps the deposit details from a customer who may not deposit: not live, or on hold', async () => {
+    const pending = await liveCustomer(t, { live: false });
+    const held = await liveCustomer(t);
+    await t.database.db.updateTable('users').set({ block_status: 2 }).where('id', '=', held.id).execute();
+    for (const customer of [pending, held]) {
+      const response = await customer.browser.get('/api/v1/bank-account/deposit');
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'ACCOUNT_NOT_LIVE' });
+      expect(response.body).not.toContain(customer.reference);
+    }
+  });
+
   it('is only for signed-in customers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/bank-account/details' });
     expect(response.statusCode).toBe(401);
@@ -225,6 +237,8 @@ describe('fiat withdraw: every check with the spec’s text', () => {
     const waiting = await withdraw(customer, { amount: '50' });
     expect(waiting.statusCode).toBe(422);
     expect(errorOf(waiting).message).toContain(FIAT_TEXTS.bankDetailsChanged);
+    // When, as a UK customer reads it: "… from 30 November 2026 at 10:00 (UK time).", not a timestamp.
+    expect(errorOf(waiting).message).toMatch(/ from \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} \(UK time\)\.$/);
 
     await db()
       .updateTable('bank_accounts')

@@ -15,6 +15,7 @@ import {
   type IncentivesPolicyName,
   type ReferralOverview,
   type ReferralPartner,
+  waitUntilText,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, mulRatioFloor, parseAmount, parseRatio } from '@florin/domain';
 import { ON_HOLD, type DB } from '../../db/schema.js';
@@ -373,7 +374,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
       if (bank.withdrawals_allowed_from && new Date(bank.withdrawals_allowed_from) > new Date())
         throw new AppError(
           'BANK_ACCOUNT_NOT_SET',
-          `${FIAT_TEXTS.bankDetailsChanged} ${bank.withdrawals_allowed_from}.`,
+          waitUntilText(FIAT_TEXTS.bankDetailsChanged, new Date(bank.withdrawals_allowed_from)),
         );
       try {
         const unpaid = (await ledger.getBalance(db, affiliateRef(userId))).available;

@@ -174,7 +174,7 @@ export function WalletsPage() {
     if (tab === 'deposit')
       return (
         <Stack gap="md">
-          <FiatDepositView currency={selected.key} />
+          <FiatDepositView currency={selected.key} isLive={canMoveMoney} />
           <BankAccountForm currency={selected.key} />
         </Stack>
       );

@@ -10,6 +10,7 @@ export const depositInfoQuery = queryOptions({
     (await apiCall(getDepositBankInfo, {}, { signal, notify: false })).data,
 });
 
-export function useDepositInfo() {
-  return useQuery(depositInfoQuery);
+/** Asked only of a customer who may deposit: the server answers anyone else 403. */
+export function useDepositInfo(isLive: boolean) {
+  return useQuery({ ...depositInfoQuery, enabled: isLive });
 }

@@ -85,9 +85,17 @@ function Detail({ label, value, canCopy = false }: { label: string; value: strin
  * (DECISIONS.md: configured in the back office), and the customer's
  * reference, without which the money cannot be matched to them.
  */
-export function FiatDepositView({ currency }: { currency: FiatCurrency }) {
-  const info = useDepositInfo();
+export function FiatDepositView({ currency, isLive }: { currency: FiatCurrency; isLive: boolean }) {
+  const info = useDepositInfo(isLive);
 
+  // Not live or on hold: the page says so above; our bank details are not given to send money we could not
+  // credit.
+  if (!isLive)
+    return (
+      <Text size="sm" c="dimmed">
+        Our bank details and your payment reference show here once your account is live.
+      </Text>
+    );
   if (info.isPending)
     return (
       <Stack gap="sm" role="status" aria-label="Loading the deposit details">
