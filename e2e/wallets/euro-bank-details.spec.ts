@@ -31,9 +31,15 @@ test.describe('euro deposit details', () => {
 
     await makeCustomerLive(page, complianceApi);
     await fund(api, customer.email, 'EUR', '10.00');
-    await page.goto('/user/wallets');
+    // Withdrawing euros without a euro account: one warning, whose button opens the euro account's form.
+    await page.goto('/user/withdraw-deposit?withdraw');
     await page.getByRole('combobox', { name: 'Asset' }).click();
     await page.getByRole('option', { name: 'EUR' }).click();
+    const warning = page.getByRole('alert').filter({ hasText: 'Register Bank Details!' });
+    await expect(warning).toHaveCount(1);
+    await warning.getByRole('button', { name: 'Register a bank account' }).click();
+    await expect(page).toHaveURL(/\?deposit$/);
+    await expect(page.getByRole('combobox', { name: 'Asset' })).toHaveValue('EUR');
     const details = page.getByRole('region', { name: 'Deposit EUR by bank transfer' });
     await expect(details.getByLabel('Company Name', { exact: true })).toHaveText(HOUSE_EUR.company);
     await expect(details.getByLabel('IBAN', { exact: true })).toHaveText(HOUSE_EUR.iban);

@@ -1,4 +1,4 @@
-import { CoinIdSchema, CRYPTO_TEXTS } from '@florin/contracts';
+import { CoinIdSchema, CRYPTO_TEXTS, type FiatCurrency } from '@florin/contracts';
 import { Alert, Container, Group, Paper, Select, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { RecentActivity } from '../../components/recent-activity';
@@ -139,9 +139,10 @@ export function WalletsPage() {
   const switchTab = (next: WalletTab, asset: AssetNavigationState | null = preselected) => {
     void navigate(withdrawDepositPath(next), { replace: true, state: asset ?? undefined });
   };
-  const goRegister = () => {
-    setChosen({ name: 'GBP', type: 'fiat' });
-    switchTab('deposit', { name: 'GBP', type: 'fiat' });
+  /** To the bank account form of the currency being withdrawn (GBP from the page's own warning). */
+  const goRegister = (currency: FiatCurrency = 'GBP') => {
+    setChosen({ name: currency, type: 'fiat' });
+    switchTab('deposit', { name: currency, type: 'fiat' });
   };
 
   const handleAssetChange = (value: string | null) => {
@@ -178,7 +179,7 @@ export function WalletsPage() {
           <BankAccountForm currency={selected.key} />
         </Stack>
       );
-    return <FiatWithdrawForm currency={selected.key} onRegister={goRegister} />;
+    return <FiatWithdrawForm currency={selected.key} onRegister={() => goRegister(selected.key)} />;
   };
 
   return (
@@ -203,8 +204,9 @@ export function WalletsPage() {
             <Tabs.Tab value="withdraw">Withdraw</Tabs.Tab>
           </Tabs.List>
         </Tabs>
-        {tab === 'withdraw' && anyBankAccount.data === false && (
-          <RegisterBankWarning onRegister={goRegister} />
+        {/* A fiat withdrawal form says it itself, for its own currency. */}
+        {tab === 'withdraw' && anyBankAccount.data === false && selected?.kind !== 'fiat' && (
+          <RegisterBankWarning onRegister={() => goRegister()} />
         )}
         {balances.isError && !balances.data && (
           <Alert color="red" title="Failed!" role="alert">
