@@ -33,7 +33,8 @@ const DIRECTOR = {
   country: 'GB',
   phone: '+44 20 7946 0001',
   birthdate: '1971-12-26',
-  status: 1,
+  // Owner and director: a company needs at least one director to hand in its verification.
+  status: 3,
 } as const;
 
 async function expectOk(

@@ -1,5 +1,15 @@
 import { AUTH_TEXTS } from '@florin/contracts';
-import { enableTwoFactor, expect, holdRequests, submitLoginForm, test, wrongTotp } from '../fixtures.js';
+import { test } from '../admin-fixtures.js';
+import {
+  csrfHeaders,
+  enableTwoFactor,
+  expect,
+  holdRequests,
+  submitLoginForm,
+  wrongTotp,
+} from '../fixtures.js';
+import { currentUser } from '../kyc/customer-actions.js';
+import { switchOnEmailCodes } from '../wallets/fiat-fixtures.js';
 
 test.describe('signing in', () => {
   // The captcha's proof of work runs in the page; on a busy machine it takes well over a second.
@@ -60,6 +70,65 @@ test.describe('signing in', () => {
     await dialog.getByLabel('Recovery code').fill(recoveryCodes[0] ?? '');
     await dialog.getByRole('button', { name: 'Verify' }).click();
     await expect(page).toHaveURL(/\/user$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a customer on e-mailed codes finishes signing in with the code that sign-in mailed them', async ({
+    page,
+    api,
+    customer,
+    signIn,
+    complianceApi,
+    mailbox,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    // Support switches a customer who cannot use an authenticator app to e-mailed codes.
+    await signIn(api, customer);
+    await switchOnEmailCodes(complianceApi, (await currentUser(api)).id);
+
+    await page.goto('/login');
+    const since = new Date();
+    await submitLoginForm(page, customer.email, customer.password);
+    const dialog = page.getByRole('dialog', { name: 'Two-Factor Authentication' });
+    await expect(dialog).toContainText('We have e-mailed you a 6-digit code.');
+    // A code from the mail is all there is: no recovery codes without an authenticator.
+    await expect(dialog.getByRole('button', { name: 'Use a recovery code' })).toHaveCount(0);
+    await saveScreenshots('login-emailed-code-modal');
+    const mail = await mailbox.waitForMail(customer.email, 'Your sign-in code', { since });
+    const code = /\bis (\d{6})\. It works once/.exec(mail.text)?.[1] ?? '';
+
+    const release = await holdRequests(page, '**/api/v1/login-2fa');
+    await dialog.getByRole('textbox', { name: 'E-mailed code, digit 1 of 6' }).pressSequentially(code);
+    await expect(dialog.getByRole('status')).toHaveText('Checking the code…');
+    release();
+    await expect(page).toHaveURL(/\/user$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a screen left open learns within a minute that its session ended, says so, and sign-in returns to it', async ({
+    signedInPage: page,
+    customer,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    // The browser's own clock, so a minute passes at once; the server's stays real.
+    await page.clock.install();
+    await page.goto('/user/settings?tab=ip');
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    // The session ends elsewhere (here: signed out through the API, as another tab would).
+    const out = await page.request.post('/api/v1/logout', { headers: await csrfHeaders(page.request) });
+    expect(out.ok(), await out.text()).toBe(true);
+
+    // Nobody touches the page: its minute's check of the user finds the session gone.
+    await page.clock.fastForward('01:05');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Your session has ended. Please sign in again.' }),
+    ).toBeVisible();
+    await saveScreenshots('login-session-ended');
+    await submitLoginForm(page, customer.email, customer.password);
+    await expect(page).toHaveURL(/\/user\/settings\?tab=ip$/);
     expect(consoleErrors).toEqual([]);
   });
 

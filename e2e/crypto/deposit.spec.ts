@@ -80,6 +80,17 @@ test.describe('crypto deposits to the customer’s own address', () => {
       'Deposits without this destination tag cannot be credited automatically: always include it.',
     );
     await expect(panel.getByRole('button', { name: 'Copy Destination tag' })).toBeVisible();
+    // The tag scans as easily as the address: a QR code of its own, each captioned, beside the warning.
+    const addressQr = panel.getByRole('figure', { name: 'Address', exact: true });
+    const tagQr = panel.getByRole('figure', { name: 'Destination tag' });
+    await expect(addressQr.getByRole('img', { name: 'QR code of the XRP deposit address' })).toBeVisible();
+    await expect(tagQr.getByRole('img', { name: 'QR code of your destination tag' })).toBeVisible();
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await tagQr.scrollIntoViewIfNeeded();
+      const box = await tagQr.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+    }
     await expect(panel.getByRole('button', { name: 'Generate Address' })).toHaveCount(0);
     const tagText = await tag.textContent();
     await saveScreenshots('crypto-deposit-xrp');

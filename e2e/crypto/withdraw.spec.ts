@@ -1,7 +1,16 @@
-import type { APIRequestContext } from '@playwright/test';
-import { csrfHeaders, enableTwoFactor, generateTotp, totpStep, waitForTotpStepAfter } from '../fixtures.js';
+import { WHITELIST_TEXTS } from '@florin/contracts';
+import type { APIRequestContext, Locator } from '@playwright/test';
+import {
+  csrfHeaders,
+  enableTwoFactor,
+  generateTotp,
+  holdRequests,
+  type Mailbox,
+  totpStep,
+  waitForTotpStepAfter,
+} from '../fixtures.js';
 import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
-import { expect, test } from '../wallets/fiat-fixtures.js';
+import { expect, switchOnEmailCodes, test } from '../wallets/fiat-fixtures.js';
 import { chooseCoin, passSecurityWaits } from './crypto-actions.js';
 
 /** Valid mainnet addresses (BIP173 and XRP examples), not any customer's deposit address. */
@@ -28,8 +37,39 @@ async function whitelist(
   return step;
 }
 
+/** "Your code for … is 123456.": the amount earlier in the sentence may have six decimals too (25.000000 XRP). */
 function codeIn(text: string): string {
-  return /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+  return /\bis (\d{6})\b/.exec(text)?.[1] ?? '';
+}
+
+/** Types the withdrawal code mailed since `since` into the Withdraw Verification modal. */
+async function typeMailedCode(
+  verification: Locator,
+  mailbox: Mailbox,
+  email: string,
+  since: Date,
+): Promise<void> {
+  const mail = await mailbox.waitForMail(email, 'Your withdrawal code', { since });
+  await verification
+    .getByRole('textbox', { name: 'Verification code, digit 1 of 6' })
+    .pressSequentially(codeIn(mail.text));
+}
+
+/** The withdrawal a verification modal restates, as the customer reads it before approving. */
+async function expectSummary(
+  modal: Locator,
+  withdrawal: { address: string; tag?: string; amount: string; fee: string; receive: string },
+): Promise<void> {
+  const summary = modal.getByRole('group', { name: 'The withdrawal you are approving' });
+  await expect(summary.getByTestId('withdrawal-summary-address')).toHaveText(withdrawal.address);
+  if (withdrawal.tag === undefined)
+    await expect(summary.getByTestId('withdrawal-summary-tag')).toHaveCount(0);
+  else await expect(summary.getByTestId('withdrawal-summary-tag')).toHaveText(withdrawal.tag);
+  await expect(summary.getByTestId('withdrawal-summary-amount')).toHaveText(withdrawal.amount);
+  await expect(summary.getByTestId('withdrawal-summary-fee')).toHaveText(withdrawal.fee);
+  await expect(summary.getByTestId('withdrawal-summary-receive')).toHaveText(withdrawal.receive);
+  await expect(summary).toContainText('Withdraw fee');
+  await expect(summary).toContainText('You Will Get');
 }
 
 test.describe('crypto withdrawals to an external wallet', () => {
@@ -116,6 +156,14 @@ test.describe('crypto withdrawals to an external wallet', () => {
     );
     // The coins are held as soon as the code is sent.
     await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('0.50000 BTC');
+    // What the code approves, the whole address included.
+    const approving = {
+      address: BTC_ADDRESS,
+      amount: '0.50000 BTC',
+      fee: '0.00050 BTC',
+      receive: '0.49950 BTC',
+    };
+    await expectSummary(verification, approving);
     const mail = await mailbox.waitForMail(customer.email, 'Your withdrawal code', { since });
     const code = codeIn(mail.text);
     const firstDigit = verification.getByRole('textbox', { name: 'Verification code, digit 1 of 6' });
@@ -133,6 +181,9 @@ test.describe('crypto withdrawals to an external wallet', () => {
     const twoFactor = page.getByRole('dialog', { name: 'Two Factor Authentication' });
     await expect(twoFactor).toBeVisible();
     await expect(twoFactor.getByRole('button', { name: 'Send 2FA' })).toHaveCount(0);
+    await expect(twoFactor).toContainText('Enter the 6-digit code from your authenticator app.');
+    await expectSummary(twoFactor, approving);
+    await saveScreenshots('crypto-withdraw-two-factor');
     await waitForTotpStepAfter(spentStep);
     await twoFactor
       .getByRole('textbox', { name: '2FA code, digit 1 of 6' })
@@ -221,11 +272,171 @@ test.describe('crypto withdrawals to an external wallet', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a saved address can be chosen once its 24 hours are over, a newer one shows when it becomes usable, and closing the verification cancels the withdrawal', async ({
+  test('a customer without 2FA sees what the e-mailed code approves, and while the withdrawal is being sent Verify stays busy and the modal cannot be closed', async ({
     signedInPage: page,
     customer,
     api,
     complianceApi,
+    mailbox,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    await makeCustomerLive(page, complianceApi);
+    await fund(api, customer.email, 'XRP', '100');
+    await page.goto('/user/withdraw-deposit?withdraw');
+    await chooseCoin(page, 'XRP');
+    const form = page.getByRole('form', { name: 'Withdraw XRP' });
+    await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('100.00000 XRP');
+    await form.getByLabel('Destination address').fill(XRP_ADDRESS);
+    await form.getByLabel('Destination tag').fill('4021');
+    await form.getByLabel('Quantity').fill('25');
+    await form.getByRole('radio', { name: 'Me: it is my own wallet' }).check();
+    await form.getByRole('radio', { name: 'A private wallet' }).check();
+    const fee = (await form.getByTestId('crypto-withdraw-fee').textContent()) ?? '';
+    const receive = (await form.getByTestId('crypto-withdraw-receive').textContent()) ?? '';
+    expect(fee).toMatch(/^\d+\.\d{5} XRP$/);
+
+    const since = new Date(Date.now() - 1_000);
+    await form.getByRole('button', { name: 'Withdraw' }).click();
+    const verification = page.getByRole('dialog', { name: 'Withdraw Verification' });
+    await expectSummary(verification, {
+      address: XRP_ADDRESS,
+      tag: '4021',
+      amount: '25.00000 XRP',
+      fee,
+      receive,
+    });
+    await saveScreenshots('crypto-withdraw-verification-summary');
+
+    // The accepted code is the last step: the withdrawal is sent at once. Hold it on the way.
+    const cancels: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/v1\/crypto\/withdrawals\/[^/]+\/cancel$/.test(request.url())) cancels.push(request.url());
+    });
+    const release = await holdRequests(page, '**/api/v1/crypto/withdraw');
+    const submitted = page.waitForRequest((request) => request.url().endsWith('/api/v1/crypto/withdraw'));
+    await typeMailedCode(verification, mailbox, customer.email, since);
+    const verify = verification.getByRole('button', { name: 'Verify' });
+    await verify.click();
+    await submitted;
+
+    // While it is on its way: Verify busy, and neither Escape nor the close button cancels it.
+    await expect(verify).toBeDisabled();
+    await expect(verify).toHaveAttribute('aria-busy', 'true');
+    await expect(verify).toHaveAttribute('data-loading', 'true');
+    await expect(
+      verification.getByRole('button', { name: 'Close and cancel the withdrawal' }),
+    ).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await expect(verification).toBeVisible();
+    await saveScreenshots('crypto-withdraw-verification-sending', [375]);
+
+    release();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'Your withdrawal request has been received. We send it once our team has checked it, and e-mail you when it is on its way.',
+      }),
+    ).toBeVisible();
+    await expect(verification).toBeHidden();
+    await expect(
+      page
+        .getByRole('list', { name: 'XRP activity' })
+        .getByRole('listitem', { name: 'Withdrawal -25.00000 XRP Pending' }),
+    ).toBeVisible();
+    await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('75.00000 XRP');
+    await expect(page.getByRole('alert').filter({ hasText: 'Withdrawal cancelled' })).toHaveCount(0);
+    expect(cancels).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a customer whose second factor is e-mailed codes is asked for the e-mailed code, and a failed Send 2FA reads "Something went wrong"', async ({
+    signedInPage: page,
+    customer,
+    api,
+    complianceApi,
+    mailbox,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    const userId = await makeCustomerLive(page, complianceApi);
+    await switchOnEmailCodes(complianceApi, userId);
+    // Switching to e-mailed codes pauses withdrawals for a day.
+    await passSecurityWaits(api, customer.email);
+    await fund(api, customer.email, 'BTC', '1.00000000');
+    await page.goto('/user/withdraw-deposit?withdraw');
+    await chooseCoin(page, 'BTC');
+    const form = page.getByRole('form', { name: 'Withdraw BTC' });
+    await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('1.00000 BTC');
+    await form.getByLabel('Destination address').fill(BTC_ADDRESS);
+    await form.getByLabel('Quantity').fill('0.2');
+    await form.getByRole('radio', { name: 'Me: it is my own wallet' }).check();
+    await form.getByRole('radio', { name: 'A private wallet' }).check();
+    const since = new Date(Date.now() - 1_000);
+    await form.getByRole('button', { name: 'Withdraw' }).click();
+
+    const verification = page.getByRole('dialog', { name: 'Withdraw Verification' });
+    await typeMailedCode(verification, mailbox, customer.email, since);
+    await verification.getByRole('button', { name: 'Verify' }).click();
+
+    const twoFactor = page.getByRole('dialog', { name: 'Two Factor Authentication' });
+    await expect(twoFactor).toContainText('Press Send 2FA and enter the 6-digit code we e-mail you.');
+    await expect(twoFactor).not.toContainText('authenticator');
+    await expectSummary(twoFactor, {
+      address: BTC_ADDRESS,
+      amount: '0.20000 BTC',
+      fee: '0.00050 BTC',
+      receive: '0.19950 BTC',
+    });
+
+    // The code request fails once (too many asked for): the spec's words, as on every other form.
+    await page.route('**/api/v1/mobile/request-2fa', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 'RATE_LIMITED',
+          message: 'Too many attempts. Please wait a minute and try again.',
+        }),
+      }),
+    );
+    await twoFactor.getByRole('button', { name: 'Send 2FA' }).click();
+    const failure = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
+    await expect(failure).toContainText('Too many attempts. Please wait a minute and try again.');
+    await saveScreenshots('crypto-withdraw-two-factor-email');
+    await failure.getByRole('button').click();
+    await page.unroute('**/api/v1/mobile/request-2fa');
+
+    const codeSince = new Date(Date.now() - 1_000);
+    await twoFactor.getByRole('button', { name: 'Send 2FA' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: '2fa passcode sent please check email!' }),
+    ).toBeVisible();
+    const codeMail = await mailbox.waitForMail(customer.email, 'Your withdrawal code', { since: codeSince });
+    await twoFactor
+      .getByRole('textbox', { name: '2FA code, digit 1 of 6' })
+      .pressSequentially(codeIn(codeMail.text));
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'Your withdrawal request has been received. We send it once our team has checked it, and e-mail you when it is on its way.',
+      }),
+    ).toBeVisible();
+    await expect(twoFactor).toBeHidden();
+    await expect(
+      page
+        .getByRole('list', { name: 'BTC activity' })
+        .getByRole('listitem', { name: 'Withdrawal -0.20000 BTC Pending' }),
+    ).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a saved address can be chosen once its 24 hours are over, a newer one shows when it becomes usable, closing the verification cancels the withdrawal, and an address removed in Settings leaves the dropdown', async ({
+    signedInPage: page,
+    customer,
+    api,
+    complianceApi,
+    mailbox,
     saveScreenshots,
     consoleErrors,
   }) => {
@@ -274,6 +485,31 @@ test.describe('crypto withdrawals to an external wallet', () => {
         .getByRole('list', { name: 'BTC activity' })
         .getByRole('listitem', { name: 'Withdrawal -0.10000 BTC Cancelled' }),
     ).toBeVisible();
+
+    // Without leaving the app, the customer removes the newer address in Settings; back on the form,
+    // the dropdown no longer offers it (the list the form read a moment ago is not reused).
+    const since = new Date(Date.now() - 1_000);
+    await page.getByRole('button', { name: /, account menu$/ }).click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Wallet Whitelisting' }).click();
+    await page
+      .getByRole('list', { name: 'Whitelisted wallets' })
+      .getByRole('button', { name: 'Remove Exchange' })
+      .click();
+    const removal = page.getByRole('dialog', { name: 'Remove whitelisted address' });
+    const mail = await mailbox.waitForMail(customer.email, 'Your code to remove a whitelisted address', {
+      since,
+    });
+    await removal
+      .getByRole('textbox', { name: 'Verification code, digit 1 of 6' })
+      .pressSequentially(codeIn(mail.text));
+    await expect(page.getByRole('alert').filter({ hasText: WHITELIST_TEXTS.walletRemoved })).toBeVisible();
+    await page.goBack();
+    await chooseCoin(page, 'BTC');
+    await form.getByRole('checkbox', { name: 'Select from saved addresses' }).check();
+    await form.getByRole('combobox', { name: 'Saved address' }).click();
+    await expect(usable).toBeVisible();
+    await expect(page.getByRole('option', { name: /^Exchange / })).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
 
@@ -319,10 +555,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     await form.getByRole('button', { name: 'Withdraw' }).click();
 
     const verification = page.getByRole('dialog', { name: 'Withdraw Verification' });
-    const mail = await mailbox.waitForMail(customer.email, 'Your withdrawal code', { since });
-    await verification
-      .getByRole('textbox', { name: 'Verification code, digit 1 of 6' })
-      .pressSequentially(codeIn(mail.text));
+    await typeMailedCode(verification, mailbox, customer.email, since);
     await verification.getByRole('button', { name: 'Verify' }).click();
     const twoFactor = page.getByRole('dialog', { name: 'Two Factor Authentication' });
     await expect(twoFactor).toBeVisible();

@@ -1,7 +1,7 @@
 import { KYC_TEXTS } from '@florin/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
-import { currentUser } from './customer-actions.js';
+import { currentUser, submitCompanyWithDocuments } from './customer-actions.js';
 import { pdfFile, pngFile } from './files.js';
 import { closeToasts, expectProgress, stepHeading, toast } from './wizard-page.js';
 import { approveAllDocuments, makeLive } from './staff-actions.js';
@@ -209,6 +209,64 @@ test.describe('identity verification of a Corporate customer', () => {
     const navigation = page.getByRole('banner').getByRole('navigation');
     await expect(navigation.getByRole('link', { name: 'Dashboard' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'Getting Started' })).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a holder of more than 25% must be ticked Owner, and owners alone do not pass the step until someone is a director', async ({
+    signedInPage: page,
+    consoleErrors,
+  }) => {
+    await submitCompanyWithDocuments(page.request);
+    await page.reload();
+    await expect(stepHeading(page, 'Directors and Owners')).toBeVisible();
+    await expectProgress(page, 65);
+
+    // 30% as a director only: refused under the shareholding, with the usual toast.
+    await page.getByRole('button', { name: 'Add New' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add director or owner' });
+    await fillInformation(page, {
+      firstName: 'Ada',
+      lastName: 'Byron',
+      shareHolding: '30',
+      isOwner: false,
+      isDirector: true,
+    });
+    await modal.getByRole('button', { name: 'Add' }).click();
+    await expect(modal.getByText(KYC_TEXTS.ownerRequired)).toBeVisible();
+    await expect(toast(page, KYC_TEXTS.directorFailedTitle)).toContainText(KYC_TEXTS.ownerRequired);
+    await expect(modal.getByRole('tab', { name: 'Documents' })).toBeDisabled();
+
+    // Declared an owner only instead, with both documents.
+    await modal.getByLabel('Director', { exact: true }).uncheck();
+    await modal.getByLabel('Owner').check();
+    await modal.getByRole('button', { name: 'Add' }).click();
+    const ada = page.getByRole('dialog', { name: 'Ada Byron' });
+    await expect(ada.getByRole('tab', { name: 'Documents' })).toHaveAttribute('aria-selected', 'true');
+    await ada
+      .getByLabel('Passport photo page', { exact: true })
+      .setInputFiles(pngFile('ada-passport.png', 190));
+    await expect(ada.getByText('Identity: done')).toBeVisible();
+    await ada.getByLabel('Director proof of address', { exact: true }).setInputFiles(pdfFile('ada-bill.pdf'));
+    await page
+      .getByRole('dialog', { name: 'Documents uploaded' })
+      .getByRole('button', { name: 'OK' })
+      .click();
+    await modal.getByRole('button', { name: 'Close' }).click();
+
+    // Everyone has their documents, but nobody runs the company: the step says why it cannot go on.
+    const table = page.getByRole('table', { name: 'Directors and owners' });
+    await expect(table.getByRole('row', { name: /Ada Byron/ })).toContainText('30.00');
+    await expect(page.getByText(KYC_TEXTS.directorRequired)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0);
+
+    // Ticking Director for her too lets the company go on.
+    await page.getByRole('button', { name: 'Edit Ada Byron' }).click();
+    const edit = page.getByRole('dialog', { name: 'Ada Byron' });
+    await edit.getByLabel('Director', { exact: true }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText(KYC_TEXTS.directorRequired)).toHaveCount(0);
+    await edit.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
   });
 });

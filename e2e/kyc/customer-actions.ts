@@ -73,18 +73,51 @@ export async function submitIndividualDocuments(request: APIRequestContext): Pro
   await uploadIdProof(request, 'proof_address', pdfFile('council-tax.pdf', 'Council tax bill'));
 }
 
-/** Steps 7, 9 and 10: under £15,000 a year, aware of the risk, an Instant account. */
-export async function finishIndividualVerification(request: APIRequestContext): Promise<void> {
-  const headers = await csrfHeaders(request);
+/** Steps 7 and 9: under £15,000 a year, aware of the risk. */
+export async function answerSourceOfWealth(request: APIRequestContext): Promise<void> {
   await expectOk(
     'POST /api/v1/settings/kyc/create',
     await request.post('/api/v1/settings/kyc/create', {
       data: { trades_over_threshold: 0, aware_of_risk: 1 },
-      headers,
+      headers: await csrfHeaders(request),
     }),
   );
+}
+
+/** Steps 7, 9 and 10: under £15,000 a year, aware of the risk, an Instant account. */
+export async function finishIndividualVerification(request: APIRequestContext): Promise<void> {
+  await answerSourceOfWealth(request);
+  const headers = await csrfHeaders(request);
   await expectOk(
     'PUT /api/v1/users/account_type (Instant)',
     await request.put('/api/v1/users/account_type', { data: { account_type: 'Instant' }, headers }),
   );
+}
+
+/** Corporate steps 3 and 4: the company (with a number of its own) and its three documents. */
+export async function submitCompanyWithDocuments(request: APIRequestContext): Promise<void> {
+  await chooseAccountType(request, 'Corporate');
+  await expectOk(
+    'POST /api/v1/users/corporate/company',
+    await request.post('/api/v1/users/corporate/company', {
+      data: {
+        name: 'Lantern Analytics Ltd',
+        // Company numbers are unique across customers.
+        company_number: String(Math.floor(Math.random() * 100_000_000)).padStart(8, '0'),
+        address: '20 Farringdon Road',
+        city: 'London',
+        country: 'GB',
+        zip: 'EC1M 3HE',
+      },
+      headers: await csrfHeaders(request),
+    }),
+  );
+  const { id } = await currentUser(request);
+  for (const key of ['coi', 'aoa', 'cproof_address']) {
+    const response = await request.post('/api/v1/user/documents/upload', {
+      multipart: { parameters: JSON.stringify({ user_id: id, key }), file: pdfFile(`${key}.pdf`, key) },
+      headers: await csrfHeaders(request),
+    });
+    await expectOk(`POST /api/v1/user/documents/upload (${key})`, response);
+  }
 }

@@ -2,6 +2,7 @@ import { KYC_TEXTS } from '@florin/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import {
+  answerSourceOfWealth,
   chooseAccountType,
   currentUser,
   finishIndividualVerification,
@@ -105,6 +106,8 @@ test.describe('identity verification of an Individual customer', () => {
     await closeToasts(page);
     await saveScreenshots('kyc-individual-4-id-document');
     await page.getByRole('button', { name: 'Upload Driver License' }).click();
+    // Both sides in: the licence says so, as the other document zones do.
+    await expect(page.getByText('Uploaded', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
     await page.getByRole('button', { name: 'Next' }).click();
 
@@ -253,6 +256,44 @@ test.describe('identity verification of an Individual customer', () => {
     await expect(complete).toContainText('signed out');
     await complete.getByRole('button', { name: 'Close' }).click();
     await expect(page).toHaveURL(/\/login$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('on a slow connection, Close of the Instant dialog shows it is working and fetches the account only once', async ({
+    signedInPage: page,
+    consoleErrors,
+  }) => {
+    await submitIndividualDocuments(page.request);
+    await answerSourceOfWealth(page.request);
+    await page.reload();
+    await expect(stepHeading(page, 'Account Type')).toBeVisible();
+    await expectProgress(page, 95);
+    await page.getByRole('button', { name: /^Instant/ }).click();
+    const complete = page.getByRole('dialog', { name: KYC_TEXTS.verificationCompleteTitle });
+    await expect(complete).toBeVisible();
+
+    // The account's fetch hangs until the story lets it through.
+    let userFetches = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/v1/user', async (route) => {
+      userFetches += 1;
+      await released;
+      await route.continue();
+    });
+    const close = complete.getByRole('button', { name: 'Close' });
+    await close.click();
+    await expect(close).toHaveAttribute('data-loading', 'true');
+    await expect(close).toBeDisabled();
+    await expect.poll(() => userFetches).toBe(1);
+    await expect(complete).toBeVisible();
+
+    release();
+    await expect(complete).toBeHidden();
+    await expect(page.getByRole('tab', { name: 'Get Started' })).toBeDisabled();
+    expect(userFetches).toBe(1);
     expect(consoleErrors).toEqual([]);
   });
 

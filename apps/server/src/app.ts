@@ -89,6 +89,7 @@ import {
 import { registerFeesRoutes } from './modules/fees/routes.js';
 import { createFeesService } from './modules/fees/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
+import { createCryptoWithdrawalRepository } from './modules/crypto/withdrawal-repository.js';
 import { createTradingRepository } from './modules/trading/repository.js';
 import { registerTradingDevRoutes, registerTradingRoutes } from './modules/trading/routes.js';
 import { createAutoTradeRepository } from './modules/auto-trade/repository.js';
@@ -329,6 +330,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The sanctions service is made further down; screenings only come once the app is built.
     sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
+  const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes') });
   const auth = createAuthService({
     repository: createAuthRepository(db),
     sessions,
@@ -340,6 +342,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loadVerificationState: (userId) => kyc.getVerificationState(userId),
     // The whitelist service is made further down; sign-ins only come once the app is built.
     isSignInIpAllowed: (userId, ip) => whitelists.isSignInIpAllowed(userId, ip),
+    emailedCodes: {
+      issue: (userId, purpose) => emailedCodes.issue(db, userId, purpose),
+      check: (userId, purpose, code) => emailedCodes.check(userId, purpose, code),
+    },
   });
   registerAuthRoutes(app, { auth, captcha, cookies });
   registerKycRoutes(app, { kyc });
@@ -406,7 +412,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       onError: (error) => app.log.error({ err: error }, 'market data failed'),
     });
   registerMarketRoutes(app, { market });
-  const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes') });
   const secondFactor = createSecondFactor({
     emailedCodes,
     limits,
@@ -439,6 +444,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isEligible: (userId) => referrals.isEligible(userId),
   });
   registerPromoRoutes(app, { promo });
+  const ownDepositAddresses = createCryptoWithdrawalRepository(db);
   const whitelists = createWhitelistService({
     db,
     repository: createWhitelistRepository(db),
@@ -447,6 +453,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Through the second factor, so a whitelist change's codes count against the customer's limit too.
     verifyAuthenticatorCode: (userId, passcode) => secondFactor.verifyAuthenticatorCode(userId, passcode),
     network: config.CRYPTO_NETWORK,
+    isOwnDepositAddress: (userId, asset, address, tag) =>
+      ownDepositAddresses.isOwnDepositAddress(userId, asset, address, tag),
   });
   registerWhitelistRoutes(app, { whitelists });
   const { deposits: crypto, withdrawals: cryptoWithdrawals } = createCryptoFromConfig({

@@ -202,7 +202,8 @@ export const LoginResponseSchema = z.union([
   z.object({
     login_token: z.string(),
     expires_in: z.number().int(),
-    data: z.object({ disable_2fa: z.literal(1), verified: z.literal(true) }),
+    /** email_code: the code was e-mailed for this sign-in (a customer on e-mailed codes, no authenticator). */
+    data: z.object({ disable_2fa: z.literal(1), verified: z.literal(true), email_code: z.boolean() }),
   }),
 ]);
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
@@ -218,7 +219,8 @@ export const login = defineEndpoint({
 export const login2fa = defineEndpoint({
   method: 'POST',
   path: '/api/v1/login-2fa',
-  summary: 'Finish signing in with the authenticator code (or a recovery code)',
+  summary:
+    'Finish signing in with the authenticator code, a recovery code, or the code e-mailed for this sign-in',
   body: z.strictObject({ login_token: z.string().min(16).max(200), passcode: PasscodeSchema }),
   responses: { 200: SessionSchema },
 });

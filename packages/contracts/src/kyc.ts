@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCountryCode, isPermittedCountry } from '@florin/domain';
+import { isCountryCode, isOwnerStatus, isPermittedCountry } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
 
 /** The spec's texts for verification (000 sections 4, 5 and 8), word for word; DECISIONS.md adds some. */
@@ -35,6 +35,9 @@ export const KYC_TEXTS = {
   shareHoldingTotal: 'The total shareholding of all directors and owners cannot exceed 100%.',
   missingSelectionTitle: 'Missing Selection',
   missingSelection: 'Please select either Owner, Director or both.',
+  ownerRequired: 'A person holding more than 25% is a beneficial owner: please tick Owner.',
+  directorRequired:
+    "At least one person must be a director: please add the company's director, or tick Director for an owner who is one.",
   ownersStatement: 'All directors and beneficial owners with more than 25% shareholding must be confirmed.',
   deleteDirectorConfirm:
     "Are you sure you want to delete this director/owner? You won't be able to revert this!",
@@ -525,19 +528,29 @@ export const DirectorStatusSchema = z.union([z.literal(1), z.literal(2), z.liter
   error: KYC_TEXTS.missingSelection,
 });
 
-export const DirectorBodySchema = z.strictObject({
+/** Percent with up to two decimals, as text or a number. */
+const ShareHoldingSchema = z
+  .union([z.string(), z.number()], { error: KYC_TEXTS.shareHoldingInvalid })
+  .transform((value) => String(value).trim())
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,3}(\.\d{1,2})?$/, KYC_TEXTS.shareHoldingInvalid)
+      .refine((value) => Number(value) <= 100, KYC_TEXTS.shareHoldingInvalid),
+  );
+
+/**
+ * Whether this shareholding and status leave a beneficial owner undeclared: more than 25 % (spec
+ * 000 section 9) with status 2, director only.
+ */
+export function isUndeclaredOwner(shareHolding: string, status: number): boolean {
+  return Number(shareHolding) > BENEFICIAL_OWNER_THRESHOLD_PERCENT && !isOwnerStatus(status);
+}
+
+const directorFields = {
   firstName: required(KYC_TEXTS.firstNameRequired, 100),
   lastName: required(KYC_TEXTS.lastNameRequired, 100),
-  /** Percent with up to two decimals, as text or a number. */
-  shareHolding: z
-    .union([z.string(), z.number()], { error: KYC_TEXTS.shareHoldingInvalid })
-    .transform((value) => String(value).trim())
-    .pipe(
-      z
-        .string()
-        .regex(/^\d{1,3}(\.\d{1,2})?$/, KYC_TEXTS.shareHoldingInvalid)
-        .refine((value) => Number(value) <= 100, KYC_TEXTS.shareHoldingInvalid),
-    ),
+  shareHolding: ShareHoldingSchema,
   address: required(KYC_TEXTS.addressRequired),
   city: required(KYC_TEXTS.cityRequired, 100),
   zip: required(KYC_TEXTS.zipRequired, 20),
@@ -545,7 +558,31 @@ export const DirectorBodySchema = z.strictObject({
   phone: PhoneSchema,
   birthdate: BirthdateSchema,
   status: DirectorStatusSchema,
-});
+};
+
+/**
+ * The 25 % rule, checked as soon as the shareholding and the status are valid themselves (not
+ * only once every other field is), so the form shows it with the other refusals in one go.
+ */
+function refuseUndeclaredOwner<Schema extends z.ZodType<{ shareHolding?: string; status: number }>>(
+  schema: Schema,
+): Schema {
+  return schema.refine(
+    (body) => body.shareHolding === undefined || !isUndeclaredOwner(body.shareHolding, body.status),
+    {
+      path: ['shareHolding'],
+      message: KYC_TEXTS.ownerRequired,
+      // Not when the body is no object at all (an issue at its root), nor either field is invalid.
+      when: ({ issues }) =>
+        !issues.some((issue) => {
+          const [field] = issue.path ?? [];
+          return field === undefined || field === 'shareHolding' || field === 'status';
+        }),
+    },
+  );
+}
+
+export const DirectorBodySchema = refuseUndeclaredOwner(z.strictObject(directorFields));
 export type DirectorBody = z.infer<typeof DirectorBodySchema>;
 
 export const DirectorSchema = z.object({
@@ -599,12 +636,21 @@ export const createDirector = defineEndpoint({
   responses: { 201: z.object({ data: DirectorSchema }) },
 });
 
+/**
+ * The spec's PUT payload (000 section 7) carries no shareholding: without it the stored one is
+ * kept (and still checked against the 25 % rule with the status sent).
+ */
+export const DirectorUpdateBodySchema = refuseUndeclaredOwner(
+  z.strictObject({ ...directorFields, shareHolding: ShareHoldingSchema.optional() }),
+);
+export type DirectorUpdateBody = z.infer<typeof DirectorUpdateBodySchema>;
+
 export const updateDirector = defineEndpoint({
   method: 'PUT',
   path: '/api/v1/users/corporate/company-director/{id}',
   summary: 'Change a director or owner',
   params: DirectorParams,
-  body: DirectorBodySchema,
+  body: DirectorUpdateBodySchema,
   responses: { 200: z.object({ data: DirectorSchema }) },
 });
 

@@ -78,6 +78,7 @@ export const TRANSACTION_TYPES = {
   9: 'Referral payout',
   10: 'Fee',
   11: 'Adjustment',
+  12: 'Referral commission',
 } as const;
 export type TransactionType = keyof typeof TRANSACTION_TYPES;
 
@@ -89,7 +90,7 @@ export const HISTORY_PAGE_SIZE = 10;
 export const TransactionSchema = z.object({
   /** The ledger journal's id: the transaction's reference. */
   id: z.string(),
-  transaction_type: z.number().int().min(1).max(11),
+  transaction_type: z.number().int().min(1).max(12),
   /** How the type reads on screen. */
   label: z.string(),
   /** Whether the customer's balance in coin_symbol went up or down. */

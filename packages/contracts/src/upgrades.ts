@@ -65,6 +65,13 @@ export const ACCOUNT_TEXTS = {
   companyCity: 'Company City',
   companyZip: 'Company Zip',
   tradingAccount: 'You have a trading account.',
+  // ours (DECISIONS.md: a live customer may change phone and address)
+  changeDetails: 'Change address or phone',
+  changeDetailsTitle: 'Change your address or phone',
+  addressChangeWarning:
+    'A new address needs a new proof of address, dated within the last 3 months. After saving you will be asked to upload it; until you have, your money cannot move (no trades, deposits or withdrawals).',
+  saveDetails: 'Save details',
+  detailsSaved: 'Your details are saved.',
 } as const;
 
 export const PLATFORM_UPGRADE_WEBHOOK_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;

@@ -25,6 +25,7 @@ export const WHITELIST_TEXTS = {
   labelRequired: 'Please give the address a label.',
   labelTooLong: 'The label may be at most 50 characters.',
   walletExists: 'This address is already on your whitelist.',
+  ownDepositAddress: 'This is your own Florin deposit address: you cannot withdraw to it.',
   usableAfter:
     'For your security, a newly whitelisted address can receive withdrawals 24 hours after it is added.',
   removalCodeSent: 'We have e-mailed you a 6-digit code to confirm the removal.',

@@ -3,6 +3,9 @@ import {
   WIZARD_PROGRESS_VALUES,
   areDirectorsComplete,
   backPosition,
+  hasCompanyDirector,
+  isDirectorStatus,
+  isOwnerStatus,
   nextPosition,
   startPosition,
   stepNumber,
@@ -22,7 +25,8 @@ const NOTHING: WizardFlags = {
   companyDocumentCount: 0,
   directors: [],
 };
-const DONE_DIRECTOR = { identityDone: true, proofAddressDone: true };
+const DONE_DIRECTOR = { isDirector: true, identityDone: true, proofAddressDone: true };
+const DONE_OWNER = { isDirector: false, identityDone: true, proofAddressDone: true };
 
 describe('where the wizard opens (spec 000 section 4)', () => {
   it('opens on the intro at 0% until an account type is chosen', () => {
@@ -79,12 +83,18 @@ describe('where the wizard opens (spec 000 section 4)', () => {
       {
         hasCompany: true,
         companyDocumentCount: 3,
-        directors: [DONE_DIRECTOR, { identityDone: true, proofAddressDone: false }],
+        directors: [DONE_DIRECTOR, { isDirector: false, identityDone: true, proofAddressDone: false }],
       },
       'directors',
       65,
     ],
     ['3 documents and no director yet', { hasCompany: true, companyDocumentCount: 3 }, 'directors', 65],
+    [
+      '3 documents and owners only, each with both documents',
+      { hasCompany: true, companyDocumentCount: 3, directors: [DONE_OWNER, DONE_OWNER] },
+      'directors',
+      65,
+    ],
     [
       'fewer than 3 documents, directors done',
       { hasCompany: true, companyDocumentCount: 2, directors: [DONE_DIRECTOR] },
@@ -213,8 +223,24 @@ describe('step numbers and directors', () => {
   it('counts directors complete only when there is one and each has identity and address', () => {
     expect(areDirectorsComplete([])).toBe(false);
     expect(areDirectorsComplete([DONE_DIRECTOR])).toBe(true);
-    expect(areDirectorsComplete([DONE_DIRECTOR, { identityDone: false, proofAddressDone: true }])).toBe(
-      false,
-    );
+    expect(
+      areDirectorsComplete([
+        DONE_DIRECTOR,
+        { isDirector: false, identityDone: false, proofAddressDone: true },
+      ]),
+    ).toBe(false);
+  });
+
+  it('does not count owners alone as complete: at least one person must be a director', () => {
+    expect(areDirectorsComplete([DONE_OWNER])).toBe(false);
+    expect(areDirectorsComplete([DONE_OWNER, DONE_OWNER])).toBe(false);
+    expect(areDirectorsComplete([DONE_OWNER, DONE_DIRECTOR])).toBe(true);
+    expect(hasCompanyDirector([{ isDirector: false }])).toBe(false);
+    expect(hasCompanyDirector([{ isDirector: false }, { isDirector: true }])).toBe(true);
+  });
+
+  it('reads status 1 as owner only, 2 as director only and 3 as both (spec 000 section 9)', () => {
+    expect([1, 2, 3].map(isOwnerStatus)).toEqual([true, false, true]);
+    expect([1, 2, 3].map(isDirectorStatus)).toEqual([false, true, true]);
   });
 });

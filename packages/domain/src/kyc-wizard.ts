@@ -33,7 +33,21 @@ export type WizardPosition = { step: WizardStep; progress: WizardProgress };
 /** The £15,000 question's answer picks the follow-up form: yes the full one, no the reduced one. */
 export type WealthBranch = 'full' | 'reduced';
 
-export type DirectorProgress = { identityDone: boolean; proofAddressDone: boolean };
+/** Director or owner status (spec 000 section 9): 1 owner only, 2 director only, 3 both. */
+export const DIRECTOR_STATUS = { owner: 1, director: 2, both: 3 } as const;
+
+/** Status 1 or 3: the person is declared a (beneficial) owner. */
+export function isOwnerStatus(status: number): boolean {
+  return status === DIRECTOR_STATUS.owner || status === DIRECTOR_STATUS.both;
+}
+
+/** Status 2 or 3: the person is declared a director. */
+export function isDirectorStatus(status: number): boolean {
+  return status === DIRECTOR_STATUS.director || status === DIRECTOR_STATUS.both;
+}
+
+/** A person in the company's table: their role, and whether their two documents are in. */
+export type DirectorProgress = { isDirector: boolean; identityDone: boolean; proofAddressDone: boolean };
 
 /** What the wizard reads from the user to know how far they got. */
 export type WizardFlags = {
@@ -132,9 +146,17 @@ function at(step: WizardStep, accountType: WizardAccountType): WizardPosition {
   return { step, progress: STEP_PROGRESS[accountType][step] };
 }
 
+/**
+ * A company is run by someone: among its people at least one must be a director (status 2 or
+ * 3). Owners alone, or nobody, do not let the company past the directors step.
+ */
+export function hasCompanyDirector(people: readonly Pick<DirectorProgress, 'isDirector'>[]): boolean {
+  return people.some((person) => person.isDirector);
+}
+
+/** The directors step is done: at least one director, and everyone listed has identity and address. */
 export function areDirectorsComplete(directors: readonly DirectorProgress[]): boolean {
-  // A company is run by someone: an empty list is not "every director done".
-  return directors.length > 0 && directors.every((d) => d.identityDone && d.proofAddressDone);
+  return hasCompanyDirector(directors) && directors.every((d) => d.identityDone && d.proofAddressDone);
 }
 
 /**

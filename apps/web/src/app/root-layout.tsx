@@ -2,6 +2,8 @@ import { ModalsProvider } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate, useNavigation } from 'react-router';
+import { SESSION_ENDED_NOTICE, type LoginState } from '../features/auth/use-start-session';
+import { currentUserQuery } from '../lib/current-user';
 import { setUnauthenticatedHandler } from '../lib/errors';
 import { PATHS } from '../lib/paths';
 
@@ -13,7 +15,8 @@ function isSignedInPath(pathname: string): boolean {
 /**
  * A 401 from any call means the session is gone (expired, revoked by a
  * password change elsewhere, signed out in another tab): a signed-in screen
- * goes to /login, then every cached answer is forgotten. Anywhere else it
+ * goes to /login, saying so when a session was showing and coming back to
+ * the same screen after sign-in, then every cached answer is forgotten. Anywhere else it
  * only forgets: a request the signed-in screens sent before the session
  * ended (closing the account, signing out) may answer 401 once the visitor
  * is already on /login, whose banner a second trip would drop, or has gone
@@ -34,8 +37,16 @@ function useSignedOutRedirect() {
       setUnauthenticatedHandler(() => {
         void (async () => {
           const leaving = headingTo !== undefined && !isSignedInPath(headingTo);
-          if (isSignedInPath(window.location.pathname) && !leaving)
-            await navigate(PATHS.login, { replace: true });
+          const { pathname, search } = window.location;
+          if (isSignedInPath(pathname) && !leaving) {
+            // Back here after signing in; told why only when a session was showing (not a first visit).
+            const wasSignedIn = queryClient.getQueryData(currentUserQuery.queryKey) !== undefined;
+            const state: LoginState = {
+              from: pathname + search,
+              ...(wasSignedIn ? { notice: SESSION_ENDED_NOTICE } : {}),
+            };
+            await navigate(PATHS.login, { replace: true, state });
+          }
           queryClient.clear();
         })();
       }),

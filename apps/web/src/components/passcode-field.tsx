@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, PinInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Loader, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 export const PASSCODE_LENGTH = 6;
@@ -96,6 +96,14 @@ export function PasscodeField({
         aria-label={label}
         getInputProps={(index) => ({ 'aria-label': `${label}, digit ${index + 1} of ${PASSCODE_LENGTH}` })}
       />
+      {isSubmitting && (
+        <Group gap="xs" role="status">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">
+            Checking the code…
+          </Text>
+        </Group>
+      )}
       {allowRecoveryCode && (
         <Anchor
           component="button"

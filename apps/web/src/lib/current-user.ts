@@ -6,6 +6,9 @@ import { apiCall } from './api-client';
 export const currentUserQuery = queryOptions({
   queryKey: ['user'] as const,
   queryFn: async ({ signal }): Promise<User> => (await apiCall(getUser, {}, { signal })).data,
+  // Read again every minute: a screen left open learns that its session ended (the server's idle end;
+  // unattended, this request does not keep it going), or that staff made the account live or held it.
+  refetchInterval: 60_000,
 });
 
 export function useCurrentUser() {
@@ -19,18 +22,33 @@ export function useRefreshCurrentUser(): () => Promise<void> {
 }
 
 /** Live: staff made the account live after identity verification (status 1). */
-export function isLive(user: User): boolean {
+export function isLive(user: Pick<User, 'status'>): boolean {
   return user.status === 1;
 }
 
 /** On hold by compliance (block_status 2): a banner, and no money movement. */
-export function isOnHold(user: User): boolean {
+export function isOnHold(user: Pick<User, 'block_status'>): boolean {
   return user.block_status === 2;
 }
 
 /** Active (spec 000 section 4): live and not on hold. Only then does the navigation show. */
-export function isAccountActive(user: User): boolean {
+export function isAccountActive(user: Pick<User, 'status' | 'block_status'>): boolean {
   return isLive(user) && !isOnHold(user);
+}
+
+/**
+ * Which money buttons a customer may use: all of them when active; only withdrawing once the firm's
+ * notice of termination has run (DECISIONS.md: a terminated customer may only withdraw for 60 days);
+ * none while not live or on hold.
+ */
+export type MoneyActions = 'all' | 'withdraw' | 'none';
+
+export function moneyActions(
+  user: Pick<User, 'status' | 'block_status' | 'terminated_at'>,
+  now = Date.now(),
+): MoneyActions {
+  if (!isAccountActive(user)) return 'none';
+  return user.terminated_at !== null && Date.parse(user.terminated_at) <= now ? 'withdraw' : 'all';
 }
 
 /** Every verification step handed in (spec 000 section 4's four flags). */

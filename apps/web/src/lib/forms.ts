@@ -1,7 +1,8 @@
 import type { AppError } from '@florin/contracts';
 import { toNestErrors } from '@hookform/resolvers';
-import type { FieldError, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
+import type { FieldError, FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
+import { showErrorToast } from './toasts';
 
 type ContractResolverOptions<T extends FieldValues> = {
   /**
@@ -53,4 +54,21 @@ export function markFieldErrors<T extends FieldValues>(
     const path = fields.find((name) => name === field);
     if (path && messages[0]) setError(path, { type: 'server', message: messages[0] });
   }
+}
+
+/** The messages of a form's invalid fields, in the form's order, each once. */
+export function fieldMessages<T extends FieldValues>(errors: FieldErrors<T>): string[] {
+  const messages = Object.values(errors)
+    .map((error) => (error && typeof error.message === 'string' ? error.message : undefined))
+    .filter((message): message is string => Boolean(message));
+  return [...new Set(messages)];
+}
+
+/**
+ * What the spec shows for a form refused before it is sent: the same title and texts the
+ * server's refusal would bring (e.g. "Information Missing" with "The Address field is required.").
+ */
+export function showInvalidForm<T extends FieldValues>(title: string, errors: FieldErrors<T>): void {
+  const messages = fieldMessages(errors);
+  if (messages.length > 0) showErrorToast({ id: `invalid-${title}`, title, message: messages.join('\n') });
 }

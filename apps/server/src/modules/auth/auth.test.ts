@@ -446,6 +446,49 @@ describe('two-factor authentication', () => {
     expect(errorOf(reused).message).toBe(AUTH_TEXTS.wrongPasscode);
   });
 
+  it('asks a customer on e-mailed codes without an authenticator for the code mailed for that sign-in, once', async () => {
+    const { browser, email } = await signedInCustomer();
+    // The first sign-in has no sign-in before it to show.
+    expect((await browser.get('/api/v1/user')).json()).toMatchObject({ data: { last_login: null } });
+    await t.database.db
+      .updateTable('users')
+      .set({ platform_2fa_mobile: true })
+      .where('email', '=', email)
+      .execute();
+    const signInCode = async () => {
+      const mail = (await mailTo(t.database.db, email)).find((message) =>
+        message.subject.startsWith('Your sign-in code'),
+      );
+      const code = mail && /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
+      if (!code) throw new Error('no sign-in code mailed');
+      return code;
+    };
+
+    const other = createBrowser(t.app);
+    const first = await login(other, email);
+    expect(first.json()).toMatchObject({ data: { disable_2fa: 1, verified: true, email_code: true } });
+    expect(first.cookies.find((c) => c.name === 'access_token')).toBeUndefined();
+    const token = first.json<{ login_token: string }>().login_token;
+    const code = await signInCode();
+
+    // A code mailed for another sign-in does not finish this one.
+    const third = createBrowser(t.app);
+    const secondToken = (await login(third, email)).json<{ login_token: string }>().login_token;
+    const otherCode = await signInCode();
+    const crossed = await other.post('/api/v1/login-2fa', { login_token: token, passcode: otherCode });
+    expect(crossed.statusCode).toBe(422);
+    expect(errorOf(crossed).message).toBe(AUTH_TEXTS.wrongPasscode);
+
+    const good = await other.post('/api/v1/login-2fa', { login_token: token, passcode: code });
+    expect(good.statusCode, good.body).toBe(200);
+    expect((await other.get('/api/v1/user')).json()).toMatchObject({
+      data: { platform_2fa_mobile: 1, last_login: expect.any(String) as string },
+    });
+    // Once used, the code finishes no other sign-in.
+    const reused = await third.post('/api/v1/login-2fa', { login_token: secondToken, passcode: code });
+    expect(reused.statusCode).toBe(422);
+  });
+
   it('lets exactly one of 20 simultaneous sign-ins use the same code', async () => {
     const { browser, email } = await signedInCustomer();
     const { secret } = await enableTwoFactor(browser);

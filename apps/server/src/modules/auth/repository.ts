@@ -169,17 +169,21 @@ export function createAuthRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
-    async createLoginChallenge(userId: number, lifetimeSeconds: number): Promise<string> {
+    async createLoginChallenge(
+      userId: number,
+      lifetimeSeconds: number,
+    ): Promise<{ id: string; token: string }> {
       const token = randomToken();
-      await db
+      const row = await db
         .insertInto('login_challenges')
         .values({
           user_id: userId,
           token_hash: hashToken(token),
           expires_at: new Date(Date.now() + lifetimeSeconds * 1000),
         })
-        .execute();
-      return token;
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return { id: String(row.id), token };
     },
 
     findLoginChallenge(token: string) {

@@ -11,6 +11,7 @@ import type { Notifier } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
 import { LIMITS, type Limit, type RateLimiter } from '../../security/rate-limits.js';
+import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { createTotpSecret, matchTotpStep } from '../../security/totp.js';
 import { newRecoveryCode, type AuthRepository, type UserRow } from './repository.js';
@@ -42,6 +43,8 @@ export type AuthServiceDeps = {
    * whitelist no IPs. Unset: every address may.
    */
   isSignInIpAllowed?: (userId: number, ip: string) => Promise<boolean>;
+  /** Sign-in codes by e-mail for a customer staff switched to them (platform_2fa_mobile) who has no authenticator. */
+  emailedCodes: { issue: (userId: number, purpose: string) => Promise<string>; check: EmailedCodes['check'] };
 };
 
 /** The user without the verification part. */
@@ -64,7 +67,8 @@ export function toUserView(user: UserRow, recoveryCodesLeft: number): AccountVie
     email: user.email,
     pending_email: user.pending_email,
     email_verified: user.email_verified_at !== null,
-    last_login: (user.previous_login_at ?? user.last_login_at)?.toISOString() ?? null,
+    // The sign-in before this one: on the first there is none, and "now" would hide nothing.
+    last_login: user.previous_login_at?.toISOString() ?? null,
     status: user.status,
     block_status: user.block_status,
     account_type: user.account_type,
@@ -120,6 +124,20 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   /** A code from the user's authenticator (each 30-second step usable once) or an unused recovery code. */
+  /** An e-mailed sign-in code works for the sign-in it was mailed for, and only that one. */
+  const signInCodePurpose = (challengeId: string) => `sign_in:${challengeId}`;
+
+  /** A sign-in's second step: as checkSecondFactor, or without an authenticator the code mailed for this sign-in. */
+  async function checkSignInFactor(
+    user: UserRow,
+    passcode: string,
+    challengeId: string,
+  ): Promise<'totp' | 'recovery' | 'emailed' | null> {
+    if (user.totp_secret_encrypted || !user.platform_2fa_mobile) return checkSecondFactor(user, passcode);
+    const emailed = await deps.emailedCodes.check(user.id, signInCodePurpose(challengeId), passcode);
+    return emailed === 'ok' ? 'emailed' : null;
+  }
+
   async function checkSecondFactor(user: UserRow, passcode: string): Promise<'totp' | 'recovery' | null> {
     if (!user.totp_secret_encrypted) return null;
     if (passcode.includes('-'))
@@ -240,13 +258,25 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!user.email_verified_at) {
         throw new AppError('EMAIL_NOT_VERIFIED', undefined, undefined, { verified: false, user_id: user.id });
       }
-      if (user.totp_secret_encrypted) {
-        const loginToken = await repository.createLoginChallenge(user.id, LOGIN_CHALLENGE_SECONDS);
+      // Staff switch a customer who cannot use an authenticator to e-mailed codes: theirs is mailed
+      // now, for this sign-in only. A customer with an authenticator uses it (or a recovery code).
+      const emailCode = !user.totp_secret_encrypted && user.platform_2fa_mobile;
+      if (user.totp_secret_encrypted || emailCode) {
+        const challenge = await repository.createLoginChallenge(user.id, LOGIN_CHALLENGE_SECONDS);
+        if (emailCode) {
+          const code = await deps.emailedCodes.issue(user.id, signInCodePurpose(challenge.id));
+          await notifier.notify(user, 'sign_in_code', {
+            firstName: user.first_name,
+            code,
+            minutes: EMAILED_CODE_MINUTES,
+            ip: meta.ip,
+          });
+        }
         return {
           response: {
-            login_token: loginToken,
+            login_token: challenge.token,
             expires_in: LOGIN_CHALLENGE_SECONDS,
-            data: { disable_2fa: 1, verified: true },
+            data: { disable_2fa: 1, verified: true, email_code: emailCode },
           },
         };
       }
@@ -278,7 +308,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         throw new AppError('RATE_LIMITED', 'Too many wrong codes. Please sign in again.');
       }
       const user = await repository.findUserById(challenge.user_id);
-      const factor = user ? await checkSecondFactor(user, input.passcode) : null;
+      const factor = user ? await checkSignInFactor(user, input.passcode, challenge.id) : null;
       if (!user || !factor) {
         await repository.failLoginChallenge(challenge.id);
         throw new AppError('INVALID_PASSCODE', AUTH_TEXTS.wrongPasscode);

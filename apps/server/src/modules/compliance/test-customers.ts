@@ -193,7 +193,8 @@ export async function insertApprovedVerification(
       country: 'GB',
       phone: '+44 20 7946 0001',
       birthdate: '1971-12-26',
-      status: 1,
+      // Owner and director: a company needs at least one director (kyc/flags.ts).
+      status: 3,
       deleted_at: null,
     })
     .returning('id')

@@ -136,6 +136,17 @@ function addressKey(asset: string, address: string): string {
 }
 
 /**
+ * What `amount` (smallest units of `asset`) was worth in pounds at `rate` (one unit's GBP price, as the
+ * market gives it), in pence rounded down; null without a price. Journals record it as `gbp_value`, for
+ * the customer's history and their accountant's CSV.
+ */
+export function gbpValueAt(rate: string | null, asset: string, amount: bigint): string | null {
+  if (rate === null) return null;
+  const units = formatAmount(amount, asAsset(asset));
+  return new GbpDecimal(rate).times(units).toDecimalPlaces(2, GbpDecimal.ROUND_DOWN).toFixed(2);
+}
+
+/**
  * Crypto in: assigns each customer their deposit address once, watches the
  * chains for payments to them, counts confirmations and credits each payment
  * through the ledger exactly once (key: chain, txid, output). XRP payments
@@ -207,12 +218,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     return customer;
   }
 
-  function gbpValueOf(asset: string, amount: bigint): string | null {
-    const rate = deps.gbpRate(asset);
-    if (rate === null) return null;
-    const units = formatAmount(amount, asAsset(asset));
-    return new GbpDecimal(rate).times(units).toDecimalPlaces(2, GbpDecimal.ROUND_DOWN).toFixed(2);
-  }
+  const gbpValueOf = (asset: string, amount: bigint) => gbpValueAt(deps.gbpRate(asset), asset, amount);
 
   /**
    * Books one confirmed deposit: to the customer, or to suspense when the

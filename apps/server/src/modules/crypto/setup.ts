@@ -64,6 +64,7 @@ export function createCryptoFromConfig(options: {
     secondFactor: options.secondFactor,
     limits: options.limits,
     addresses,
+    gbpRate: options.gbpRate,
     savedAddresses: options.savedAddresses,
     wallets: withdrawalWalletsFor(chains, simulated, { isProduction: options.config.isProduction }),
     verification: options.verification,

@@ -140,15 +140,24 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       await executor.updateTable('coins').set(values).where('asset', '=', asset).execute();
     },
 
-    /** Whether `address` (any case for ETH) is one of this customer's own Florin deposit addresses. */
-    async isOwnDepositAddress(userId: number, asset: string, address: string): Promise<boolean> {
+    /**
+     * Whether `address` (normalised, any case for ETH) is one of this customer's own Florin deposit
+     * addresses. At XRP's shared house address the tag tells customers apart: another customer's tag
+     * is theirs, no tag is still the customer's own address (the coins would wait in suspense).
+     */
+    async isOwnDepositAddress(
+      userId: number,
+      asset: string,
+      address: string,
+      tag: string | null,
+    ): Promise<boolean> {
       const row = await db
         .selectFrom('deposit_addresses')
         .select('id')
         .where('user_id', '=', userId)
         .where('asset', '=', asset)
         .where(sql<string>`lower(address)`, '=', address.toLowerCase())
-        .where('tag', 'is', null)
+        .$if(tag !== null, (query) => query.where('tag', '=', tag))
         .executeTakeFirst();
       return row !== undefined;
     },

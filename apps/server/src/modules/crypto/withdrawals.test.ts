@@ -201,6 +201,13 @@ describe('a crypto withdrawal from request to the chain', () => {
       data: { status: 'approved' },
       message: CRYPTO_WITHDRAW_TEXTS.approved,
     });
+    // A fresh BTC price (£20,000 mid) when the coins leave.
+    const driven = await t.app.inject({
+      method: 'POST',
+      url: '/dev/market/drive',
+      payload: { symbol: 'BTC/GBP', mid: '20000' },
+    });
+    expect(driven.statusCode, driven.body).toBe(200);
     const sent = await staffAction(finance, withdrawal.id, 'send');
     expect(sent.statusCode, sent.body).toBe(200);
     const txid = sent.json<{ data: { txid: string; status: string } }>().data.txid;
@@ -227,6 +234,18 @@ describe('a crypto withdrawal from request to the chain', () => {
       amount: '0.50000000',
       status_label: 'Completed',
       txid,
+    });
+    // The history and its CSV say what the coins were worth in pounds when they left, as for a deposit.
+    const journal = await db()
+      .selectFrom('journals')
+      .select('metadata')
+      .where('idempotency_key', '=', `crypto_withdrawal_sent:${withdrawal.id}`)
+      .executeTakeFirstOrThrow();
+    const value = (journal.metadata as { gbp_value?: string }).gbp_value;
+    expect(value).toMatch(/^\d+\.\d{2}$/);
+    const history = await customer.browser.get('/api/v1/user/transactions?coin=btc');
+    expect(history.json<{ data: { gbp_amount: string | null }[] }>().data[0]).toMatchObject({
+      gbp_amount: value,
     });
     await expectCryptoLedgerToHold(db());
   });
@@ -286,6 +305,59 @@ describe('what a withdrawal request is refused for, in the spec’s words', () =
     expect(errorOf(xrpDecimals).errors?.amount).toEqual([CRYPTO_WITHDRAW_TEXTS.xrpWholeNumbers]);
     expect(await balanceOf(t, customer.id, 'BTC')).toMatchObject({ held: 0n });
     await expectCryptoLedgerToHold(db());
+  });
+
+  it('refuses the customer’s own deposit address however it is written or saved, but not another customer’s XRP tag', async () => {
+    const customer = await liveCustomer(t);
+    const other = await liveCustomer(t);
+    for (const asset of ['BCH', 'ETH', 'XRP'] as const)
+      await fund(t.ledger, db(), customer.id, asset, 10n ** (asset === 'ETH' ? 18n : 8n));
+    const wallets = (await customer.browser.get('/api/v1/user/wallet-addresses?coin=all')).json<{
+      data: { coin_id: string; address: string }[];
+    }>().data;
+    const own = (coin: string) => wallets.find((wallet) => wallet.coin_id === coin)!.address;
+    const xrpOf = async (owner: Customer) =>
+      (await owner.browser.get('/api/v1/user/generate-deposit-address/xrp')).json<{
+        data: { address: string; tag: string };
+      }>().data;
+    const xrp = await xrpOf(customer);
+    // Saved before the whitelist refused such an address (or by staff): a withdrawal still refuses it.
+    const saved = await db()
+      .insertInto('whitelisted_wallets')
+      .values({
+        user_id: customer.id,
+        asset: 'ETH',
+        address: own('eth'),
+        label: 'Mine',
+        usable_from: sql<Date>`now() - interval '1 hour'`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const attempts: Record<string, unknown>[] = [
+      { coin: 'bch', wallet: own('bch').replace('bitcoincash:', ''), amount: '0.5' },
+      { coin: 'eth', wallet: own('eth').toLowerCase(), amount: '0.5' },
+      { coin: 'eth', wallet: null, whitelisted_wallet_id: Number(saved.id), amount: '0.5' },
+      { coin: 'xrp', wallet: xrp.address, xrp_tag: xrp.tag, amount: '30' },
+      { coin: 'xrp', wallet: xrp.address, amount: '30' },
+    ];
+    for (const body of attempts) {
+      const response = await request(customer, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(422);
+      expect(errorOf(response).errors, JSON.stringify(body)).toEqual({
+        wallet: [CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress],
+      });
+    }
+    for (const asset of ['BCH', 'ETH', 'XRP'] as const)
+      expect((await balanceOf(t, customer.id, asset)).held, asset).toBe(0n);
+    // The shared XRP address with someone else's tag is a payment to them.
+    const theirs = await xrpOf(other);
+    const toOther = await requested(customer, {
+      coin: 'xrp',
+      wallet: theirs.address,
+      xrp_tag: theirs.tag,
+      amount: '30',
+    });
+    expect(toOther).toMatchObject({ address: theirs.address, tag: theirs.tag });
   });
 
   it('refuses a mistyped address for every coin before anything is held', async () => {
@@ -828,6 +900,7 @@ describe('the staff side', () => {
       }),
       limits,
       addresses: { network: 'mainnet' },
+      gbpRate: () => null,
       savedAddresses: {
         findWallet: () => Promise.resolve(undefined),
         findByAddress: () => Promise.resolve(undefined),

@@ -39,7 +39,8 @@ import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
-import { isValidAddress, isValidDestinationTag } from './addresses/validate.js';
+import { gbpValueAt } from './service.js';
+import { isValidAddress, isValidDestinationTag, normalizeAddress } from './addresses/validate.js';
 import type { WithdrawalWallet } from './chains/wallets.js';
 import type {
   AdminCryptoWithdrawalRow,
@@ -81,6 +82,8 @@ export type CryptoWithdrawalServiceDeps = {
   /** Caps the new codes one withdrawal may be mailed. */
   limits: Pick<RateLimiter, 'take'>;
   addresses: Pick<AddressSources, 'network'>;
+  /** What one unit of an asset is worth in GBP now; null without a fresh price (market.gbpRate). */
+  gbpRate: (asset: string) => string | null;
   savedAddresses: SavedAddresses;
   wallets: Record<CryptoAsset, WithdrawalWallet>;
   /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
@@ -210,6 +213,23 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       throw new AppError('FORBIDDEN', CRYPTO_WITHDRAW_TEXTS.withdrawDisabled);
   }
 
+  /**
+   * Coins sent to the customer's own deposit address come back less the fee, and at the shared XRP
+   * address without their tag they wait in suspense for staff: refused, whichever way it was written.
+   */
+  async function refuseOwnDepositAddress(
+    userId: number,
+    asset: CryptoAsset,
+    address: string,
+    tag: string | null,
+  ): Promise<void> {
+    const normalized = normalizeAddress(asset, address, deps.addresses.network);
+    if (await repository.isOwnDepositAddress(userId, asset, normalized, tag))
+      throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress, {
+        wallet: [CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress],
+      });
+  }
+
   /** Where the coins go: a saved (whitelisted) address, or a typed one that passes the coin's checksum. */
   async function destinationOf(userId: number, asset: CryptoAsset, body: WithdrawRequestBody) {
     if (body.whitelisted_wallet_id) {
@@ -236,7 +256,10 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
         throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag, {
           xrp_tag: [CRYPTO_WITHDRAW_TEXTS.savedAddressOtherTag],
         });
-      return { address: saved.address, tag: asset === 'XRP' ? saved.tag : null, whitelistedId: saved.id };
+      const tag = asset === 'XRP' ? saved.tag : null;
+      // Whitelisted before this check existed, or at the shared XRP address, a saved one may be the customer's own.
+      await refuseOwnDepositAddress(userId, asset, saved.address, tag);
+      return { address: saved.address, tag, whitelistedId: saved.id };
     }
     const address = (body.wallet ?? '').trim();
     if (!isValidAddress(asset, address, deps.addresses.network))
@@ -246,10 +269,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.tagInvalid, {
         xrp_tag: [CRYPTO_WITHDRAW_TEXTS.tagInvalid],
       });
-    if (await repository.isOwnDepositAddress(userId, asset, address))
-      throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress, {
-        wallet: [CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress],
-      });
+    await refuseOwnDepositAddress(userId, asset, address, tag);
     const saved = await deps.savedAddresses.findByAddress(userId, asset, address, tag);
     return { address, tag, whitelistedId: saved?.id ?? null };
   }
@@ -781,13 +801,19 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           { account: custodyRef(asset), amount: amount - fee },
         ];
         if (fee > 0n) postings.push({ account: feeRef(asset), amount: fee });
+        // What the coins leaving the balance were worth when they left, as a deposit records it.
+        const gbpValue = gbpValueAt(deps.gbpRate(asset), asset, amount);
         const { journalId } = await ledger.postHold(trx, {
           holdId: before.hold_id,
           amount,
           idempotencyKey: `crypto_withdrawal_sent:${id}`,
           kind: 'crypto_withdrawal',
           reference: `crypto_withdrawal:${id}`,
-          metadata: { fee: coins(fee, asset), address: before.address },
+          metadata: {
+            fee: coins(fee, asset),
+            address: before.address,
+            ...(gbpValue === null ? {} : { gbp_value: gbpValue }),
+          },
           postings,
         });
         // Last, so that nothing after the broadcast can fail but the commit.

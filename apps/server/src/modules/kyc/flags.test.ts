@@ -90,7 +90,8 @@ describe('the Individual flags', () => {
 });
 
 describe('the Corporate flags', () => {
-  const doneDirector = { documents: pending('passport', 'proof_address') };
+  const doneDirector = { isDirector: true, documents: pending('passport', 'proof_address') };
+  const doneOwner = { isDirector: false, documents: pending('passport', 'proof_address') };
 
   it('count the company as the details step and never ask for a selfie', () => {
     const flags = deriveVerificationFlags(corporate({ hasCompany: true }));
@@ -107,7 +108,7 @@ describe('the Corporate flags', () => {
       deriveVerificationFlags(
         corporate({
           documents: companyDocuments,
-          directors: [doneDirector, { documents: pending('proof_address') }],
+          directors: [doneDirector, { isDirector: false, documents: pending('proof_address') }],
         }),
       ),
     ).toMatchObject({
@@ -123,12 +124,37 @@ describe('the Corporate flags', () => {
     ).toMatchObject({ is_photo_id_submitted: 1, is_proof_address_submitted: 0 });
   });
 
+  it('need at least one director: owners alone, each with both documents, leave photo id and address at 0', () => {
+    const companyDocuments = pending('coi', 'aoa', 'cproof_address');
+    const ownersOnly = deriveVerificationFlags(
+      corporate({
+        hasCompany: true,
+        hasAnswers: true,
+        documents: companyDocuments,
+        directors: [doneOwner, doneOwner],
+      }),
+    );
+    expect(ownersOnly).toMatchObject({ is_photo_id_submitted: 0, is_proof_address_submitted: 0 });
+    expect(isEveryStepSubmitted(ownersOnly)).toBe(false);
+    const withDirector = deriveVerificationFlags(
+      corporate({
+        hasCompany: true,
+        hasAnswers: true,
+        documents: companyDocuments,
+        directors: [doneOwner, doneDirector],
+      }),
+    );
+    expect(withDirector).toMatchObject({ is_photo_id_submitted: 1, is_proof_address_submitted: 1 });
+    expect(isEveryStepSubmitted(withDirector)).toBe(true);
+  });
+
   it("count the directors' declined documents among the denied ones", () => {
     const flags = deriveVerificationFlags(
       corporate({
         documents: [{ key: 'coi', status: 'declined' }],
         directors: [
           {
+            isDirector: true,
             documents: [
               { key: 'passport', status: 'declined' },
               { key: 'proof_address', status: 'approved' },

@@ -1,4 +1,5 @@
 import type { DocumentKey, YesNo } from '@florin/contracts';
+import { hasCompanyDirector } from '@florin/domain';
 import type { KycDocumentStatus } from '../../db/schema.js';
 
 /**
@@ -26,8 +27,11 @@ export type FlagsInput = {
   hasCompany: boolean;
   /** The customer's own current documents (the company's, for a Corporate). */
   documents: readonly CurrentDocument[];
-  /** Each director's or owner's current documents, for every director not deleted. */
-  directors: readonly { documents: readonly CurrentDocument[] }[];
+  /**
+   * Every director and owner not deleted: whether their status makes them a director (2 or 3),
+   * and their current documents.
+   */
+  directors: readonly { isDirector: boolean; documents: readonly CurrentDocument[] }[];
 };
 
 export type DirectorFlags = { identity_done: YesNo; proof_address_done: YesNo };
@@ -81,7 +85,8 @@ export function deriveVerificationFlags(input: FlagsInput): VerificationFlags {
   };
 
   if (input.accountType === 'Corporate') {
-    const hasDirectors = directors.length > 0;
+    // Owners alone do not run a company: the steps that identify its people need a director too.
+    const hasDirectors = hasCompanyDirector(input.directors);
     return {
       ...common,
       is_kyc_submitted: yesNo(input.hasCompany),

@@ -750,7 +750,37 @@ describe('a Corporate customer', () => {
       200,
     );
     user = await customer.user();
-    expect(user).toMatchObject({ verification_completed: 1, denied_documents: 0 });
+    expect(user).toMatchObject({ verification_completed: 1, denied_documents: 0, status: 0 });
+
+    // Handed in (not live yet), the company staff check against its certificate keeps its name,
+    // number and country, as its people keep their names.
+    const companyChanged = await customer.post('/api/v1/users/corporate/company', {
+      ...COMPANY,
+      name: 'Difference Engines Ltd',
+      company_number: 'SC654321',
+      country: 'IE',
+    });
+    expect(companyChanged.statusCode).toBe(422);
+    expect(errorOf(companyChanged)).toMatchObject({
+      message: KYC_TEXTS.companyLocked,
+      errors: {
+        name: [KYC_TEXTS.companyLocked],
+        company_number: [KYC_TEXTS.companyLocked],
+        country: [KYC_TEXTS.companyLocked],
+      },
+    });
+    expect((await customer.user()).company).toMatchObject({
+      name: COMPANY.name,
+      company_number: 'SC123456',
+      country: 'GB',
+    });
+    // The rest of the company's details still change.
+    const newZip = await customer.post('/api/v1/users/corporate/company', {
+      ...COMPANY,
+      company_number: 'SC123456',
+      zip: 'EC1A 1BC',
+    });
+    expect(newZip.statusCode, newZip.body).toBe(200);
 
     // Handed in, the people staff check against their IDs stay who they were declared to be.
     const ownerPath = `/api/v1/users/corporate/company-director/${owner.id}`;
@@ -804,6 +834,88 @@ describe('a Corporate customer', () => {
       shareHolding: '61',
     });
     expect(over.statusCode).toBe(422);
+  });
+
+  it('refuses a person holding more than 25% unless they are declared an owner', async () => {
+    const customer = await newCustomer(t, { accountType: 'Corporate' });
+    await customer.post('/api/v1/users/corporate/company', { ...COMPANY, company_number: 'OC300006' });
+    const path = '/api/v1/users/corporate/company-director';
+
+    const undeclared = await customer.post(path, { ...DIRECTOR, shareHolding: '25.01', status: 2 });
+    expect(undeclared.statusCode).toBe(422);
+    expect(errorOf(undeclared).errors).toEqual({ shareHolding: [KYC_TEXTS.ownerRequired] });
+    expect((await customer.user()).company?.directors).toEqual([]);
+
+    // 25% exactly is not more than 25%; owner only (1) and both (3) may hold any share.
+    await addDirector(customer, { ...DIRECTOR, firstName: 'Augusta', shareHolding: '25', status: 2 });
+    const both = await addDirector(customer, { ...DIRECTOR, shareHolding: '30', status: 3 });
+    await addDirector(customer, { ...DIRECTOR, firstName: 'Ada', shareHolding: '45', status: 1 });
+
+    // A change of status without the shareholding (the spec's payload) is checked against the stored one.
+    const { shareHolding: _shareHolding, ...specPayload } = DIRECTOR;
+    const demoted = await customer.put(`${path}/${both.id}`, { ...specPayload, status: 2 });
+    expect(demoted.statusCode).toBe(422);
+    expect(errorOf(demoted).errors).toEqual({ shareHolding: [KYC_TEXTS.ownerRequired] });
+    const reduced = await customer.put(`${path}/${both.id}`, { ...DIRECTOR, shareHolding: '20', status: 2 });
+    expect(reduced.statusCode, reduced.body).toBe(200);
+    expect(reduced.json()).toMatchObject({ data: { shareHolding: '20.00', owner: 0, director: 1 } });
+  });
+
+  it("takes the spec's PUT payload without a shareholding and keeps the stored share", async () => {
+    const customer = await newCustomer(t, { accountType: 'Corporate' });
+    await customer.post('/api/v1/users/corporate/company', { ...COMPANY, company_number: 'OC300007' });
+    const owner = await addDirector(customer, { ...DIRECTOR, shareHolding: '60', status: 3 });
+    await addDirector(customer, { ...DIRECTOR, firstName: 'Augusta', shareHolding: '40' });
+    const path = `/api/v1/users/corporate/company-director/${owner.id}`;
+
+    // Spec 000 section 7: phone, address, city, country, zip, birthdate, firstName, lastName, status.
+    const { shareHolding: _shareHolding, ...specPayload } = DIRECTOR;
+    const changed = await customer.put(path, { ...specPayload, phone: '+44 20 7946 0002', status: 3 });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({
+      data: { shareHolding: '60.00', phone: '+44 20 7946 0002', owner: 1, director: 1 },
+    });
+    expect((await customer.user()).company?.directors.map((director) => director.shareHolding)).toEqual([
+      '60.00',
+      '40.00',
+    ]);
+    // A share that is sent is still checked against the 100% total.
+    const over = await customer.put(path, { ...DIRECTOR, shareHolding: '60.01', status: 3 });
+    expect(over.statusCode).toBe(422);
+    expect(errorOf(over).errors).toEqual({ shareHolding: [KYC_TEXTS.shareHoldingTotal] });
+  });
+
+  it('cannot hand in with owners only: at least one person must be a director', async () => {
+    const customer = await newCustomer(t, { accountType: 'Corporate' });
+    await customer.post('/api/v1/users/corporate/company', { ...COMPANY, company_number: 'OC300008' });
+    for (const key of ['coi', 'aoa', 'cproof_address']) {
+      await uploadByKey(customer, key, { bytes: pdf(), filename: `${key}.pdf` });
+    }
+    const owner = await addDirector(customer, { ...DIRECTOR, shareHolding: '100', status: 1 });
+    await directorUpload(customer, owner.id, 'passport', { bytes: await jpeg(), filename: 'p.jpg' });
+    await directorUpload(customer, owner.id, 'proof_address', { bytes: pdf(), filename: 'bill.pdf' });
+    expect((await customer.post('/api/v1/settings/kyc/create', WEALTH_NO)).statusCode).toBe(200);
+
+    // The owner has both documents, yet nobody runs the company: its people are not identified.
+    let user = await customer.user();
+    expect(user.company?.directors).toMatchObject([{ identity_done: 1, proof_address_done: 1 }]);
+    expect(flagsOf(user)).toEqual(flags(1, 0, 1, 0, 1));
+    const refused = await customer.put('/api/v1/users/account_type', { account_type: 'Instant' });
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toBe(KYC_TEXTS.stepsIncomplete);
+
+    // Ticking Director for the owner (status 3) completes the step.
+    const both = await customer.put(`/api/v1/users/corporate/company-director/${owner.id}`, {
+      ...DIRECTOR,
+      shareHolding: '100',
+      status: 3,
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    user = await customer.user();
+    expect(flagsOf(user)).toEqual(flags(1, 1, 1, 1, 1));
+    expect((await customer.put('/api/v1/users/account_type', { account_type: 'Instant' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('deletes a director after confirmation: gone from the list, their documents superseded', async () => {

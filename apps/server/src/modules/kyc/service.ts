@@ -7,6 +7,7 @@ import {
   type CompanyBody,
   type Director,
   type DirectorBody,
+  type DirectorUpdateBody,
   type Document,
   type DocumentKey,
   type DocumentUploadParameters,
@@ -17,7 +18,9 @@ import {
   type UserDetailsBody,
   type VerificationState,
   type YesNo,
+  isUndeclaredOwner,
 } from '@florin/contracts';
+import { isDirectorStatus, isOwnerStatus } from '@florin/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
@@ -259,8 +262,8 @@ export function createKycService(deps: KycServiceDeps) {
       country: row.country,
       phone: row.phone,
       birthdate: row.birthdate,
-      owner: row.status === 1 || row.status === 3 ? 1 : 0,
-      director: row.status === 2 || row.status === 3 ? 1 : 0,
+      owner: isOwnerStatus(row.status) ? 1 : 0,
+      director: isDirectorStatus(row.status) ? 1 : 0,
       status: row.status,
       ...directorFlags(own.map(toCurrent)),
       documents: own.map(toDocument),
@@ -592,8 +595,10 @@ export function createKycService(deps: KycServiceDeps) {
     /**
      * Creates or changes the Corporate customer's company. A registered
      * number belongs to one customer; a new registered address makes the
-     * corporate proof of address superseded; a live company's name, number
-     * and country change only through support.
+     * corporate proof of address superseded. Once the wizard is handed in
+     * (staff check the certificate against them) or the account is live, the
+     * company's name, number and country change only through support, as the
+     * customer's date of birth and the directors' names do.
      */
     async saveCompany(userId: number, body: CompanyBody): Promise<Company> {
       try {
@@ -608,7 +613,7 @@ export function createKycService(deps: KycServiceDeps) {
             const company = await loadCompany(await repository.insertCompany(userId, body, trx), trx);
             return { company, user, isRenamed: false };
           }
-          if (user.status === LIVE_STATUS) {
+          if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
             refuseLockedChanges(KYC_TEXTS.companyLocked, {
               name: existing.name !== body.name,
               company_number: existing.company_number !== body.company_number,
@@ -650,8 +655,10 @@ export function createKycService(deps: KycServiceDeps) {
      * account is live, a director's name and date of birth change only through support, as the
      * customer's own date of birth does; a new address makes the director's proof of address
      * superseded, so a new one is uploaded and reviewed. Someone else in the role is a new director.
+     * The spec's payload has no shareholding: without one the stored share is kept, and still
+     * counts for the 25 % owner rule with the status sent.
      */
-    async updateDirector(userId: number, directorId: number, body: DirectorBody): Promise<Director> {
+    async updateDirector(userId: number, directorId: number, body: DirectorUpdateBody): Promise<Director> {
       const company = await requireCompany(await requireUser(userId));
       const user = await db.transaction().execute(async (trx) => {
         // The customer, then the company: the order saveCompany locks them in.
@@ -666,8 +673,11 @@ export function createKycService(deps: KycServiceDeps) {
             birthdate: existing.birthdate !== body.birthdate,
           });
         }
-        await checkShareHolding(trx, company.id, directorId, body.shareHolding);
-        await repository.updateDirector(directorId, directorValues(body), trx);
+        const shareHolding = body.shareHolding ?? existing.share_holding;
+        if (isUndeclaredOwner(shareHolding, body.status))
+          throw invalid('shareHolding', KYC_TEXTS.ownerRequired);
+        await checkShareHolding(trx, company.id, directorId, shareHolding);
+        await repository.updateDirector(directorId, directorValues({ ...body, shareHolding }), trx);
         if (addressOf(existing) !== addressOf(body)) {
           await repository.supersedeDocuments(userId, directorId, ['proof_address'], trx);
         }

@@ -1,4 +1,5 @@
 import { AppError } from '@florin/contracts';
+import { isDirectorStatus } from '@florin/domain';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import {
@@ -69,6 +70,7 @@ export async function loadVerifications(
         hasCompany: company !== undefined,
         documents: (documentsBy.get(null) ?? []).map(toCurrent),
         directors: directors.map((director) => ({
+          isDirector: isDirectorStatus(director.status),
           documents: (documentsBy.get(director.id) ?? []).map(toCurrent),
         })),
       });

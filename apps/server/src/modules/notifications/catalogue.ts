@@ -269,6 +269,16 @@ export const NOTIFICATIONS = {
       ],
     }),
   }),
+  sign_in_code: entry<{ firstName: string; code: string; minutes: number; ip: string }>({
+    render: ({ firstName, code, minutes, ip }) => ({
+      subject: 'Your sign-in code',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `Your code to finish signing in to Florin is ${code}. It works once, for ${minutes} minutes.`,
+        `Someone signed in with your password from the IP address ${ip}. If this was not you, do not share the code with anyone, change your password and contact support.`,
+      ],
+    }),
+  }),
   withdrawal_code: entry<{
     firstName: string;
     code: string;

@@ -266,6 +266,26 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
     expect((await history(customer, '?page=9')).data).toEqual([]);
   });
 
+  it('names a referral commission and its payout for what they are, not an adjustment', async () => {
+    const customer = await newCustomer(t);
+    const affiliate = { asset: 'GBP', kind: 'affiliate', ownerUserId: String(customer.id) } as const;
+    await t.ledger.postJournal(t.database.db, {
+      idempotencyKey: uniqueKey('commission'),
+      kind: 'affiliate_commission',
+      postings: [
+        { account: { asset: 'GBP', kind: 'referral_expense' }, amount: -125n },
+        { account: affiliate, amount: 125n },
+      ],
+    });
+    const [latest] = (await history(customer)).data;
+    expect(latest).toMatchObject({
+      transaction_type: 12,
+      label: 'Referral commission',
+      direction: 'in',
+      amount: '1.25',
+    });
+  });
+
   it('filters Buy, Sell, Deposit and Withdraw, alone and together, and by asset', async () => {
     const types = (page: HistoryPage) => page.data.map((row: Transaction) => row.transaction_type);
     const buys = await history(customer, '?filter[]=buy');

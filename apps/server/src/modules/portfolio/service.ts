@@ -50,6 +50,8 @@ const JOURNAL_TYPES: Record<string, TransactionType> = {
   affiliate_claim: 9,
   fee: 10,
   adjustment: 11,
+  // Earned on a referred customer's trade, into the referrer's referral balance (issue 10).
+  affiliate_commission: 12,
 };
 
 /** A decimal the journal's metadata recorded, or null when it recorded none (or something else). */

@@ -16,7 +16,7 @@ import {
 } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
-import { isValidAddress, isValidDestinationTag, toChecksumAddress } from '../crypto/addresses/validate.js';
+import { isValidAddress, isValidDestinationTag, normalizeAddress } from '../crypto/addresses/validate.js';
 import type { Notifier } from '../notifications/service.js';
 import {
   isUniqueViolation,
@@ -30,32 +30,6 @@ import {
 export const REMOVAL_CONFIRMED_MINUTES = 10;
 
 type Network = 'mainnet' | 'testnet';
-
-const SEGWIT_PREFIXES = ['bc1', 'tb1', 'ltc1', 'tltc1'];
-
-/**
- * One spelling per address, so a duplicate is found whatever case the
- * customer typed: EIP-55 for ETH, lower case for bech32 and CashAddr (with its
- * prefix). Base58 (legacy BTC/LTC, XRP) is case-sensitive and kept as given.
- */
-export function normalizeAddress(asset: CryptoAsset, address: string, network: Network): string {
-  const text = address.trim();
-  switch (asset) {
-    case 'ETH':
-      return toChecksumAddress(text);
-    case 'BCH': {
-      const lower = text.toLowerCase();
-      return lower.includes(':') ? lower : `${network === 'mainnet' ? 'bitcoincash' : 'bchtest'}:${lower}`;
-    }
-    case 'BTC':
-    case 'LTC':
-      return SEGWIT_PREFIXES.some((prefix) => text.toLowerCase().startsWith(prefix))
-        ? text.toLowerCase()
-        : text;
-    case 'XRP':
-      return text;
-  }
-}
 
 /**
  * One spelling per IP address: an IPv4 address seen through an IPv6 socket
@@ -123,6 +97,13 @@ export function createWhitelistService(deps: {
   verifyAuthenticatorCode: (userId: number, passcode: string) => Promise<boolean>;
   /** Which network addresses are checked for (CRYPTO_NETWORK). */
   network: Network;
+  /** The crypto module's check that a normalised address (and XRP tag) is the customer's own deposit address. */
+  isOwnDepositAddress: (
+    userId: number,
+    asset: CryptoAsset,
+    address: string,
+    tag: string | null,
+  ) => Promise<boolean>;
 }) {
   const { db, repository, notifier } = deps;
   const removalPurpose = (id: string) => `wallet_removal:${id}`;
@@ -210,6 +191,11 @@ export function createWhitelistService(deps: {
         )
       )
         throw exists();
+      // Withdrawals refuse it (the coins would come back less the fee), so it is no use on the whitelist.
+      if (await deps.isOwnDepositAddress(userId, destination.asset, destination.address, destination.tag))
+        throw new AppError('VALIDATION_FAILED', WHITELIST_TEXTS.ownDepositAddress, {
+          address: [WHITELIST_TEXTS.ownDepositAddress],
+        });
       await requirePasscode(userId, body.passcode);
       let row: WalletRow;
       try {

@@ -12,12 +12,19 @@ import {
   type ErrorBody,
 } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { createEmailedCodes } from '../../security/emailed-codes.js';
 import { hashPassword } from '../../security/passwords.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from '../../test/browser.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
-import { customerBrowser, insertCustomer, mailSubjects } from '../compliance/test-customers.js';
+import {
+  customerBrowser,
+  insertApprovedVerification,
+  insertCustomer,
+  mailSubjects,
+} from '../compliance/test-customers.js';
+import { createCryptoWithdrawalRepository } from '../crypto/withdrawal-repository.js';
 import { createNotifier } from '../notifications/service.js';
 import { createWhitelistRepository } from './repository.js';
 import { createWhitelistService } from './service.js';
@@ -255,6 +262,36 @@ describe('wallet whitelisting', () => {
     });
     expect(noPrefix.statusCode).toBe(409);
     expect(errorOf(noPrefix).message).toBe(WHITELIST_TEXTS.walletExists);
+  });
+
+  it('refuses the customer’s own deposit address however it is written, and spends no code on it', async () => {
+    const customer = await newCustomer();
+    // Deposit addresses are given to a verified customer.
+    await insertApprovedVerification(db(), createStorageFromConfig(t.config), customer.id);
+    const wallets = (await customer.browser.get('/api/v1/user/wallet-addresses?coin=all')).json<{
+      data: { coin_id: string; address: string }[];
+    }>().data;
+    const own = (coin: string) => wallets.find((wallet) => wallet.coin_id === coin)!.address;
+    const xrp = (await customer.browser.get('/api/v1/user/generate-deposit-address/xrp')).json<{
+      data: { address: string; tag: string };
+    }>().data;
+    const attempts: [string, string][] = [
+      ['bch', own('bch').replace('bitcoincash:', '')],
+      ['eth', own('eth').toLowerCase()],
+      ['xrp', `${xrp.address}?${xrp.tag}`],
+      ['xrp', xrp.address],
+    ];
+    let code = '';
+    for (const [coin_id, address] of attempts) {
+      code = await passcode(customer);
+      const refused = await addWallet(customer, { address, coin_id, passcode: code });
+      expect(refused.statusCode, address).toBe(422);
+      expect(errorOf(refused).errors, address).toEqual({ address: [WHITELIST_TEXTS.ownDepositAddress] });
+    }
+    // The code was not spent: the same one still adds a real address.
+    const other = await addWallet(customer, { address: ADDRESSES.btc, coin_id: 'btc', passcode: code });
+    expect(other.statusCode, other.body).toBe(200);
+    expect((await listWallets(customer)).data.map((wallet) => wallet.coin_id)).toEqual(['btc']);
   });
 
   it('needs 2FA turned on and the right, unused passcode', async () => {
@@ -795,6 +832,8 @@ describe('what the crypto withdrawal service reads', () => {
       emailedCodes: createEmailedCodes({ db: db(), key: 'test-key' }),
       verifyAuthenticatorCode: () => Promise.resolve(false),
       network: 'mainnet',
+      isOwnDepositAddress: (userId, asset, address, tag) =>
+        createCryptoWithdrawalRepository(db()).isOwnDepositAddress(userId, asset, address, tag),
     });
     expect(await service.findWallet(customer.id, wallet.id)).toMatchObject({
       id: wallet.id,

@@ -54,10 +54,13 @@ function fieldsOf(user: User): Field[] {
   return [...names, ...address, ...contact];
 }
 
-type AccountDetailsTabProps = { user: User; onUpgrade: () => void };
+type AccountDetailsTabProps = { user: User; onUpgrade: () => void; onChangeDetails: () => void };
 
-/** The Account page's first tab (spec 002 §2.2): read-only details and, for instant accounts, the upgrade. */
-export function AccountDetailsTab({ user, onUpgrade }: AccountDetailsTabProps) {
+/**
+ * The Account page's first tab (spec 002 §2.2): read-only details, a change of address or phone for an
+ * Individual (DECISIONS.md), and, for instant accounts, the upgrade.
+ */
+export function AccountDetailsTab({ user, onUpgrade, onChangeDetails }: AccountDetailsTabProps) {
   const isInstant = user.platform === 1;
 
   return (
@@ -75,6 +78,11 @@ export function AccountDetailsTab({ user, onUpgrade }: AccountDetailsTabProps) {
         ))}
       </SimpleGrid>
       <Group justify="flex-end">
+        {user.account_type === 'Individual' && (
+          <Button variant="default" onClick={onChangeDetails}>
+            {ACCOUNT_TEXTS.changeDetails}
+          </Button>
+        )}
         {isInstant ? (
           <Button onClick={onUpgrade}>{UPGRADE_TEXTS.upgradeButton}</Button>
         ) : (

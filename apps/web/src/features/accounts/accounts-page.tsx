@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ResponsiveTabs } from '../../components/responsive-tabs';
 import { useCurrentUser } from '../../lib/current-user';
 import { AccountDetailsTab } from './account-details-tab';
+import { ChangeDetailsModal } from './change-details-modal';
 import { AlertsTab } from './alerts-tab';
 import { ApiTab, useRevealedToken } from './api-tab';
 import { AutoTradeTab } from './auto-trade-tab';
@@ -29,11 +30,16 @@ export function AccountsPage(props: AccountsPageProps) {
 function AccountsScreen({ user, onLogOut, isLoggingOut }: AccountsPageProps & { user: User }) {
   const [tab, setTab] = useState<AccountTab>(ACCOUNT_TABS.details);
   const [isUpgradeOpen, setIsUpgradeOpen] = useState(false);
+  const [isChangingDetails, setIsChangingDetails] = useState(false);
   const revealedToken = useRevealedToken();
 
   const panelFor = (value: AccountTab) =>
     value === ACCOUNT_TABS.details ? (
-      <AccountDetailsTab user={user} onUpgrade={() => setIsUpgradeOpen(true)} />
+      <AccountDetailsTab
+        user={user}
+        onUpgrade={() => setIsUpgradeOpen(true)}
+        onChangeDetails={() => setIsChangingDetails(true)}
+      />
     ) : value === ACCOUNT_TABS.referrals ? (
       <ReferralsTab />
     ) : value === ACCOUNT_TABS.promo ? (
@@ -63,8 +69,10 @@ function AccountsScreen({ user, onLogOut, isLoggingOut }: AccountsPageProps & { 
       />
       {/*
         Outside the tabs: turning a phone (tabs to accordion) or a refetched user (now platform 2)
-        must not take Upgrade Complete! away.
+        must not take Upgrade Complete! away, nor a half-typed new address. The details form is
+        mounted when opened, so it starts from the details as they are now.
       */}
+      {isChangingDetails && <ChangeDetailsModal user={user} onClose={() => setIsChangingDetails(false)} />}
       <UpgradeModal
         opened={isUpgradeOpen}
         onClose={() => setIsUpgradeOpen(false)}

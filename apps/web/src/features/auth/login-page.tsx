@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useSearchParams } from 'react-router';
 import { PasswordField } from '../../components/password-field';
 import { apiCall } from '../../lib/api-client';
 import { reportError, toAppError } from '../../lib/errors';
@@ -14,9 +14,9 @@ import { needsSecondFactor, useSignIn } from './api/login';
 import { useResendVerificationEmail } from './api/resend-verification';
 import { AltchaCaptcha, type CaptchaHandle } from './components/altcha-captcha';
 import { AuthCard } from './components/auth-card';
-import { TwoFactorLoginModal } from './components/two-factor-login-modal';
+import { TwoFactorLoginModal, type SignInChallenge } from './components/two-factor-login-modal';
 import { loginBannerFor } from './login-banner';
-import { useStartSession } from './use-start-session';
+import { useStartSession, type LoginState } from './use-start-session';
 
 type LoginForm = { username: string; password: string };
 
@@ -33,6 +33,9 @@ export function LoginPage() {
   const hydrated = useIsHydrated();
   const [searchParams] = useSearchParams();
   const banner = hydrated ? loginBannerFor(searchParams) : undefined;
+  // Sent here by a signed-in screen whose session ended: why, and where to go back to.
+  const loginState = (useLocation().state as LoginState | null) ?? {};
+  const notice = hydrated ? loginState.notice : undefined;
   const [signingIn, setSigningIn] = useState(false);
   // A visitor who is still signed in goes to their dashboard (issue 12), unless a banner has news for them.
   // Silent: for everyone else the answer is a 401, and the form is usable while it comes. Not once they
@@ -47,7 +50,7 @@ export function LoginPage() {
   });
   const captcha = useRef<CaptchaHandle>(null);
   const [captchaPayload, setCaptchaPayload] = useState<string | null>(null);
-  const [loginToken, setLoginToken] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SignInChallenge | null>(null);
   const [unverified, setUnverified] = useState<{ userId: number; message: string } | null>(null);
   const signIn = useSignIn();
   const resend = useResendVerificationEmail();
@@ -73,8 +76,9 @@ export function LoginPage() {
       { ...values, altcha: captchaPayload },
       {
         onSuccess: (response) => {
-          if (needsSecondFactor(response)) setLoginToken(response.login_token);
-          else void startSession(response);
+          if (needsSecondFactor(response))
+            setChallenge({ loginToken: response.login_token, emailCode: response.data.email_code });
+          else void startSession(response, loginState.from);
         },
         onError: (error) => {
           startOver();
@@ -92,7 +96,7 @@ export function LoginPage() {
   };
 
   const handleTwoFactorClose = () => {
-    setLoginToken(null);
+    setChallenge(null);
     startOver();
   };
 
@@ -102,6 +106,11 @@ export function LoginPage() {
       {banner && (
         <Alert color={banner.tone === 'success' ? 'teal' : 'red'} variant="light" role="status">
           {banner.text}
+        </Alert>
+      )}
+      {notice && !banner && (
+        <Alert color="blue" variant="light" role="status">
+          {notice}
         </Alert>
       )}
       {unverified && (
@@ -152,8 +161,8 @@ export function LoginPage() {
         </Stack>
       </form>
       <TwoFactorLoginModal
-        loginToken={loginToken}
-        onSignedIn={(session) => void startSession(session)}
+        challenge={challenge}
+        onSignedIn={(session) => void startSession(session, loginState.from)}
         onClose={handleTwoFactorClose}
       />
     </AuthCard>

@@ -2,7 +2,7 @@ import { Box, Button, Container, Group, Paper, Skeleton, Stack, Text, Title } fr
 import { useLocalStorage } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { RecentActivity } from '../../components/recent-activity';
-import { isAccountActive, useCurrentUser } from '../../lib/current-user';
+import { moneyActions, useCurrentUser } from '../../lib/current-user';
 import { formatPounds } from '../../lib/format';
 import { usePriceFeed } from '../../lib/price-feed';
 import { useBalances, useLivePortfolio } from '../../lib/portfolio';
@@ -57,7 +57,7 @@ export function DashboardPage() {
     return buildAssetRows({ balances: balances.data.balances, activeCoins: Object.keys(feed), coinNames });
   }, [balances.data, priceFeed.data]);
 
-  const canAct = user ? isAccountActive(user) : false;
+  const actions = user ? moneyActions(user) : 'none';
   const toggleHidden = () => setIsHidden((hidden) => !hidden);
   const total = balances.data ? (formatPounds(balances.data.total_gbp) ?? balances.data.total_gbp) : null;
 
@@ -110,7 +110,7 @@ export function DashboardPage() {
               <AssetsFailed onRetry={() => void balances.refetch()} isRetrying={balances.isFetching} />
             )}
             {balances.data && (
-              <AssetsTable rows={rows} isHidden={isHidden} onToggleHidden={toggleHidden} canAct={canAct} />
+              <AssetsTable rows={rows} isHidden={isHidden} onToggleHidden={toggleHidden} actions={actions} />
             )}
           </Stack>
         </Paper>

@@ -114,7 +114,7 @@ function ActivationPending() {
   );
 }
 
-type GettingStartedTabsProps = { user: User; onSignOut: () => void; onReload: () => void };
+type GettingStartedTabsProps = { user: User; onSignOut: () => void; onReload: () => Promise<void> };
 
 function GettingStartedTabs({ user, onSignOut, onReload }: GettingStartedTabsProps) {
   const onHold = isOnHold(user);
@@ -178,11 +178,10 @@ export function GettingStartedPage({ onSignOut }: GettingStartedPageProps) {
   // A new key starts the tabs afresh after the wizard's "reload".
   const [reloadCount, setReloadCount] = useState(0);
 
-  const handleReload = () => {
-    void queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }).then(() => {
+  const handleReload = () =>
+    queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey }).then(() => {
       setReloadCount((count) => count + 1);
     });
-  };
 
   let content: ReactNode;
   let heading = 'Getting Started';

@@ -100,6 +100,7 @@ export function wizardFlagsOf(facts: VerificationFacts): WizardFlags {
     hasCompany: facts.company !== null,
     companyDocumentCount: companyKeys.size,
     directors: (facts.company?.directors ?? []).map((director) => ({
+      isDirector: director.director === 1,
       identityDone: director.identity_done === 1,
       proofAddressDone: director.proof_address_done === 1,
     })),

@@ -1,6 +1,7 @@
 import { CRYPTO_WITHDRAW_TEXTS } from '@florin/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  formatCoinAmount,
   balanceAfter,
   checkCryptoWithdraw,
   cleanCryptoAmountInput,
@@ -121,5 +122,14 @@ describe('the checks before anything is sent', () => {
   });
   it('takes a saved address instead of a typed one', () => {
     expect(checkCryptoWithdraw(draft({ wallet: null, whitelisted_wallet_id: 7 }), BTC, true)).toEqual({});
+  });
+});
+
+describe('coin amounts on screen', () => {
+  it('cuts to the screens’ 5 decimals, but shows every decimal of a withdrawal being approved', () => {
+    expect(formatCoinAmount('0.12345678', 'BTC')).toBe('0.12345 BTC');
+    expect(formatCoinAmount('0.12345678', 'BTC', { exact: true })).toBe('0.12345678 BTC');
+    expect(formatCoinAmount('0.50000000', 'BTC', { exact: true })).toBe('0.50000 BTC');
+    expect(formatCoinAmount(undefined, 'BTC')).toBe('—');
   });
 });

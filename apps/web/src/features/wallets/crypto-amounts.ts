@@ -6,7 +6,8 @@ import {
   type CoinId,
   type CryptoWithdrawRequest,
 } from '@florin/contracts';
-import { formatAmount, parseAmount } from '@florin/domain';
+import { decimalPlaces, formatAmount, parseAmount, trimZeros } from '@florin/domain';
+import { COIN_DECIMALS, formatDecimal } from '../../lib/format';
 
 /**
  * The crypto withdraw form's sums and checks (spec 001 sections 5 and 9), in
@@ -55,6 +56,16 @@ function unitsOf(amount: string, coin: CoinId): bigint | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A coin amount as the withdraw screens show it ("0.49950 BTC"); a dash while there is none. `exact`:
+ * every decimal it has, at least the screens' 5 ("0.12345678 BTC"), for the withdrawal being approved.
+ */
+export function formatCoinAmount(value: string | undefined, code: string, { exact = false } = {}): string {
+  if (value === undefined) return '—';
+  const places = exact ? Math.max(COIN_DECIMALS, decimalPlaces(trimZeros(value)) ?? 0) : COIN_DECIMALS;
+  return `${formatDecimal(value, places) ?? value} ${code}`;
 }
 
 /** "You Will Get": the amount less the coin's fee; undefined while that is nothing. */

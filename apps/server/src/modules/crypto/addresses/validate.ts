@@ -111,3 +111,29 @@ export function isValidAddress(asset: CryptoAsset, address: string, network: Net
 export function isValidDestinationTag(tag: string): boolean {
   return /^\d{1,10}$/.test(tag) && Number(tag) <= 0xffffffff;
 }
+
+const SEGWIT_PREFIXES = ['bc1', 'tb1', 'ltc1', 'tltc1'];
+
+/**
+ * One spelling per address, so a duplicate is found whatever case the
+ * customer typed: EIP-55 for ETH, lower case for bech32 and CashAddr (with its
+ * prefix). Base58 (legacy BTC/LTC, XRP) is case-sensitive and kept as given.
+ */
+export function normalizeAddress(asset: CryptoAsset, address: string, network: Network): string {
+  const text = address.trim();
+  switch (asset) {
+    case 'ETH':
+      return toChecksumAddress(text);
+    case 'BCH': {
+      const lower = text.toLowerCase();
+      return lower.includes(':') ? lower : `${network === 'mainnet' ? 'bitcoincash' : 'bchtest'}:${lower}`;
+    }
+    case 'BTC':
+    case 'LTC':
+      return SEGWIT_PREFIXES.some((prefix) => text.toLowerCase().startsWith(prefix))
+        ? text.toLowerCase()
+        : text;
+    case 'XRP':
+      return text;
+  }
+}

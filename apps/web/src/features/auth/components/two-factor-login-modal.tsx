@@ -5,16 +5,22 @@ import { reportError, statusText, toAppError } from '../../../lib/errors';
 import { showErrorToast } from '../../../lib/toasts';
 import { useSignInSecondFactor } from '../api/login';
 
+/** The first step's answer: its token, and whether the code was e-mailed (no authenticator). */
+export type SignInChallenge = { loginToken: string; emailCode: boolean };
+
 type TwoFactorLoginModalProps = {
-  /** The token from the first step; the modal is open while there is one. */
-  loginToken: string | null;
+  /** The modal is open while there is one. */
+  challenge: SignInChallenge | null;
   onSignedIn: (session: { upgraded: number }) => void;
   /** Closed, or the sign-in has to start again (token expired, too many wrong codes). */
   onClose: () => void;
 };
 
-/** The second sign-in step: six digits that submit themselves, or a recovery code. */
-export function TwoFactorLoginModal({ loginToken, onSignedIn, onClose }: TwoFactorLoginModalProps) {
+/**
+ * The second sign-in step: six digits that submit themselves, from the authenticator app (or a
+ * recovery code instead), or, for a customer on e-mailed codes, from the mail this sign-in sent.
+ */
+export function TwoFactorLoginModal({ challenge, onSignedIn, onClose }: TwoFactorLoginModalProps) {
   const [passcode, setPasscode] = useState('');
   const [wasWrong, setWasWrong] = useState(false);
   const verify = useSignInSecondFactor();
@@ -27,9 +33,9 @@ export function TwoFactorLoginModal({ loginToken, onSignedIn, onClose }: TwoFact
   };
 
   const handleSubmit = (code: string) => {
-    if (!loginToken || verify.isPending) return;
+    if (!challenge || verify.isPending) return;
     verify.mutate(
-      { login_token: loginToken, passcode: code },
+      { login_token: challenge.loginToken, passcode: code },
       {
         onSuccess: (session) => onSignedIn(session),
         onError: (error) => {
@@ -55,14 +61,18 @@ export function TwoFactorLoginModal({ loginToken, onSignedIn, onClose }: TwoFact
 
   return (
     <Modal
-      opened={loginToken !== null}
+      opened={challenge !== null}
       onClose={handleClose}
       title="Two-Factor Authentication"
       centered
       closeOnClickOutside={false}
     >
       <Stack gap="md">
-        <Text size="sm">Enter the 6-digit code from your authenticator app to finish signing in.</Text>
+        <Text size="sm">
+          {challenge?.emailCode
+            ? 'We have e-mailed you a 6-digit code. Enter it to finish signing in: it works once, for this sign-in only.'
+            : 'Enter the 6-digit code from your authenticator app to finish signing in.'}
+        </Text>
         <PasscodeField
           value={passcode}
           onChange={(value) => {
@@ -72,7 +82,8 @@ export function TwoFactorLoginModal({ loginToken, onSignedIn, onClose }: TwoFact
           onSubmit={handleSubmit}
           isSubmitting={verify.isPending}
           hasError={wasWrong}
-          allowRecoveryCode
+          allowRecoveryCode={!challenge?.emailCode}
+          label={challenge?.emailCode ? 'E-mailed code' : undefined}
         />
       </Stack>
     </Modal>

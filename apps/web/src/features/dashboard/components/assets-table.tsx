@@ -12,6 +12,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { Link } from 'react-router';
+import type { MoneyActions } from '../../../lib/current-user';
 import { COIN_DECIMALS, FIAT_DECIMALS, formatDecimal, formatPounds } from '../../../lib/format';
 import { PATHS, tradePath, withdrawDepositPath, type AssetNavigationState } from '../../../lib/paths';
 import { HIDDEN_FUNDS_TEXT, portfolioShare, type AssetRow } from '../assets';
@@ -21,8 +22,8 @@ type AssetsTableProps = {
   rows: readonly AssetRow[];
   isHidden: boolean;
   onToggleHidden: () => void;
-  /** Live and not on hold: only then may money move (spec 000 section 6). */
-  canAct: boolean;
+  /** What the customer may do with money (lib/current-user's moneyActions). */
+  actions: MoneyActions;
 };
 
 function balanceText(row: AssetRow, isHidden: boolean): string {
@@ -193,8 +194,10 @@ function ActionButton({
   );
 }
 
-function RowActions({ row, canAct }: { row: AssetRow; canAct: boolean }) {
+function RowActions({ row, actions }: { row: AssetRow; actions: MoneyActions }) {
   const state: AssetNavigationState = { name: row.asset, type: row.kind };
+  const canAct = actions === 'all';
+  const canWithdraw = actions !== 'none';
   if (row.kind === 'fiat') {
     return (
       <Group gap={6} wrap="nowrap" justify="flex-end">
@@ -210,7 +213,7 @@ function RowActions({ row, canAct }: { row: AssetRow; canAct: boolean }) {
           name={row.name}
           to={withdrawDepositPath('withdraw')}
           state={state}
-          isEnabled={canAct && row.canWithdraw}
+          isEnabled={canWithdraw && row.canWithdraw}
         />
       </Group>
     );
@@ -234,7 +237,7 @@ function RowActions({ row, canAct }: { row: AssetRow; canAct: boolean }) {
         name={row.name}
         to={PATHS.wallets}
         state={state}
-        isEnabled={canAct}
+        isEnabled={canWithdraw}
         variant="default"
       />
     </Group>
@@ -276,7 +279,7 @@ function BalanceCell({ row, isHidden }: { row: AssetRow; isHidden: boolean }) {
  * The Assets table (spec 000 section 2): a table from 768 px, one card per
  * asset on a phone. Rows are named by their asset so each reads on its own.
  */
-export function AssetsTable({ rows, isHidden, onToggleHidden, canAct }: AssetsTableProps) {
+export function AssetsTable({ rows, isHidden, onToggleHidden, actions }: AssetsTableProps) {
   return (
     <>
       <Box visibleFrom="sm">
@@ -313,7 +316,7 @@ export function AssetsTable({ rows, isHidden, onToggleHidden, canAct }: AssetsTa
                   <PortfolioBar row={row} />
                 </Table.Td>
                 <Table.Td>
-                  <RowActions row={row} canAct={canAct} />
+                  <RowActions row={row} actions={actions} />
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -341,7 +344,7 @@ export function AssetsTable({ rows, isHidden, onToggleHidden, canAct }: AssetsTa
               <PortfolioBar row={row} />
               <Group justify="space-between" wrap="nowrap" gap="xs">
                 <DetailsPopover row={row} isHidden={isHidden} />
-                <RowActions row={row} canAct={canAct} />
+                <RowActions row={row} actions={actions} />
               </Group>
             </Stack>
           </Paper>

@@ -34,8 +34,8 @@ function bodyFor(flavour: Flavour): AccountTypeBody {
 
 type AccountChoiceStepProps = {
   onBack: () => void;
-  /** Instant: the dialog's close reloads the user. */
-  onInstantDone: () => void;
+  /** Instant: the dialog's close reloads the user; settles once the user is fetched again. */
+  onInstantDone: () => Promise<void>;
   /** Trade: the dialog's close signs the customer out. */
   onTradeDone: () => void;
 };
@@ -44,14 +44,21 @@ type AccountChoiceStepProps = {
 export function AccountChoiceStep({ onBack, onInstantDone, onTradeDone }: AccountChoiceStepProps) {
   const choose = useChooseAccount();
   const [completed, setCompleted] = useState<Flavour | null>(null);
+  // Instant's reload can take a while on a slow connection: Close says so, and is not sent twice.
+  const [isClosing, setIsClosing] = useState(false);
 
   const handleChoose = (flavour: Flavour) => {
     choose.mutate(bodyFor(flavour), { onSuccess: () => setCompleted(flavour) });
   };
 
   const handleClose = () => {
-    if (completed === 'Trade') onTradeDone();
-    else onInstantDone();
+    if (isClosing) return;
+    if (completed === 'Trade') {
+      onTradeDone();
+      return;
+    }
+    setIsClosing(true);
+    void onInstantDone().finally(() => setIsClosing(false));
   };
 
   return (
@@ -100,7 +107,9 @@ export function AccountChoiceStep({ onBack, onInstantDone, onTradeDone }: Accoun
             <Text size="sm">You will now be signed out; sign in again to reach your trading account.</Text>
           )}
           <Group justify="flex-end">
-            <Button onClick={handleClose}>Close</Button>
+            <Button onClick={handleClose} loading={isClosing}>
+              Close
+            </Button>
           </Group>
         </Stack>
       </Modal>

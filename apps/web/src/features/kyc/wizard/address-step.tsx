@@ -3,13 +3,13 @@ import { DEFAULT_COUNTRY_CODE } from '@florin/domain';
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toAppError } from '../../../lib/errors';
-import { contractResolver, markFieldErrors } from '../../../lib/forms';
-import { useSaveUserDetails } from '../api/update-user-details';
+import { contractResolver, markFieldErrors, showInvalidForm } from '../../../lib/forms';
+import { useSaveUserDetails } from '../../../lib/user-details';
 import type { User } from '@florin/contracts';
 import { BirthdateInput } from '../components/birthdate-input';
-import { CountrySelect } from '../components/country-select';
+import { AddressFields } from '../../../components/address-fields';
+import { CountrySelect } from '../../../components/country-select';
 import { StepNav } from '../components/step-nav';
-import { showInvalidForm } from '../form-errors';
 
 type AddressForm = Record<keyof UserDetailsBody, string>;
 
@@ -78,42 +78,7 @@ export function AddressStep({ user, onBack, onDone }: AddressStepProps) {
           Tell us where you live and how to reach you. We also need your nationality and tax details, as UK
           rules require for crypto-asset accounts.
         </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <CountrySelect
-            label="Country"
-            description="Where you live"
-            isPermittedOnly
-            error={errors.country?.message}
-            {...form.register('country')}
-          />
-          <TextInput
-            label="Phone Number"
-            type="tel"
-            autoComplete="tel"
-            error={errors.phone?.message}
-            {...form.register('phone')}
-          />
-        </SimpleGrid>
-        <TextInput
-          label="Address"
-          autoComplete="street-address"
-          error={errors.address?.message}
-          {...form.register('address')}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label="City"
-            autoComplete="address-level2"
-            error={errors.city?.message}
-            {...form.register('city')}
-          />
-          <TextInput
-            label="Post Code"
-            autoComplete="postal-code"
-            error={errors.zip?.message}
-            {...form.register('zip')}
-          />
-        </SimpleGrid>
+        <AddressFields register={form.register} errors={errors} />
         <Controller
           control={form.control}
           name="birthdate"

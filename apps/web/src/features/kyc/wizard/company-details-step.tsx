@@ -3,12 +3,11 @@ import { DEFAULT_COUNTRY_CODE } from '@florin/domain';
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { toAppError } from '../../../lib/errors';
-import { contractResolver, markFieldErrors } from '../../../lib/forms';
+import { contractResolver, markFieldErrors, showInvalidForm } from '../../../lib/forms';
 import type { User } from '@florin/contracts';
 import { useSaveCompany } from '../api/save-company';
-import { CountrySelect } from '../components/country-select';
+import { CountrySelect } from '../../../components/country-select';
 import { StepNav } from '../components/step-nav';
-import { showInvalidForm } from '../form-errors';
 
 type CompanyForm = Record<keyof CompanyBody, string>;
 

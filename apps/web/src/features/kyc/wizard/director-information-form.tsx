@@ -4,14 +4,13 @@ import { Checkbox, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/co
 import { Controller, useForm, useWatch, type FieldError, type FieldErrors } from 'react-hook-form';
 import { z } from 'zod';
 import { toAppError } from '../../../lib/errors';
-import { contractResolver, markFieldErrors } from '../../../lib/forms';
+import { contractResolver, markFieldErrors, showInvalidForm } from '../../../lib/forms';
 import { showErrorToast } from '../../../lib/toasts';
 import { useAddDirector } from '../api/create-director';
 import { useChangeDirector } from '../api/update-director';
 import { BirthdateInput } from '../components/birthdate-input';
-import { CountrySelect } from '../components/country-select';
+import { CountrySelect } from '../../../components/country-select';
 import { StepNav } from '../components/step-nav';
-import { showInvalidForm } from '../form-errors';
 
 export type DirectorForm = {
   owner: boolean;

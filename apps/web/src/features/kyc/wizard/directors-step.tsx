@@ -1,5 +1,5 @@
 import { KYC_TEXTS, type Director } from '@florin/contracts';
-import { areDirectorsComplete } from '@florin/domain';
+import { areDirectorsComplete, hasCompanyDirector } from '@florin/domain';
 import { ActionIcon, Alert, Badge, Button, Card, Group, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -55,19 +55,23 @@ type DirectorsStepProps = { user: User; onBack: () => void; onNext: () => void }
 
 /**
  * Corporate step 5 (spec 000 section 2): the directors and owners table, the modal to add or edit
- * them, and Next only once every one has identity and proof of address done.
+ * them, and Next only once at least one of them is a director and every one has identity and
+ * proof of address done.
  */
 export function DirectorsStep({ user, onBack, onNext }: DirectorsStepProps) {
   const isNarrow = useMediaQuery('(max-width: 48em)');
   const remove = useRemoveDirector();
   const directors = user.company?.directors ?? [];
   const [modal, setModal] = useState<{ key: number; director: Director | null } | null>(null);
-  const isComplete = areDirectorsComplete(
-    directors.map((director) => ({
-      identityDone: director.identity_done === 1,
-      proofAddressDone: director.proof_address_done === 1,
-    })),
-  );
+  const people = directors.map((director) => ({
+    isDirector: director.director === 1,
+    identityDone: director.identity_done === 1,
+    proofAddressDone: director.proof_address_done === 1,
+  }));
+  const isComplete = areDirectorsComplete(people);
+  // Owners only: say why Next stays hidden, whatever their documents.
+  const isDirectorMissing = directors.length > 0 && !hasCompanyDirector(people);
+  const isDocumentMissing = people.some((person) => !person.identityDone || !person.proofAddressDone);
 
   const openModal = (director: Director | null) => setModal({ key: Date.now(), director });
 
@@ -156,7 +160,12 @@ export function DirectorsStep({ user, onBack, onNext }: DirectorsStepProps) {
             </Table.Tbody>
           </Table>
         ))}
-      {directors.length > 0 && !isComplete && (
+      {isDirectorMissing && (
+        <Alert variant="light" color="yellow" role="status">
+          {KYC_TEXTS.directorRequired}
+        </Alert>
+      )}
+      {isDocumentMissing && (
         <Text size="sm" c="dimmed">
           Next appears once every director and owner has an identity document and a proof of address.
         </Text>

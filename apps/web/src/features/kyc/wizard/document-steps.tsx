@@ -39,7 +39,7 @@ export function IdDocumentStep({ user, onBack, onNext }: UploadStepProps) {
         fullWidth
       />
       {choice === 'driver_license' ? (
-        <DriverLicenceUpload user={user} onUploaded={() => setIsUploaded(true)} />
+        <DriverLicenceUpload user={user} isDone={isUploaded} onUploaded={() => setIsUploaded(true)} />
       ) : (
         <IdProofUpload
           key={choice}

@@ -1,4 +1,4 @@
-import { Button, FileButton, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Button, FileButton, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { User } from '@florin/contracts';
 import { useSendIdProof } from '../api/upload-id-proof';
@@ -8,14 +8,18 @@ import { licenceProblem } from '../verification';
 
 const ACCEPT = 'image/png,image/jpeg,application/pdf,.png,.jpg,.jpeg,.pdf';
 
-type DriverLicenceUploadProps = { user: User; onUploaded: () => void };
+type DriverLicenceUploadProps = { user: User; isDone: boolean; onUploaded: () => void };
 
-/** A driver licence: its front and back, picked with their own buttons and sent together. */
-export function DriverLicenceUpload({ user, onUploaded }: DriverLicenceUploadProps) {
+/**
+ * A driver licence: its front and back, picked with their own buttons and sent together; once
+ * both are in it says "Uploaded", as the other document zones do.
+ */
+export function DriverLicenceUpload({ user, isDone, onUploaded }: DriverLicenceUploadProps) {
   const send = useSendIdProof();
   const feedback = useUploadFeedback('account');
   const [front, setFront] = useState<File | null>(null);
   const [back, setBack] = useState<File | null>(null);
+  const [wasUploaded, setWasUploaded] = useState(false);
 
   const handleUpload = async () => {
     const files = [front, back].filter((file): file is File => file !== null);
@@ -25,7 +29,10 @@ export function DriverLicenceUpload({ user, onUploaded }: DriverLicenceUploadPro
     const answer = await feedback.run((onProgress) =>
       send.mutateAsync({ docType: 'driver_license', files, onProgress }),
     );
-    if (answer) onUploaded();
+    if (answer) {
+      setWasUploaded(true);
+      onUploaded();
+    }
   };
 
   const side = (label: string, file: File | null, onChange: (file: File | null) => void) => (
@@ -62,6 +69,11 @@ export function DriverLicenceUpload({ user, onUploaded }: DriverLicenceUploadPro
         <Button onClick={() => void handleUpload()} loading={feedback.progress !== null}>
           Upload Driver License
         </Button>
+        {(isDone || wasUploaded) && (
+          <Badge color="teal" variant="light">
+            Uploaded
+          </Badge>
+        )}
       </Group>
       {feedback.progress !== null && (
         <Stack gap={2} role="status" aria-label="Uploading Driver License">

@@ -42,8 +42,8 @@ const STEP_TITLES: Record<WizardStep, string> = {
 type VerificationWizardProps = {
   user: User;
   onSignOut: () => void;
-  /** The Instant choice's dialog closed: the page "reloads" (the user is fetched again). */
-  onFinished: () => void;
+  /** The Instant choice's dialog closed: the page "reloads" (the user is fetched again); settles when done. */
+  onFinished: () => Promise<void>;
 };
 
 /**

@@ -45,6 +45,10 @@ export function useAddWhitelistedWallet() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: addWhitelistedWallet,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.wallets }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.wallets }),
+        queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.savedAddresses }),
+      ]),
   });
 }

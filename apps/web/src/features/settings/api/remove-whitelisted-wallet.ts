@@ -30,6 +30,10 @@ export function useConfirmWalletRemoval() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: confirmWalletRemoval,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.wallets }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.wallets }),
+        queryClient.invalidateQueries({ queryKey: WHITELIST_KEYS.savedAddresses }),
+      ]),
   });
 }

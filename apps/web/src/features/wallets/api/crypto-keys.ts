@@ -1,6 +1,7 @@
 import type { CoinId } from '@florin/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { BALANCES_QUERY_KEY, HISTORY_QUERY_KEY } from '../../../lib/portfolio';
+import { SAVED_ADDRESSES_QUERY_KEY } from '../../../lib/saved-addresses';
 
 /** The query keys of the coin screens, so a mutation invalidates exactly what it changes. */
 export const CRYPTO_KEYS = {
@@ -8,7 +9,7 @@ export const CRYPTO_KEYS = {
   addresses: (coin: CoinId) => ['crypto', 'addresses', coin] as const,
   withdrawInfo: (coin: CoinId) => ['crypto', 'withdraw-info', coin] as const,
   withdrawInfoAll: ['crypto', 'withdraw-info'] as const,
-  savedAddresses: (coin: CoinId) => ['crypto', 'saved-addresses', coin] as const,
+  savedAddresses: (coin: CoinId) => [...SAVED_ADDRESSES_QUERY_KEY, coin] as const,
   activity: (coin: CoinId) => ['crypto', 'activity', coin] as const,
   activityAll: ['crypto', 'activity'] as const,
 };

@@ -55,11 +55,35 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** A QR code on white (scanners need the contrast in dark mode too), with its caption when there are two. */
+function QrCode({ value, label, caption }: { value: string; label: string; caption?: string }) {
+  const code = (
+    <Box
+      p="xs"
+      bg="white"
+      w="fit-content"
+      bd="1px solid var(--mantine-color-gray-3)"
+      style={{ borderRadius: 8 }}
+    >
+      <QRCodeSVG value={value} size={caption ? 120 : 160} marginSize={1} role="img" aria-label={label} />
+    </Box>
+  );
+  if (!caption) return code;
+  return (
+    <Stack component="figure" gap={4} align="center" m={0}>
+      {code}
+      <Text component="figcaption" size="sm" fw={600}>
+        {caption}
+      </Text>
+    </Stack>
+  );
+}
+
 /**
  * The crypto deposit view (spec 001 section 2): the customer's own address
  * for the coin with Copy and a QR code, for XRP the destination tag as
- * prominently as the house address (DECISIONS.md) and 'Generate Address'
- * while there is none; 'contact support' when the coin takes no deposits.
+ * prominently as the house address (DECISIONS.md), each with a QR code, and
+ * 'Generate Address' while there is none; 'contact support' when the coin takes no deposits.
  */
 export function CryptoDepositView({ coin }: { coin: CoinId }) {
   const address = useWalletAddress(coin);
@@ -128,21 +152,20 @@ export function CryptoDepositView({ coin }: { coin: CoinId }) {
   return (
     <Stack gap="md">
       <Group align="flex-start" gap="md" wrap="wrap">
-        <Box
-          p="xs"
-          bg="white"
-          w="fit-content"
-          bd="1px solid var(--mantine-color-gray-3)"
-          style={{ borderRadius: 8 }}
-        >
-          <QRCodeSVG
-            value={wallet.address}
-            size={160}
-            marginSize={1}
-            role="img"
-            aria-label={`QR code of your ${code} deposit address`}
-          />
-        </Box>
+        {wallet.tag === null ? (
+          <QrCode value={wallet.address} label={`QR code of your ${code} deposit address`} />
+        ) : (
+          // A wallet scans the address and the tag separately: the tag gets a QR code of its own,
+          // or a customer who scans only the address sends without it and the deposit is not credited.
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <QrCode
+              value={wallet.address}
+              label={`QR code of the ${code} deposit address`}
+              caption="Address"
+            />
+            <QrCode value={wallet.tag} label="QR code of your destination tag" caption="Destination tag" />
+          </Group>
+        )}
         <Stack gap="sm" style={{ flex: '1 1 240px', minWidth: 0 }}>
           <CopyableValue label={`${code} deposit address`} value={wallet.address} />
           {wallet.tag !== null && (

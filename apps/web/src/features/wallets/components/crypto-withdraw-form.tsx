@@ -27,8 +27,9 @@ import {
 import { modals } from '@mantine/modals';
 import { trimZeros } from '@florin/domain';
 import { useRef, useState, type FormEvent } from 'react';
+import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
-import { COIN_DECIMALS, formatDateTime, formatDecimal } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
 import { useCancelCryptoWithdrawal } from '../api/cancel-crypto-withdrawal';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
@@ -40,6 +41,7 @@ import {
   checkCryptoWithdraw,
   cleanCryptoAmountInput,
   cleanTagInput,
+  formatCoinAmount,
   hasErrors,
   receiveAmount,
   type CryptoWithdrawDraft,
@@ -56,11 +58,6 @@ type Flow =
   | { step: 'form' }
   | { step: 'verify'; withdrawal: CryptoWithdrawal }
   | { step: 'two-factor'; withdrawal: CryptoWithdrawal };
-
-function coinAmount(value: string | undefined, code: string): string {
-  if (value === undefined) return '—';
-  return `${formatDecimal(value, COIN_DECIMALS) ?? value} ${code}`;
-}
 
 /** The whole balance as the amount field takes it: at most 8 decimals, none for xrp. */
 function maxAmount(available: string, coin: CoinId): string {
@@ -117,6 +114,9 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
   const cancel = useCancelCryptoWithdrawal();
   const confirm = useConfirmCryptoWithdraw();
   const saved = useSavedAddresses(coin, useSaved);
+  const { data: user } = useCurrentUser();
+  // Without e-mailed codes the second factor can only be the authenticator (disable_florin_2fa: 1).
+  const hasAuthenticator = !info.email_codes || user?.disable_florin_2fa === 1;
   const rules = { coin, minimum: info.minimum, fee: info.fee, available: info.available };
   const savedWallet = saved.data?.find((entry) => entry.id === savedId);
 
@@ -240,6 +240,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
       setFlow({ step: 'two-factor', withdrawal: verified });
       return;
     }
+    // The verification modal shows Verify busy and stays open until this answers.
     confirm.mutate(
       { withdrawalId: verified.id },
       {
@@ -281,7 +282,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
           <Group justify="space-between" gap="xs">
             <Text size="sm">Total balance</Text>
             <Text size="sm" fw={600} ff="monospace" data-testid="crypto-withdraw-balance">
-              {coinAmount(info.available, code)}
+              {formatCoinAmount(info.available, code)}
             </Text>
           </Group>
           <Group justify="space-between" gap="xs">
@@ -292,7 +293,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
               c={isAfterNegative ? 'red.8' : undefined}
               data-testid="crypto-withdraw-balance-after"
             >
-              {coinAmount(after, code)}
+              {formatCoinAmount(after, code)}
             </Text>
           </Group>
           <Checkbox
@@ -442,7 +443,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
           <Group justify="space-between" gap="xs">
             <Text size="sm">Withdraw fee</Text>
             <Text size="sm" ff="monospace" data-testid="crypto-withdraw-fee">
-              {coinAmount(fee, code)}
+              {formatCoinAmount(fee, code)}
             </Text>
           </Group>
           <Group justify="space-between" gap="xs">
@@ -450,7 +451,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
               You Will Get
             </Text>
             <Text fw={700} ff="monospace" data-testid="crypto-withdraw-receive">
-              {coinAmount(receive, code)}
+              {formatCoinAmount(receive, code)}
             </Text>
           </Group>
           <Button type="submit" fullWidth loading={sendVerify.isPending} disabled={blocker !== undefined}>
@@ -464,6 +465,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
       {/* Outside the form: React carries a portal's submit event up to the form around it. */}
       <WithdrawVerificationModal
         withdrawal={flow.step === 'verify' ? flow.withdrawal : null}
+        isSubmitting={confirm.isPending}
         onClose={() => {
           if (flow.step === 'verify') handleAbandon(flow.withdrawal);
         }}
@@ -472,6 +474,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
       <TwoFactorModal
         withdrawal={flow.step === 'two-factor' ? flow.withdrawal : null}
         canEmailCode={info.email_codes}
+        hasAuthenticator={hasAuthenticator}
         onClose={() => {
           if (flow.step === 'two-factor') handleAbandon(flow.withdrawal);
         }}

@@ -1,12 +1,12 @@
 import { CRYPTO_WITHDRAW_TEXTS, type CryptoWithdrawal } from '@florin/contracts';
-import { Button, Group, Modal, PinInput, Stack, Text } from '@mantine/core';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button, Group, Modal, Paper, PinInput, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { SendCodeButton } from '../../../components/send-code-button';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
-import { useRequestTwoFactorCode } from '../../../lib/request-two-factor-code';
-import { showSuccessToast } from '../../../lib/toasts';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
 import { useResendWithdrawCode } from '../api/resend-withdraw-code';
 import { useVerifyWithdraw } from '../api/verify-withdraw';
+import { formatCoinAmount } from '../crypto-amounts';
 
 const CODE_LENGTH = 6;
 /** The spec's pause between the sixth 2FA digit and the automatic submit (001 section 9). */
@@ -52,37 +52,99 @@ function CodeDigits({
   );
 }
 
+function SummaryRow({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+        {label}
+      </Text>
+      <Text size="sm" fw={600} ff="monospace" ta="right" data-testid={testId}>
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * What the code approves, restated from the held withdrawal itself (not the
+ * form): the whole address, so a swapped one (clipboard malware) shows
+ * before the coins go, the tag, the amount, the fee and what arrives.
+ */
+function WithdrawalSummary({ withdrawal }: { withdrawal: CryptoWithdrawal }) {
+  const code = withdrawal.coin_id.toUpperCase();
+  return (
+    <Paper withBorder radius="md" p="sm" aria-label="The withdrawal you are approving" role="group">
+      <Stack gap={6}>
+        <Stack gap={2}>
+          <Text size="sm" c="dimmed">
+            To {code} address
+          </Text>
+          <Text
+            size="sm"
+            fw={700}
+            ff="monospace"
+            style={{ overflowWrap: 'anywhere' }}
+            data-testid="withdrawal-summary-address"
+          >
+            {withdrawal.address}
+          </Text>
+        </Stack>
+        {withdrawal.tag !== null && (
+          <SummaryRow label="Destination tag" testId="withdrawal-summary-tag">
+            {withdrawal.tag}
+          </SummaryRow>
+        )}
+        <SummaryRow label="Amount" testId="withdrawal-summary-amount">
+          {formatCoinAmount(withdrawal.amount, code, { exact: true })}
+        </SummaryRow>
+        <SummaryRow label="Withdraw fee" testId="withdrawal-summary-fee">
+          {formatCoinAmount(withdrawal.fee, code, { exact: true })}
+        </SummaryRow>
+        <SummaryRow label="You Will Get" testId="withdrawal-summary-receive">
+          {formatCoinAmount(withdrawal.amount_receive, code, { exact: true })}
+        </SummaryRow>
+      </Stack>
+    </Paper>
+  );
+}
+
 /**
  * 'Withdraw Verification' (spec 001 section 2): the 6-digit code e-mailed
  * for this withdrawal. A refusal reads inline; 'Verification Code Expired'
- * brings the Resend button.
+ * brings the Resend button. Without 2FA the accepted code is the last step:
+ * while the form sends the withdrawal (`isSubmitting`) Verify stays busy and
+ * the modal cannot be closed, as a close would cancel what is being sent.
  */
 export function WithdrawVerificationModal({
   withdrawal,
+  isSubmitting,
   onVerified,
   onClose,
 }: {
   withdrawal: CryptoWithdrawal | null;
+  isSubmitting: boolean;
   onVerified: (withdrawal: CryptoWithdrawal) => void;
   onClose: () => void;
 }) {
   const verify = useVerifyWithdraw();
+  const isBusy = verify.isPending || isSubmitting;
   return (
     <Modal
       opened={withdrawal !== null}
       onClose={() => {
-        if (!verify.isPending) onClose();
+        if (!isBusy) onClose();
       }}
       title={CRYPTO_WITHDRAW_TEXTS.verificationTitle}
       centered
       closeOnClickOutside={false}
-      closeButtonProps={{ 'aria-label': 'Close and cancel the withdrawal' }}
+      closeButtonProps={{ 'aria-label': 'Close and cancel the withdrawal', disabled: isBusy }}
     >
       {withdrawal && (
         <VerificationBody
           key={withdrawal.id}
           withdrawal={withdrawal}
           verify={verify}
+          isBusy={isBusy}
           onVerified={onVerified}
         />
       )}
@@ -93,10 +155,12 @@ export function WithdrawVerificationModal({
 function VerificationBody({
   withdrawal,
   verify,
+  isBusy,
   onVerified,
 }: {
   withdrawal: CryptoWithdrawal;
   verify: ReturnType<typeof useVerifyWithdraw>;
+  isBusy: boolean;
   onVerified: (withdrawal: CryptoWithdrawal) => void;
 }) {
   const [code, setCode] = useState('');
@@ -107,7 +171,7 @@ function VerificationBody({
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (verify.isPending) return;
+    if (isBusy) return;
     if (code.length !== CODE_LENGTH) {
       setError('Enter the 6-digit code.');
       return;
@@ -142,6 +206,7 @@ function VerificationBody({
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="sm">
+        <WithdrawalSummary withdrawal={withdrawal} />
         <Text size="sm">{notice}</Text>
         <CodeDigits
           label="Verification code"
@@ -150,7 +215,7 @@ function VerificationBody({
             setCode(value);
             if (error && !isExpired) setError(null);
           }}
-          isDisabled={verify.isPending}
+          isDisabled={isBusy}
           hasError={error !== null}
         />
         {error && (
@@ -160,13 +225,13 @@ function VerificationBody({
         )}
         <Group justify="space-between" wrap="wrap-reverse">
           {isExpired ? (
-            <Button variant="light" onClick={handleResend} loading={resend.isPending}>
+            <Button variant="light" onClick={handleResend} loading={resend.isPending} disabled={isBusy}>
               Resend
             </Button>
           ) : (
             <span />
           )}
-          <Button type="submit" loading={verify.isPending}>
+          <Button type="submit" loading={isBusy} aria-busy={isBusy}>
             Verify
           </Button>
         </Group>
@@ -183,11 +248,15 @@ function VerificationBody({
 export function TwoFactorModal({
   withdrawal,
   canEmailCode,
+  hasAuthenticator,
   onDone,
   onClose,
 }: {
   withdrawal: CryptoWithdrawal | null;
+  /** Send 2FA: staff switched e-mailed codes on (platform_2fa_mobile). */
   canEmailCode: boolean;
+  /** The customer has an authenticator app; without one e-mailed codes are their only second factor. */
+  hasAuthenticator: boolean;
   onDone: (message: string) => void;
   onClose: () => void;
 }) {
@@ -201,13 +270,14 @@ export function TwoFactorModal({
       title={CRYPTO_WITHDRAW_TEXTS.twoFactorTitle}
       centered
       closeOnClickOutside={false}
-      closeButtonProps={{ 'aria-label': 'Close and cancel the withdrawal' }}
+      closeButtonProps={{ 'aria-label': 'Close and cancel the withdrawal', disabled: confirm.isPending }}
     >
       {withdrawal && (
         <TwoFactorBody
           key={withdrawal.id}
           withdrawal={withdrawal}
           canEmailCode={canEmailCode}
+          hasAuthenticator={hasAuthenticator}
           confirm={confirm}
           onDone={onDone}
         />
@@ -216,20 +286,27 @@ export function TwoFactorModal({
   );
 }
 
+function twoFactorPrompt(canEmailCode: boolean, hasAuthenticator: boolean): string {
+  if (!canEmailCode) return 'Enter the 6-digit code from your authenticator app.';
+  if (!hasAuthenticator) return 'Press Send 2FA and enter the 6-digit code we e-mail you.';
+  return 'Enter the 6-digit code from your authenticator app, or press Send 2FA for a code by e-mail.';
+}
+
 function TwoFactorBody({
   withdrawal,
   canEmailCode,
+  hasAuthenticator,
   confirm,
   onDone,
 }: {
   withdrawal: CryptoWithdrawal;
   canEmailCode: boolean;
+  hasAuthenticator: boolean;
   confirm: ReturnType<typeof useConfirmCryptoWithdraw>;
   onDone: (message: string) => void;
 }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const requestCode = useRequestTwoFactorCode();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const clearTimer = () => {
@@ -269,12 +346,6 @@ function TwoFactorBody({
     );
   };
 
-  const handleSendCode = () =>
-    requestCode.mutate('Crypto Withdraw(2fa)', {
-      onSuccess: ({ message }) => showSuccessToast({ title: 'Code sent', message }),
-      onError: (failure) => reportError(failure, { title: 'Failed' }),
-    });
-
   return (
     <form
       onSubmit={(event) => {
@@ -284,11 +355,8 @@ function TwoFactorBody({
       noValidate
     >
       <Stack gap="sm">
-        <Text size="sm">
-          {canEmailCode
-            ? 'Enter the 6-digit code from your authenticator app, or press Send 2FA for a code by e-mail.'
-            : 'Enter the 6-digit code from your authenticator app.'}
-        </Text>
+        <WithdrawalSummary withdrawal={withdrawal} />
+        <Text size="sm">{twoFactorPrompt(canEmailCode, hasAuthenticator)}</Text>
         <CodeDigits
           label="2FA code"
           value={code}
@@ -310,14 +378,8 @@ function TwoFactorBody({
           </Text>
         )}
         <Group justify="space-between" wrap="wrap-reverse">
-          {canEmailCode ? (
-            <Button variant="light" onClick={handleSendCode} loading={requestCode.isPending}>
-              Send 2FA
-            </Button>
-          ) : (
-            <span />
-          )}
-          <Button type="submit" loading={confirm.isPending}>
+          {canEmailCode ? <SendCodeButton purpose="Crypto Withdraw(2fa)" size="sm" /> : <span />}
+          <Button type="submit" loading={confirm.isPending} aria-busy={confirm.isPending}>
             Confirm
           </Button>
         </Group>

@@ -1,7 +1,7 @@
 import { KYC_TEXTS, updateUserDetails, type UserDetailsBody } from '@florin/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiCall } from '../../../lib/api-client';
-import { currentUserQuery } from '../../../lib/current-user';
+import { apiCall } from './api-client';
+import { currentUserQuery } from './current-user';
 
 /** Spec 000 section 5: the address step's server errors are listed under "Information Missing". */
 export function saveUserDetails(body: UserDetailsBody) {
