@@ -64,6 +64,7 @@ test.describe('the signed-in shell', () => {
   test('a customer who is not live yet sees Getting Started, the masked e-mail and the account menu', async ({
     signedInPage: page,
     customer,
+    signIn,
     saveScreenshots,
     consoleErrors,
   }) => {
@@ -71,6 +72,10 @@ test.describe('the signed-in shell', () => {
     const header = page.getByRole('banner');
     // Not live: no navigation, and every /user page shows Getting Started, except Settings.
     await expect(header.getByRole('navigation')).toHaveCount(0);
+    // The first sign-in has none before it to show.
+    await expect(header.getByText('First sign-in', { exact: true })).toBeVisible();
+    // Signed in again: the header shows when they last did.
+    await signIn(page.request, customer);
     await page.goto('/user/trade');
     await expect(page.getByRole('heading', { level: 1, name: 'Getting Started' })).toBeVisible();
     await expect(header.getByText(/^Last login: \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/)).toBeVisible();
