@@ -470,6 +470,11 @@ describe('two-factor authentication', () => {
     expect(first.cookies.find((c) => c.name === 'access_token')).toBeUndefined();
     const token = first.json<{ login_token: string }>().login_token;
     const code = await signInCode();
+    // The mail gives the sign-in's own five minutes, not the code's longer life.
+    const mail = (await mailTo(t.database.db, email)).find((message) =>
+      message.subject.startsWith('Your sign-in code'),
+    );
+    expect(mail?.text).toContain('It works once, for 5 minutes.');
 
     // A code mailed for another sign-in does not finish this one.
     const third = createBrowser(t.app);

@@ -11,7 +11,7 @@ import type { Notifier } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
 import { LIMITS, type Limit, type RateLimiter } from '../../security/rate-limits.js';
-import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { createTotpSecret, matchTotpStep } from '../../security/totp.js';
 import { newRecoveryCode, type AuthRepository, type UserRow } from './repository.js';
@@ -123,7 +123,6 @@ export function createAuthService(deps: AuthServiceDeps) {
     );
   }
 
-  /** A code from the user's authenticator (each 30-second step usable once) or an unused recovery code. */
   /** An e-mailed sign-in code works for the sign-in it was mailed for, and only that one. */
   const signInCodePurpose = (challengeId: string) => `sign_in:${challengeId}`;
 
@@ -138,6 +137,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     return emailed === 'ok' ? 'emailed' : null;
   }
 
+  /** A code from the user's authenticator (each 30-second step usable once) or an unused recovery code. */
   async function checkSecondFactor(user: UserRow, passcode: string): Promise<'totp' | 'recovery' | null> {
     if (!user.totp_secret_encrypted) return null;
     if (passcode.includes('-'))
@@ -268,7 +268,8 @@ export function createAuthService(deps: AuthServiceDeps) {
           await notifier.notify(user, 'sign_in_code', {
             firstName: user.first_name,
             code,
-            minutes: EMAILED_CODE_MINUTES,
+            // The code would last longer, but the sign-in it finishes does not.
+            minutes: LOGIN_CHALLENGE_SECONDS / 60,
             ip: meta.ip,
           });
         }

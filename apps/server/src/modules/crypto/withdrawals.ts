@@ -264,11 +264,13 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     const address = (body.wallet ?? '').trim();
     if (!isValidAddress(asset, address, deps.addresses.network))
       throw new AppError('INVALID_ADDRESS', undefined, undefined, { address });
-    const tag = asset === 'XRP' && body.xrp_tag ? body.xrp_tag : null;
-    if (tag !== null && !isValidDestinationTag(tag))
+    const given = asset === 'XRP' && body.xrp_tag ? body.xrp_tag : null;
+    if (given !== null && !isValidDestinationTag(given))
       throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.tagInvalid, {
         xrp_tag: [CRYPTO_WITHDRAW_TEXTS.tagInvalid],
       });
+    // A tag is a number on the chain: 01000017 is 1000017, and is kept and compared so.
+    const tag = tagKey(given);
     await refuseOwnDepositAddress(userId, asset, address, tag);
     const saved = await deps.savedAddresses.findByAddress(userId, asset, address, tag);
     return { address, tag, whitelistedId: saved?.id ?? null };

@@ -15,6 +15,7 @@ const individual = (overrides: Partial<FlagsInput> = {}): FlagsInput => ({
   hasDetails: false,
   hasAnswers: false,
   hasCompany: false,
+  handedIn: false,
   documents: [],
   directors: [],
   ...overrides,
@@ -146,6 +147,28 @@ describe('the Corporate flags', () => {
     );
     expect(withDirector).toMatchObject({ is_photo_id_submitted: 1, is_proof_address_submitted: 1 });
     expect(isEveryStepSubmitted(withDirector)).toBe(true);
+    // A company handed in before the rule, with owners only, is not sent back by it.
+    const handedInBefore = deriveVerificationFlags(
+      corporate({
+        hasCompany: true,
+        hasAnswers: true,
+        handedIn: true,
+        documents: companyDocuments,
+        directors: [doneOwner],
+      }),
+    );
+    expect(isEveryStepSubmitted(handedInBefore)).toBe(true);
+    expect(
+      deriveVerificationFlags(
+        corporate({
+          hasCompany: true,
+          hasAnswers: true,
+          handedIn: true,
+          documents: companyDocuments,
+          directors: [],
+        }),
+      ),
+    ).toMatchObject({ is_photo_id_submitted: 0, is_proof_address_submitted: 0 });
   });
 
   it("count the directors' declined documents among the denied ones", () => {

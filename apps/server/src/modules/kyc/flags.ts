@@ -25,6 +25,8 @@ export type FlagsInput = {
   /** Source-of-wealth answers exist. */
   hasAnswers: boolean;
   hasCompany: boolean;
+  /** The wizard was handed in (verification_completed_at): a company's people were checked as they were. */
+  handedIn: boolean;
   /** The customer's own current documents (the company's, for a Corporate). */
   documents: readonly CurrentDocument[];
   /**
@@ -85,8 +87,10 @@ export function deriveVerificationFlags(input: FlagsInput): VerificationFlags {
   };
 
   if (input.accountType === 'Corporate') {
-    // Owners alone do not run a company: the steps that identify its people need a director too.
-    const hasDirectors = hasCompanyDirector(input.directors);
+    // Owners alone do not run a company: up to hand-in the steps that identify its people need a
+    // director too. A company handed in before that rule (2026-11-29) was checked with owners only
+    // and is not sent back by it; handed in, someone must still be listed.
+    const hasDirectors = input.handedIn ? input.directors.length > 0 : hasCompanyDirector(input.directors);
     return {
       ...common,
       is_kyc_submitted: yesNo(input.hasCompany),

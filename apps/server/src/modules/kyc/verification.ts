@@ -68,6 +68,7 @@ export async function loadVerifications(
         hasDetails: user.details_submitted_at !== null,
         hasAnswers: answersOf.has(user.id),
         hasCompany: company !== undefined,
+        handedIn: user.verification_completed_at !== null,
         documents: (documentsBy.get(null) ?? []).map(toCurrent),
         directors: directors.map((director) => ({
           isDirector: isDirectorStatus(director.status),
