@@ -214,6 +214,7 @@ test.describe('identity verification of a Corporate customer', () => {
 
   test('a holder of more than 25% must be ticked Owner, and owners alone do not pass the step until someone is a director', async ({
     signedInPage: page,
+    saveScreenshots,
     consoleErrors,
   }) => {
     await submitCompanyWithDocuments(page.request);
@@ -234,6 +235,8 @@ test.describe('identity verification of a Corporate customer', () => {
     await modal.getByRole('button', { name: 'Add' }).click();
     await expect(modal.getByText(KYC_TEXTS.ownerRequired)).toBeVisible();
     await expect(toast(page, KYC_TEXTS.directorFailedTitle)).toContainText(KYC_TEXTS.ownerRequired);
+    // One width: turning the page could remount the director form.
+    await saveScreenshots('kyc-corporate-owner-required', [1280]);
     await expect(modal.getByRole('tab', { name: 'Documents' })).toBeDisabled();
 
     // Declared an owner only instead, with both documents.
@@ -258,6 +261,7 @@ test.describe('identity verification of a Corporate customer', () => {
     await expect(table.getByRole('row', { name: /Ada Byron/ })).toContainText('30.00');
     await expect(page.getByText(KYC_TEXTS.directorRequired)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Next' })).toHaveCount(0);
+    await saveScreenshots('kyc-corporate-director-required');
 
     // Ticking Director for her too lets the company go on.
     await page.getByRole('button', { name: 'Edit Ada Byron' }).click();

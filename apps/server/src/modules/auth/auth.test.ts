@@ -455,13 +455,14 @@ describe('two-factor authentication', () => {
       .set({ platform_2fa_mobile: true })
       .where('email', '=', email)
       .execute();
-    const signInCode = async () => {
+    /** The newest sign-in code mail's text, and the code in it. */
+    const signInMail = async () => {
       const mail = (await mailTo(t.database.db, email)).find((message) =>
         message.subject.startsWith('Your sign-in code'),
       );
       const code = mail && /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
       if (!code) throw new Error('no sign-in code mailed');
-      return code;
+      return { text: mail.text, code };
     };
 
     const other = createBrowser(t.app);
@@ -469,17 +470,14 @@ describe('two-factor authentication', () => {
     expect(first.json()).toMatchObject({ data: { disable_2fa: 1, verified: true, email_code: true } });
     expect(first.cookies.find((c) => c.name === 'access_token')).toBeUndefined();
     const token = first.json<{ login_token: string }>().login_token;
-    const code = await signInCode();
+    const { text, code } = await signInMail();
     // The mail gives the sign-in's own five minutes, not the code's longer life.
-    const mail = (await mailTo(t.database.db, email)).find((message) =>
-      message.subject.startsWith('Your sign-in code'),
-    );
-    expect(mail?.text).toContain('It works once, for 5 minutes.');
+    expect(text).toContain('It works once, for 5 minutes.');
 
     // A code mailed for another sign-in does not finish this one.
     const third = createBrowser(t.app);
     const secondToken = (await login(third, email)).json<{ login_token: string }>().login_token;
-    const otherCode = await signInCode();
+    const { code: otherCode } = await signInMail();
     const crossed = await other.post('/api/v1/login-2fa', { login_token: token, passcode: otherCode });
     expect(crossed.statusCode).toBe(422);
     expect(errorOf(crossed).message).toBe(AUTH_TEXTS.wrongPasscode);

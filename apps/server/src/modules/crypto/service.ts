@@ -136,14 +136,16 @@ function addressKey(asset: string, address: string): string {
 }
 
 /**
- * What `amount` (smallest units of `asset`) was worth in pounds at `rate` (one unit's GBP price, as the
- * market gives it), in pence rounded down; null without a price. Journals record it as `gbp_value`, for
- * the customer's history and their accountant's CSV.
+ * A journal's `gbp_value`: what `amount` (smallest units of `asset`) was worth in pounds at `rate` (one
+ * unit's GBP price, as the market gives it), in pence rounded down, for the customer's history and their
+ * accountant's CSV; nothing without a price.
  */
-export function gbpValueAt(rate: string | null, asset: string, amount: bigint): string | null {
-  if (rate === null) return null;
+export function gbpValueMetadata(rate: string | null, asset: string, amount: bigint): { gbp_value?: string } {
+  if (rate === null) return {};
   const units = formatAmount(amount, asAsset(asset));
-  return new GbpDecimal(rate).times(units).toDecimalPlaces(2, GbpDecimal.ROUND_DOWN).toFixed(2);
+  return {
+    gbp_value: new GbpDecimal(rate).times(units).toDecimalPlaces(2, GbpDecimal.ROUND_DOWN).toFixed(2),
+  };
 }
 
 /**
@@ -218,7 +220,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     return customer;
   }
 
-  const gbpValueOf = (asset: string, amount: bigint) => gbpValueAt(deps.gbpRate(asset), asset, amount);
+  const gbpValueOf = (asset: string, amount: bigint) => gbpValueMetadata(deps.gbpRate(asset), asset, amount);
 
   /**
    * Books one confirmed deposit: to the customer, or to suspense when the
@@ -233,7 +235,6 @@ export function createCryptoService(deps: CryptoServiceDeps) {
       const amount = BigInt(row.amount);
       const customer = row.user_id === null ? undefined : await repository.findCustomer(row.user_id, trx);
       const toSuspense = !customer;
-      const gbpValue = gbpValueOf(row.asset, amount);
       const { journalId } = await ledger.postJournal(trx, {
         idempotencyKey: depositIdempotencyKey(row.asset, row.txid, row.output),
         kind: 'crypto_deposit',
@@ -244,7 +245,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
           address: row.address,
           ...(row.tag === null ? {} : { tag: row.tag }),
           to: toSuspense ? 'suspense' : 'customer',
-          ...(gbpValue === null ? {} : { gbp_value: gbpValue }),
+          ...gbpValueOf(row.asset, amount),
         },
         postings: [
           { account: custodyRef(row.asset), amount: -amount },
@@ -485,9 +486,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
             from: 'suspense',
             staff_id: actor.staffId,
             txid: deposit.txid,
-            ...(gbpValueOf(deposit.asset, amount) === null
-              ? {}
-              : { gbp_value: gbpValueOf(deposit.asset, amount) }),
+            ...gbpValueOf(deposit.asset, amount),
           },
           postings: [
             { account: suspenseRef(deposit.asset), amount: -amount },

@@ -39,7 +39,7 @@ import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
-import { gbpValueAt } from './service.js';
+import { gbpValueMetadata } from './service.js';
 import { isValidAddress, isValidDestinationTag, normalizeAddress } from './addresses/validate.js';
 import type { WithdrawalWallet } from './chains/wallets.js';
 import type {
@@ -803,8 +803,6 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           { account: custodyRef(asset), amount: amount - fee },
         ];
         if (fee > 0n) postings.push({ account: feeRef(asset), amount: fee });
-        // What the coins leaving the balance were worth when they left, as a deposit records it.
-        const gbpValue = gbpValueAt(deps.gbpRate(asset), asset, amount);
         const { journalId } = await ledger.postHold(trx, {
           holdId: before.hold_id,
           amount,
@@ -814,7 +812,8 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           metadata: {
             fee: coins(fee, asset),
             address: before.address,
-            ...(gbpValue === null ? {} : { gbp_value: gbpValue }),
+            // What the coins leaving the balance were worth when they left, as a deposit records it.
+            ...gbpValueMetadata(deps.gbpRate(asset), asset, amount),
           },
           postings,
         });

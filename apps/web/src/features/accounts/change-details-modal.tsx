@@ -11,26 +11,11 @@ import { z } from 'zod';
 import { toAppError } from '../../lib/errors';
 import { contractResolver, markFieldErrors, showInvalidForm } from '../../lib/forms';
 import { showSuccessToast } from '../../lib/toasts';
-import { useSaveUserDetails } from '../../lib/user-details';
+import { useSaveUserDetails, userDetailsOf } from '../../lib/user-details';
 import { AddressFields } from '../../components/address-fields';
 
 const FIELDS = ['country', 'address', 'city', 'zip', 'phone'] as const;
 type DetailsForm = Record<(typeof FIELDS)[number], string>;
-
-/** What the customer can change here, over what they gave in the wizard and may not change (date of birth, tax). */
-function storedDetails(user: User) {
-  return {
-    country: user.country ?? '',
-    address: user.address ?? '',
-    city: user.city ?? '',
-    zip: user.zip ?? '',
-    phone: user.phone ?? '',
-    birthdate: user.birthdate ?? '',
-    nationality: user.nationality ?? '',
-    tax_residence: user.tax_residence ?? '',
-    tax_id: user.tax_id ?? '',
-  };
-}
 
 const addressOf = (values: Pick<DetailsForm, 'country' | 'address' | 'city' | 'zip'>) =>
   [values.country, values.address.trim(), values.city.trim(), values.zip.trim()].join('\n');
@@ -44,7 +29,8 @@ type ChangeDetailsModalProps = { user: User; onClose: () => void };
  */
 export function ChangeDetailsModal({ user, onClose }: ChangeDetailsModalProps) {
   const save = useSaveUserDetails();
-  const stored = storedDetails(user);
+  // What this form does not show (date of birth, nationality, tax) is sent as stored.
+  const stored = userDetailsOf(user);
   const form = useForm<DetailsForm>({
     // The whole body is checked, with the fields this form does not show as stored.
     resolver: contractResolver<DetailsForm>(

@@ -1,10 +1,9 @@
 import { KYC_TEXTS, UserDetailsBodySchema, type UserDetailsBody } from '@florin/contracts';
-import { DEFAULT_COUNTRY_CODE } from '@florin/domain';
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toAppError } from '../../../lib/errors';
 import { contractResolver, markFieldErrors, showInvalidForm } from '../../../lib/forms';
-import { useSaveUserDetails } from '../../../lib/user-details';
+import { useSaveUserDetails, userDetailsOf } from '../../../lib/user-details';
 import type { User } from '@florin/contracts';
 import { BirthdateInput } from '../components/birthdate-input';
 import { AddressFields } from '../../../components/address-fields';
@@ -27,21 +26,6 @@ const FIELDS = [
 
 const resolver = contractResolver<AddressForm>(UserDetailsBodySchema);
 
-function initialValues(user: User): AddressForm {
-  const country = user.country ?? DEFAULT_COUNTRY_CODE;
-  return {
-    country,
-    address: user.address ?? '',
-    city: user.city ?? '',
-    zip: user.zip ?? '',
-    phone: user.phone ?? '',
-    birthdate: user.birthdate ?? '',
-    nationality: user.nationality ?? '',
-    tax_residence: user.tax_residence ?? country,
-    tax_id: user.tax_id ?? '',
-  };
-}
-
 type AddressStepProps = { user: User; onBack: () => void; onDone: () => void };
 
 /**
@@ -50,7 +34,7 @@ type AddressStepProps = { user: User; onBack: () => void; onDone: () => void };
  */
 export function AddressStep({ user, onBack, onDone }: AddressStepProps) {
   const save = useSaveUserDetails();
-  const initial = initialValues(user);
+  const initial = userDetailsOf(user);
   const form = useForm<AddressForm>({ resolver, defaultValues: initial });
   const { errors } = form.formState;
   const isUkTaxResident = useWatch({ control: form.control, name: 'tax_residence' }) === 'GB';
