@@ -1,8 +1,8 @@
-import { ACCOUNT_TEXTS, ALERTS_TEXTS, TIER_TEXTS, type Quote, type TradingTerms } from '@florin/contracts';
+import { ACCOUNT_TEXTS, ALERTS_TEXTS, TIER_TEXTS, type TradingTerms } from '@florin/contracts';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import { csrfHeaders } from '../fixtures.js';
-import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
+import { fund, makeCustomerLive, tradeElsewhere } from '../dashboard/dashboard-actions.js';
 
 const LOGIN_MAIL = 'New sign-in to your Florin account';
 
@@ -115,15 +115,7 @@ test.describe('the Alerts and Tier tabs of the Account page', () => {
   }) => {
     const userId = await makeCustomerLive(page, complianceApi);
     await fund(api, customer.email, 'GBP', '2000');
-    const headers = await csrfHeaders(page.request);
-    const quoted = await page.request.post('/api/v1/quotes', {
-      data: { side: 'buy', coin_id: 'btc', currency: 'gbp', quantity: '0.01' },
-      headers,
-    });
-    expect(quoted.ok(), await quoted.text()).toBe(true);
-    const { data: quote } = (await quoted.json()) as { data: Quote };
-    const executed = await page.request.post('/api/v1/order', { form: { quote_id: quote.id }, headers });
-    expect(executed.ok(), await executed.text()).toBe(true);
+    await tradeElsewhere(page, 'buy', '0.01');
     const terms = ((await (await page.request.get('/api/v1/trading/terms')).json()) as { data: TradingTerms })
       .data;
     expect(Number(terms.volume_gbp)).toBeGreaterThan(0);
@@ -153,7 +145,7 @@ test.describe('the Alerts and Tier tabs of the Account page', () => {
     // A trading account reads the other column of the same schedule.
     const moved = await page.request.post('/dev/users/platform', {
       data: { email: customer.email, platform: 2 },
-      headers,
+      headers: await csrfHeaders(page.request),
     });
     expect(moved.ok(), await moved.text()).toBe(true);
     await openTab(page, ACCOUNT_TEXTS.tierTab);

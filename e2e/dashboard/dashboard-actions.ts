@@ -1,3 +1,4 @@
+import type { Quote } from '@florin/contracts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { csrfHeaders } from '../fixtures.js';
 import {
@@ -44,6 +45,21 @@ export async function fund(
   if (!response.ok()) {
     throw new Error(`POST /dev/ledger/fund answered ${response.status()}: ${await response.text()}`);
   }
+}
+
+/** The customer signed in on `page` trades BTC/GBP through the API, as from another tab: a quote, executed at once. */
+export async function tradeElsewhere(page: Page, side: 'buy' | 'sell', quantity: string): Promise<void> {
+  const headers = await csrfHeaders(page.request);
+  const quoted = await page.request.post('/api/v1/quotes', {
+    data: { side, coin_id: 'btc', currency: 'gbp', quantity },
+    headers,
+  });
+  if (!quoted.ok())
+    throw new Error(`POST /api/v1/quotes answered ${quoted.status()}: ${await quoted.text()}`);
+  const { data } = (await quoted.json()) as { data: Quote };
+  const executed = await page.request.post('/api/v1/order', { form: { quote_id: data.id }, headers });
+  if (!executed.ok())
+    throw new Error(`POST /api/v1/order answered ${executed.status()}: ${await executed.text()}`);
 }
 
 /** RFC 4180: fields split on commas outside quotes, "" inside quotes is one quote, CRLF or LF ends a record. */

@@ -9,8 +9,9 @@ import {
   saveDetails,
   submitIndividualDocuments,
 } from './customer-actions.js';
+import { fund, makeCustomerLive, tradeElsewhere } from '../dashboard/dashboard-actions.js';
 import { gifFile, pdfFile, pngFile } from './files.js';
-import { closeToasts, expectProgress, stepHeading, toast } from './wizard-page.js';
+import { answerWealthQuestions, closeToasts, expectProgress, stepHeading, toast } from './wizard-page.js';
 import {
   approveAllDocuments,
   declineDocument,
@@ -209,19 +210,7 @@ test.describe('identity verification of an Individual customer', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(toast(page, KYC_TEXTS.pleaseChooseTitle)).toContainText(KYC_TEXTS.pleaseChoose);
 
-    await page
-      .getByLabel('How much do you plan to invest at first?')
-      .selectOption({ label: '£5,000 – £15,000' });
-    await page.getByLabel('What is your annual income?').selectOption({ label: '£50,000 – £100,000' });
-    await page.getByLabel('What is your net worth?').selectOption({ label: '£250,000 – £1,000,000' });
-    await page
-      .getByLabel('What is your investment portfolio worth?')
-      .selectOption({ label: 'Under £10,000' });
-    await page
-      .getByLabel('Where does most of your wealth come from?')
-      .selectOption({ label: 'Employment income' });
-    await page.getByLabel('How long have you been investing?').selectOption({ label: '1 – 3 years' });
-    await page.getByLabel('How many investment trades do you make?').selectOption({ label: '1 – 5 a month' });
+    await answerWealthQuestions(page);
     const declaration = (name: RegExp) => page.getByRole('radiogroup', { name });
     await declaration(/financial offence/)
       .getByRole('radio', { name: 'No' })
@@ -406,6 +395,52 @@ test.describe('identity verification of an Individual customer', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Getting Started' })).toBeVisible();
     expect((await currentUser(page.request)).is_sow_reset).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a live customer who answered No and has traded more than £15,000 this year tells us their source of wealth before buying again', async ({
+    signedInPage: page,
+    customer,
+    api,
+    complianceApi: staff,
+    saveScreenshots,
+    consoleErrors,
+  }) => {
+    await makeCustomerLive(page, staff);
+    await fund(api, customer.email, 'BTC', '0.3');
+    // BTC is about £72,000 on the simulated market: this sale, from another tab, is well over £15,000.
+    await tradeElsewhere(page, 'sell', '0.25');
+    await page.goto('/user/trade');
+
+    await expect(page.getByRole('heading', { level: 1, name: 'Source of Wealth' })).toBeVisible();
+    await expect(page.getByText('Please tell us about your source of wealth')).toBeVisible();
+    await expect(
+      page.getByText('You have traded more than £15,000 this year.', { exact: false }),
+    ).toBeVisible();
+    // Yes is the only true answer: the question is not asked, the full form is.
+    await expect(page.getByRole('radiogroup', { name: /Do you expect to trade more than/ })).toHaveCount(0);
+    await answerWealthQuestions(page);
+    for (const declaration of [
+      /financial offence/,
+      /unspent criminal convictions/,
+      /police caution/,
+      /County Court Judgment/,
+    ])
+      await page.getByRole('radiogroup', { name: declaration }).getByRole('radio', { name: 'No' }).check();
+    await page
+      .getByRole('radiogroup', { name: /crypto-assets are high risk/ })
+      .getByRole('radio', { name: 'Yes' })
+      .check();
+    await saveScreenshots('kyc-sow-threshold');
+    await page.getByRole('button', { name: 'Submit' }).click();
+
+    await expect(page.getByRole('button', { name: 'Preview Order' })).toBeVisible();
+    const user = await currentUser(page.request);
+    expect(user).toMatchObject({
+      is_sow_reset: 0,
+      sow_over_threshold: null,
+      kyc: { trades_over_threshold: 1 },
+    });
     expect(consoleErrors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { expect, test } from '../admin-fixtures.js';
 import { csrfHeaders } from '../fixtures.js';
 import { currentUser, submitIndividualDocuments } from '../kyc/customer-actions.js';
 import { approveAllDocuments, makeLive } from '../kyc/staff-actions.js';
-import { fund, makeCustomerLive, screenAmount } from '../dashboard/dashboard-actions.js';
+import { fund, makeCustomerLive, screenAmount, tradeElsewhere } from '../dashboard/dashboard-actions.js';
 
 /** The simulated market ticks once a second; a few ticks is plenty, yet a dead stream still fails fast. */
 const TICK_WAIT = { timeout: 15_000 };
@@ -23,19 +23,6 @@ function collectQuotes(page: Page): Quote[] {
     void response.json().then((body: { data: Quote }) => quotes.push(body.data));
   });
   return quotes;
-}
-
-/** The customer buys through the API, as from another tab: a quote, executed at once. */
-async function buyElsewhere(page: Page, quantity: string): Promise<void> {
-  const headers = await csrfHeaders(page.request);
-  const quoted = await page.request.post('/api/v1/quotes', {
-    data: { side: 'buy', coin_id: 'btc', currency: 'gbp', quantity },
-    headers,
-  });
-  expect(quoted.ok(), await quoted.text()).toBe(true);
-  const { data } = (await quoted.json()) as { data: Quote };
-  const executed = await page.request.post('/api/v1/order', { form: { quote_id: data.id }, headers });
-  expect(executed.ok(), await executed.text()).toBe(true);
 }
 
 /** £ and pence of a decimal string, so sums of money stay exact in the test too. */
@@ -267,7 +254,7 @@ test.describe('instant buy and sell at a quoted price', () => {
     await expect(dialog.getByTestId('quote-countdown')).toHaveText(/^Price refreshes in [1-5] s$/);
 
     // While the preview is open, most of the pounds go on another purchase.
-    await buyElsewhere(page, '0.011');
+    await tradeElsewhere(page, 'buy', '0.011');
     await dialog.getByRole('button', { name: 'Execute' }).click();
 
     const refusal = page.getByRole('alert').filter({ hasText: TRADING_TEXTS.insufficientFunds });

@@ -61,6 +61,10 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     await page.getByRole('tab', { name: 'Withdraw' }).click();
     const withdraw = page.getByRole('form', { name: 'Withdraw GBP' });
     await expect(withdraw).toContainText('Your bank details changed recently');
+    // Switching on e-mailed codes started the 24-hour wait of a 2FA change: the form says so too.
+    await expect(withdraw).toContainText(
+      'Your two-factor authentication was reset recently: withdrawals are possible again from',
+    );
     await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
 
     // A day later (the dev routes move the bank details, and the switch to e-mailed codes, into the past).

@@ -89,7 +89,6 @@ import {
 import { registerFeesRoutes } from './modules/fees/routes.js';
 import { createFeesService } from './modules/fees/service.js';
 import { createCryptoFromConfig } from './modules/crypto/setup.js';
-import { createCryptoWithdrawalRepository } from './modules/crypto/withdrawal-repository.js';
 import { createTradingRepository } from './modules/trading/repository.js';
 import { registerTradingDevRoutes, registerTradingRoutes } from './modules/trading/routes.js';
 import { createAutoTradeRepository } from './modules/auto-trade/repository.js';
@@ -321,12 +320,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   const kycRepository = createKycRepository(db);
+  const tradingRepository = createTradingRepository(db);
   const kyc = createKycService({
     db,
     repository: kycRepository,
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades,
+    isOverSourceOfWealthThreshold: (userId, executor) =>
+      tradingRepository.isOverSourceOfWealthThreshold(userId, executor),
     // The sanctions service is made further down; screenings only come once the app is built.
     sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
@@ -381,6 +383,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       findHoldingHit: (userId, executor) => sanctionsRepository.findHoldingHit(userId, executor),
       screenIfMissedSince: (userId, completedAt) => sanctions.screenIfMissedSince(userId, completedAt),
     },
+    isOverSourceOfWealthThreshold: (userId, executor) =>
+      tradingRepository.isOverSourceOfWealthThreshold(userId, executor),
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({
@@ -444,7 +448,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isEligible: (userId) => referrals.isEligible(userId),
   });
   registerPromoRoutes(app, { promo });
-  const ownDepositAddresses = createCryptoWithdrawalRepository(db);
   const whitelists = createWhitelistService({
     db,
     repository: createWhitelistRepository(db),
@@ -453,8 +456,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Through the second factor, so a whitelist change's codes count against the customer's limit too.
     verifyAuthenticatorCode: (userId, passcode) => secondFactor.verifyAuthenticatorCode(userId, passcode),
     network: config.CRYPTO_NETWORK,
-    isOwnDepositAddress: (userId, asset, address, tag) =>
-      ownDepositAddresses.isOwnDepositAddress(userId, asset, address, tag),
+    // The crypto module is made just below; addresses are only checked once the app is built.
+    florinDestinationOf: (userId, asset, address, tag) =>
+      cryptoWithdrawals.florinDestinationOf(userId, asset, address, tag),
   });
   registerWhitelistRoutes(app, { whitelists });
   const { deposits: crypto, withdrawals: cryptoWithdrawals } = createCryptoFromConfig({
@@ -493,7 +497,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerClosureRoutes(app, { closure, cookies });
   const trading = createTradingService({
     db,
-    repository: createTradingRepository(db),
+    repository: tradingRepository,
     ledger: deps.ledger,
     market,
     notifier,
@@ -503,6 +507,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     feeSchedule,
     investor,
     verification,
+    sourceOfWealth: compliance,
   });
   registerTradingRoutes(app, { trading });
   const autoTrades = createAutoTradeService({

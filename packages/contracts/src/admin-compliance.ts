@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { AssetCodeSchema, DecimalStringSchema } from './money.js';
 import { pageSchema } from './pagination.js';
-import { BirthdateSchema, DocumentKeySchema, KycAnswersSchema, VerificationStateSchema } from './kyc.js';
+import {
+  BirthdateSchema,
+  DocumentKeySchema,
+  KycAnswersSchema,
+  SOURCE_OF_WEALTH_THRESHOLD_TEXT,
+  VerificationStateSchema,
+} from './kyc.js';
 
 /**
  * The back office's compliance queue, case page and customer view. Every path
@@ -37,6 +43,8 @@ export const COMPLIANCE_TEXTS = {
     'This customer is a confirmed sanctions match: the account stays on hold while they are designated. Once the list no longer names them, record the delisting under Sanctions.',
   sourceOfWealthReset: 'The customer will be asked for their source of wealth again.',
   sourceOfWealthAlreadyReset: 'The customer has not answered the last reset yet.',
+  /** The audit's reason when the customer's trades pass the threshold they said they would not (spec 000 section 9). */
+  sourceOfWealthThresholdReason: `Traded more than ${SOURCE_OF_WEALTH_THRESHOLD_TEXT} this calendar year after answering No to the source-of-wealth question.`,
   sourceOfWealthNotAnswered: 'The customer has not answered the source-of-wealth questions yet.',
   reasonRequired: 'Please give the reason.',
   reasonTooLong: 'The reason may be at most 500 characters.',

@@ -60,6 +60,8 @@ export const CRYPTO_WITHDRAW_TEXTS = {
   notCancellable: 'This withdrawal can no longer be cancelled.',
   cancelled: 'Withdrawal cancelled. The coins are back in your balance.',
   sendToOwnAddress: 'You cannot withdraw to your own Florin deposit address.',
+  houseAddressWithoutTag:
+    "This is Florin's shared XRP deposit address: a payment to it needs the destination tag of the account it is for.",
   // back office
   approved: 'Withdrawal approved. It can now be sent.',
   firstApproval:

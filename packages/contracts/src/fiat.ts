@@ -386,6 +386,8 @@ export const FiatWithdrawInfoSchema = z.object({
   passcode_required: z.boolean(),
   /** Whether the Send 2FA button mails a code (platform_2fa_mobile). */
   email_codes: z.boolean(),
+  /** Staff reset the customer's 2FA less than 24 hours ago: withdrawals are possible from this moment. */
+  blocked_until: isoDateTime.nullable(),
 });
 
 export const getFiatWithdrawInfo = defineEndpoint({

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { isCountryCode, isOwnerStatus, isPermittedCountry } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
 
+/** The £15,000-a-year source-of-wealth threshold (spec 000 section 9), in pounds. */
+export const SOURCE_OF_WEALTH_THRESHOLD_GBP = 15_000;
+/** The threshold as customers read it: £15,000. */
+export const SOURCE_OF_WEALTH_THRESHOLD_TEXT = `£${SOURCE_OF_WEALTH_THRESHOLD_GBP.toLocaleString('en-GB')}`;
+
 /** The spec's texts for verification (000 sections 4, 5 and 8), word for word; DECISIONS.md adds some. */
 export const KYC_TEXTS = {
   informationMissingTitle: 'Information Missing',
@@ -38,6 +43,8 @@ export const KYC_TEXTS = {
   ownerRequired: 'A person holding more than 25% is a beneficial owner: please tick Owner.',
   directorRequired:
     "At least one person must be a director: please add the company's director, or tick Director for an owner who is one.",
+  lastDirector:
+    'Your company must keep at least one director: add the new director first, then remove this one.',
   ownersStatement: 'All directors and beneficial owners with more than 25% shareholding must be confirmed.',
   deleteDirectorConfirm:
     "Are you sure you want to delete this director/owner? You won't be able to revert this!",
@@ -60,14 +67,13 @@ export const KYC_TEXTS = {
   accountTypeMissing: 'Please choose Individual or Corporate first.',
   documentNotForAccount: 'This document is not part of your account verification.',
   companyLocked: 'Your company name, number and country can only be changed by our support team.',
+  overThresholdAnswer: `You have traded more than ${SOURCE_OF_WEALTH_THRESHOLD_TEXT} this year: please answer Yes and tell us about your source of wealth.`,
 } as const;
 
 /** Yes/No travel as 1/0 (spec 000 section 9). */
 export const YesNoSchema = z.union([z.literal(0), z.literal(1)]);
 export type YesNo = z.infer<typeof YesNoSchema>;
 
-/** The £15,000-a-year source-of-wealth threshold (spec 000 section 9), in pounds. */
-export const SOURCE_OF_WEALTH_THRESHOLD_GBP = 15_000;
 /** A beneficial owner holds more than this percentage. */
 export const BENEFICIAL_OWNER_THRESHOLD_PERCENT = 25;
 export const MINIMUM_AGE_YEARS = 18;
@@ -697,6 +703,11 @@ export const VerificationStateSchema = z.object({
   is_proof_address_submitted: YesNoSchema,
   is_selfie_submitted: YesNoSchema,
   is_sow_reset: YesNoSchema,
+  /**
+   * While is_sow_reset is 1: 1 when this calendar year's trades exceed the £15,000 threshold, so
+   * the only answer is Yes and the full form; null when no reset is waiting.
+   */
+  sow_over_threshold: YesNoSchema.nullable(),
   ico_confirmed: YesNoSchema,
   account_tiers_class: z.number().int(),
   /** The wizard was finished (the completion dialog shown); staff review from here. */

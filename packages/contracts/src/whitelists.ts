@@ -26,6 +26,8 @@ export const WHITELIST_TEXTS = {
   labelTooLong: 'The label may be at most 50 characters.',
   walletExists: 'This address is already on your whitelist.',
   ownDepositAddress: 'This is your own Florin deposit address: you cannot withdraw to it.',
+  houseAddressWithoutTag:
+    "This is Florin's shared XRP deposit address: save it with the destination tag of the account it is for.",
   usableAfter:
     'For your security, a newly whitelisted address can receive withdrawals 24 hours after it is added.',
   removalCodeSent: 'We have e-mailed you a 6-digit code to confirm the removal.',

@@ -7,6 +7,9 @@ import { createAuditRepository, insertAuditRow, type AuditFilter } from './repos
 /** Who acted, and from where: the signed-in staff member (null for the system) and the client address. */
 export type AuditActor = { staffId: number | null; ip: string | null };
 
+/** What Florin does by itself (a screening, a rule), not at anyone's request. */
+export const SYSTEM_ACTOR: AuditActor = { staffId: null, ip: null };
+
 export type AuditRecord = AuditActor & {
   /** `<area>.<verb in the past>`, e.g. staff.created, staff.role_changed, kyc.document_declined. */
   action: string;

@@ -370,6 +370,9 @@ describe('helping a customer', () => {
       code: 'FORBIDDEN',
       message: waitUntilText(FIAT_TEXTS.twoFactorResetWait, new Date(until)),
     });
+    // The form is told before anything is typed.
+    const info = await customer.browser.get('/api/v1/fiat/withdraw-info');
+    expect(info.json()).toMatchObject({ data: { blocked_until: until } });
     const crypto = await askForBtcWithdrawal(customer.browser);
     expect(crypto.statusCode, crypto.body).toBe(403);
     expect(errorOf(crypto)).toMatchObject({

@@ -15,7 +15,7 @@ import {
 import type { Kysely } from 'kysely';
 import { withTransaction } from '../../db/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
-import { recordAudit, type AuditActor } from '../audit/service.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
 import { isEveryStepSubmitted } from '../kyc/flags.js';
 import type { Notifier } from '../notifications/service.js';
 import { readPage } from '../../http/pages.js';
@@ -55,6 +55,8 @@ export function createComplianceService(deps: {
     findHoldingHit(userId: number, executor: Kysely<DB>): Promise<SanctionsMatch | null>;
     screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
   };
+  /** Whether the customer's trades this calendar year exceed the £15,000 source-of-wealth threshold. */
+  isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB>): Promise<boolean>;
   publicUrl: string;
 }) {
   const { db, repository, notifier } = deps;
@@ -423,6 +425,32 @@ export function createComplianceService(deps: {
         url: userUrl,
       });
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.sourceOfWealthReset };
+    },
+
+    /**
+     * Spec 000 section 9: a customer who said they would not trade more than £15,000 a year and now
+     * has, this calendar year, is asked for their source of wealth, as a staff reset asks, by the
+     * system. Run after trades commit; the state decides, not the crossing, so a trade whose check
+     * was missed (the process stopped after its commit) is caught by the customer's next one.
+     */
+    async resetSourceOfWealthOverThreshold(userIds: readonly number[]): Promise<void> {
+      for (const userId of await repository.listAnsweredBelowThreshold(userIds)) {
+        const { customer, changed } = await changeAccount(SYSTEM_ACTOR, userId, async (before, trx) => {
+          if (before.is_sow_reset === 1 || !(await deps.isOverSourceOfWealthThreshold(userId, trx)))
+            return null;
+          await repository.updateCustomer(trx, userId, { is_sow_reset: 1 });
+          return {
+            action: 'user.source_of_wealth_reset',
+            before: { is_sow_reset: before.is_sow_reset },
+            after: { is_sow_reset: 1, reason: COMPLIANCE_TEXTS.sourceOfWealthThresholdReason },
+          };
+        });
+        if (changed)
+          await notifier.notify(customer, 'source_of_wealth_threshold', {
+            firstName: customer.first_name,
+            url: userUrl,
+          });
+      }
     },
   };
 }

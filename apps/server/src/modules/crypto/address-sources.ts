@@ -50,6 +50,12 @@ export function addressSourcesFromConfig(config: Config): AddressSources {
   return { network, sources };
 }
 
+/** XRP's shared house address, where the tag tells customers apart; null when XRP takes no deposits. */
+export function xrpHouseAddressOf(addresses: AddressSources): string | null {
+  const source = addresses.sources.XRP;
+  return source?.kind === 'tag' ? source.houseAddress : null;
+}
+
 /**
  * A customer's destination tag from their sequence number: 100000 + n with a
  * Luhn check digit, so a tag mistyped by one digit (or two swapped) belongs

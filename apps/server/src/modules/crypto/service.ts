@@ -28,7 +28,7 @@ import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
-import { destinationTagOf, type AddressSources } from './address-sources.js';
+import { destinationTagOf, xrpHouseAddressOf, type AddressSources } from './address-sources.js';
 import { isValidAddress, isValidDestinationTag } from './addresses/validate.js';
 import type { ChainClient } from './chains/types.js';
 import type { SimulatedChain } from './chains/simulated.js';
@@ -278,7 +278,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     const addressRows = await repository.listAddressesOfAsset(asset);
     const byAddress = new Map(addressRows.map((row) => [addressKey(asset, row.address), row]));
     const byTag = new Map(addressRows.filter((row) => row.tag !== null).map((row) => [row.tag!, row]));
-    const house = deps.addresses.sources.XRP?.kind === 'tag' ? deps.addresses.sources.XRP.houseAddress : null;
+    const house = xrpHouseAddressOf(deps.addresses);
     const watched = new Set(asset === 'XRP' ? (house ? [house] : []) : byAddress.keys());
 
     const cursor = await repository.findCursor(asset);

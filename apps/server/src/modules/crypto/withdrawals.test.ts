@@ -340,7 +340,6 @@ describe('what a withdrawal request is refused for, in the spec’s words', () =
       { coin: 'eth', wallet: null, whitelisted_wallet_id: Number(saved.id), amount: '0.5' },
       { coin: 'xrp', wallet: xrp.address, xrp_tag: xrp.tag, amount: '30' },
       { coin: 'xrp', wallet: xrp.address, xrp_tag: `00${xrp.tag}`, amount: '30' },
-      { coin: 'xrp', wallet: xrp.address, amount: '30' },
     ];
     for (const body of attempts) {
       const response = await request(customer, body);
@@ -349,8 +348,18 @@ describe('what a withdrawal request is refused for, in the spec’s words', () =
         wallet: [CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress],
       });
     }
+    // The shared XRP address without a tag is nobody's, whether or not the customer has an XRP address of
+    // their own: the coins would wait in suspense.
+    const stranger = await liveCustomer(t);
+    await fund(t.ledger, db(), stranger.id, 'XRP', 10n ** 8n);
+    for (const sender of [customer, stranger]) {
+      const untagged = await request(sender, { coin: 'xrp', wallet: xrp.address, amount: '30' });
+      expect(untagged.statusCode).toBe(422);
+      expect(errorOf(untagged).errors).toEqual({ wallet: [CRYPTO_WITHDRAW_TEXTS.houseAddressWithoutTag] });
+    }
     for (const asset of ['BCH', 'ETH', 'XRP'] as const)
       expect((await balanceOf(t, customer.id, asset)).held, asset).toBe(0n);
+    expect((await balanceOf(t, stranger.id, 'XRP')).held).toBe(0n);
     // The shared XRP address with someone else's tag is a payment to them.
     const theirs = await xrpOf(other);
     const toOther = await requested(customer, {
@@ -901,7 +910,7 @@ describe('the staff side', () => {
         verifyAuthenticatorCode: () => Promise.resolve(false),
       }),
       limits,
-      addresses: { network: 'mainnet' },
+      addresses: { network: 'mainnet', sources: {} },
       gbpRate: () => null,
       savedAddresses: {
         findWallet: () => Promise.resolve(undefined),

@@ -38,7 +38,7 @@ import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
-import type { AddressSources } from './address-sources.js';
+import { xrpHouseAddressOf, type AddressSources } from './address-sources.js';
 import { gbpValueMetadata } from './service.js';
 import { isValidAddress, isValidDestinationTag, normalizeAddress } from './addresses/validate.js';
 import type { WithdrawalWallet } from './chains/wallets.js';
@@ -81,7 +81,7 @@ export type CryptoWithdrawalServiceDeps = {
   secondFactor: SecondFactor;
   /** Caps the new codes one withdrawal may be mailed. */
   limits: Pick<RateLimiter, 'take'>;
-  addresses: Pick<AddressSources, 'network'>;
+  addresses: AddressSources;
   /** What one unit of an asset is worth in GBP now; null without a fresh price (market.gbpRate). */
   gbpRate: (asset: string) => string | null;
   savedAddresses: SavedAddresses;
@@ -91,6 +91,9 @@ export type CryptoWithdrawalServiceDeps = {
 };
 
 export type CryptoWithdrawalService = ReturnType<typeof createCryptoWithdrawalService>;
+
+/** A destination that is Florin's own, and why (florinDestinationOf). */
+export type FlorinDestination = 'own_deposit_address' | 'untagged_house_address';
 
 export type WithdrawRequestBody = {
   coin: CoinId;
@@ -214,20 +217,38 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   }
 
   /**
-   * Coins sent to the customer's own deposit address come back less the fee, and at the shared XRP
-   * address without their tag they wait in suspense for staff: refused, whichever way it was written.
+   * Whether a destination, however it was written, is Florin's own: XRP's shared house address
+   * without a tag is nobody's (the coins would wait in suspense for staff); the customer's own
+   * deposit address, with their tag at XRP's, would bring the coins back less the fee. Another
+   * customer's address, or the house address with their tag, is a payment to them.
    */
-  async function refuseOwnDepositAddress(
+  async function florinDestinationOf(
+    userId: number,
+    asset: CryptoAsset,
+    address: string,
+    tag: string | null,
+  ): Promise<FlorinDestination | null> {
+    const normalized = normalizeAddress(asset, address, deps.addresses.network);
+    if (asset === 'XRP' && tag === null && normalized === xrpHouseAddressOf(deps.addresses))
+      return 'untagged_house_address';
+    return (await repository.isOwnDepositAddress(userId, asset, normalized, tag))
+      ? 'own_deposit_address'
+      : null;
+  }
+
+  async function refuseFlorinDestination(
     userId: number,
     asset: CryptoAsset,
     address: string,
     tag: string | null,
   ): Promise<void> {
-    const normalized = normalizeAddress(asset, address, deps.addresses.network);
-    if (await repository.isOwnDepositAddress(userId, asset, normalized, tag))
-      throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress, {
-        wallet: [CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress],
-      });
+    const destination = await florinDestinationOf(userId, asset, address, tag);
+    if (destination === null) return;
+    const text =
+      destination === 'untagged_house_address'
+        ? CRYPTO_WITHDRAW_TEXTS.houseAddressWithoutTag
+        : CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress;
+    throw new AppError('VALIDATION_FAILED', text, { wallet: [text] });
   }
 
   /** Where the coins go: a saved (whitelisted) address, or a typed one that passes the coin's checksum. */
@@ -258,7 +279,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
         });
       const tag = asset === 'XRP' ? saved.tag : null;
       // Whitelisted before this check existed, or at the shared XRP address, a saved one may be the customer's own.
-      await refuseOwnDepositAddress(userId, asset, saved.address, tag);
+      await refuseFlorinDestination(userId, asset, saved.address, tag);
       return { address: saved.address, tag, whitelistedId: saved.id };
     }
     const address = (body.wallet ?? '').trim();
@@ -271,7 +292,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       });
     // A tag is a number on the chain: 01000017 is 1000017, and is kept and compared so.
     const tag = tagKey(given);
-    await refuseOwnDepositAddress(userId, asset, address, tag);
+    await refuseFlorinDestination(userId, asset, address, tag);
     const saved = await deps.savedAddresses.findByAddress(userId, asset, address, tag);
     return { address, tag, whitelistedId: saved?.id ?? null };
   }
@@ -382,6 +403,9 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   return {
     /** Run by the leading instance's watcher: unconfirmed requests past their 30 minutes give their coins back. */
     expireOverdue,
+
+    /** The whitelist refuses what a withdrawal would. */
+    florinDestinationOf,
 
     // ---- customer ----
 

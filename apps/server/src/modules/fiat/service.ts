@@ -604,6 +604,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         fee_free_from: rules.feeFreeFrom === null ? null : money(rules.feeFreeFrom, currency),
         available: money(balance.available, currency),
         passcode_required: deps.secondFactor.isRequired(customer),
+        blocked_until: withdrawalsBlockedUntil(customer)?.toISOString() ?? null,
         email_codes: customer.platform_2fa_mobile,
       };
     },

@@ -411,6 +411,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
         available: '123.45',
         passcode_required: false,
         email_codes: false,
+        blocked_until: null,
       },
     });
   });

@@ -6,6 +6,7 @@ import { createLocalStorage } from '../../adapters/storage/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { insertStaff } from '../../test/admin.js';
 import { createKycRepository } from './repository.js';
+import { createTradingRepository } from '../trading/repository.js';
 import { createKycService, type KycService } from './service.js';
 import { DETAILS, WEALTH_NO, jpeg, newCustomer, pdf, png } from './test-kit.js';
 
@@ -24,6 +25,8 @@ beforeAll(async () => {
     repository: createKycRepository(t.database.db),
     storage: createLocalStorage(folder),
     complianceEmail: 'compliance@florin.test',
+    isOverSourceOfWealthThreshold: (userId, executor) =>
+      createTradingRepository(t.database.db).isOverSourceOfWealthThreshold(userId, executor),
   });
   staffId = (await insertStaff(t.database.db, { role: 'compliance' })).id;
 });
@@ -110,6 +113,8 @@ describe('storage and the database stay in step', () => {
           },
         },
         complianceEmail: 'compliance@florin.test',
+        isOverSourceOfWealthThreshold: (userId, executor) =>
+          createTradingRepository(t.database.db).isOverSourceOfWealthThreshold(userId, executor),
       });
       const customer = await newCustomer(t);
       await expect(

@@ -916,6 +916,33 @@ describe('a Corporate customer', () => {
     expect((await customer.put('/api/v1/users/account_type', { account_type: 'Instant' })).statusCode).toBe(
       200,
     );
+
+    // Handed in, the company keeps a director: the only one can neither go back to owner nor be removed
+    // until a new director is added.
+    const ownerAgain = await customer.put(`/api/v1/users/corporate/company-director/${owner.id}`, {
+      ...DIRECTOR,
+      status: 1,
+    });
+    expect(ownerAgain.statusCode).toBe(409);
+    expect(errorOf(ownerAgain).message).toBe(KYC_TEXTS.lastDirector);
+    const removed = await customer.delete(`/api/v1/users/corporate/company-director/${owner.id}`);
+    expect(removed.statusCode).toBe(409);
+    expect(errorOf(removed).message).toBe(KYC_TEXTS.lastDirector);
+    expect((await customer.user()).company?.directors).toMatchObject([{ id: owner.id, director: 1 }]);
+
+    const successor = await addDirector(customer, {
+      ...DIRECTOR,
+      firstName: 'Nia',
+      shareHolding: '0',
+      status: 2,
+    });
+    expect(
+      (await customer.put(`/api/v1/users/corporate/company-director/${owner.id}`, { ...DIRECTOR, status: 1 }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await customer.delete(`/api/v1/users/corporate/company-director/${successor.id}`)).statusCode,
+    ).toBe(409);
   });
 
   it('deletes a director after confirmation: gone from the list, their documents superseded', async () => {

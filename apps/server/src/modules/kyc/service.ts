@@ -20,7 +20,7 @@ import {
   type YesNo,
   isUndeclaredOwner,
 } from '@florin/contracts';
-import { isDirectorStatus, isOwnerStatus } from '@florin/domain';
+import { hasCompanyDirector, isDirectorStatus, isOwnerStatus } from '@florin/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
@@ -64,6 +64,8 @@ export type KycServiceDeps = {
    * after it on every change to a screened detail. Unset: no screening (unit tests).
    */
   sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
+  /** Whether the customer's trades this calendar year exceed the £15,000 source-of-wealth threshold (trading). */
+  isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB>): Promise<boolean>;
 };
 
 const LIVE_STATUS = 1;
@@ -225,6 +227,33 @@ export function createKycService(deps: KycServiceDeps) {
     return user;
   }
 
+  /** The wizard is finished (staff review from here) or the account is live: what was declared is being checked. */
+  function isHandedIn(user: KycUserRow): boolean {
+    return user.status === LIVE_STATUS || user.verification_completed_at !== null;
+  }
+
+  /**
+   * After hand-in, a change to a company's people may not leave it without a director when it has
+   * one (DECISIONS 2026-11-29): the new director is added first. Before it the directors step
+   * holds the wizard until there is one again. `status` null: the person is removed.
+   */
+  async function refuseLosingLastDirector(
+    trx: Kysely<DB>,
+    user: KycUserRow,
+    companyId: number,
+    change: { directorId: number; status: number | null },
+  ): Promise<void> {
+    if (!isHandedIn(user)) return;
+    const people = await repository.listDirectors(companyId, trx);
+    const after = people.flatMap((person) => {
+      const status = person.id === change.directorId ? change.status : person.status;
+      return status === null ? [] : [{ isDirector: isDirectorStatus(status) }];
+    });
+    const before = people.map((person) => ({ isDirector: isDirectorStatus(person.status) }));
+    if (hasCompanyDirector(before) && !hasCompanyDirector(after))
+      throw new AppError('CONFLICT', KYC_TEXTS.lastDirector);
+  }
+
   function requireAccountType(user: KycUserRow): 'Individual' | 'Corporate' {
     if (!user.account_type) throw new AppError('CONFLICT', KYC_TEXTS.accountTypeMissing);
     return user.account_type;
@@ -316,6 +345,12 @@ export function createKycService(deps: KycServiceDeps) {
       is_proof_address_submitted: flags.is_proof_address_submitted,
       is_selfie_submitted: flags.is_selfie_submitted,
       is_sow_reset: user.is_sow_reset === 1 ? 1 : 0,
+      sow_over_threshold:
+        user.is_sow_reset === 1
+          ? (await deps.isOverSourceOfWealthThreshold(userId, executor))
+            ? 1
+            : 0
+          : null,
       ico_confirmed: user.ico_confirmed === 1 ? 1 : 0,
       account_tiers_class: user.account_tiers_class,
       verification_completed: user.verification_completed_at ? 1 : 0,
@@ -478,7 +513,7 @@ export function createKycService(deps: KycServiceDeps) {
       const user = await db.transaction().execute(async (trx) => {
         const user = await lockUser(trx, userId);
         requireAccountType(user);
-        if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
+        if (isHandedIn(user)) {
           refuseLockedChanges(KYC_TEXTS.birthdateLocked, {
             birthdate: user.birthdate !== null && user.birthdate !== body.birthdate,
             nationality: user.nationality !== null && user.nationality !== body.nationality,
@@ -582,9 +617,14 @@ export function createKycService(deps: KycServiceDeps) {
     async updateAnswers(userId: number, body: KycBody): Promise<void> {
       await db.transaction().execute(async (trx) => {
         const user = await lockUser(trx, userId);
-        const handedIn = user.status === LIVE_STATUS || user.verification_completed_at !== null;
-        if (handedIn && user.is_sow_reset !== 1) {
+        if (isHandedIn(user) && user.is_sow_reset !== 1) {
           throw new AppError('CONFLICT', KYC_TEXTS.answersLocked);
+        }
+        // Spec 000 section 9: who has traded more than £15,000 this year cannot answer that they will not.
+        if (body.trades_over_threshold === 0 && (await deps.isOverSourceOfWealthThreshold(userId, trx))) {
+          throw new AppError('VALIDATION_FAILED', KYC_TEXTS.overThresholdAnswer, {
+            trades_over_threshold: [KYC_TEXTS.overThresholdAnswer],
+          });
         }
         if (!(await repository.findAnswers(userId, trx))) throw new AppError('CONFLICT');
         await repository.updateAnswers(userId, toAnswersValues(body), trx);
@@ -613,7 +653,7 @@ export function createKycService(deps: KycServiceDeps) {
             const company = await loadCompany(await repository.insertCompany(userId, body, trx), trx);
             return { company, user, isRenamed: false };
           }
-          if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
+          if (isHandedIn(user)) {
             refuseLockedChanges(KYC_TEXTS.companyLocked, {
               name: existing.name !== body.name,
               company_number: existing.company_number !== body.company_number,
@@ -666,7 +706,7 @@ export function createKycService(deps: KycServiceDeps) {
         await repository.findCompany(userId, trx, { forUpdate: true });
         const existing = await repository.findDirector(company.id, directorId, trx);
         if (!existing) throw new AppError('NOT_FOUND');
-        if (user.status === LIVE_STATUS || user.verification_completed_at !== null) {
+        if (isHandedIn(user)) {
           refuseLockedChanges(KYC_TEXTS.directorLocked, {
             firstName: existing.first_name !== body.firstName,
             lastName: existing.last_name !== body.lastName,
@@ -676,6 +716,7 @@ export function createKycService(deps: KycServiceDeps) {
         const shareHolding = body.shareHolding ?? existing.share_holding;
         if (isUndeclaredOwner(shareHolding, body.status))
           throw invalid('shareHolding', KYC_TEXTS.ownerRequired);
+        await refuseLosingLastDirector(trx, user, company.id, { directorId, status: body.status });
         await checkShareHolding(trx, company.id, directorId, shareHolding);
         await repository.updateDirector(directorId, directorValues({ ...body, shareHolding }), trx);
         if (addressOf(existing) !== addressOf(body)) {
@@ -692,10 +733,13 @@ export function createKycService(deps: KycServiceDeps) {
       const user = await requireUser(userId);
       const company = await requireCompany(user);
       await db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId);
+        const locked = await lockUser(trx, userId);
+        // The company's people change one at a time (createDirector and updateDirector lock it too).
+        await repository.findCompany(userId, trx, { forUpdate: true });
         if (!(await repository.findDirector(company.id, directorId, trx, { forUpdate: true }))) {
           throw new AppError('NOT_FOUND');
         }
+        await refuseLosingLastDirector(trx, locked, company.id, { directorId, status: null });
         await repository.softDeleteDirector(directorId, trx);
         await repository.supersedeDirectorDocuments(directorId, trx);
       });

@@ -1,3 +1,5 @@
+import { SOURCE_OF_WEALTH_THRESHOLD_TEXT } from '@florin/contracts';
+
 /**
  * Every e-mail Florin sends a customer, in one place. Features emit events;
  * this decides the words. `optional` ones obey the customer's Alerts switches
@@ -222,6 +224,17 @@ export const NOTIFICATIONS = {
         `Hello ${firstName},`,
         'As part of our regular checks, our compliance team asks you to answer the source-of-wealth questions again.',
         'Until you do, buying and withdrawing wait.',
+      ],
+      action: { label: 'Answer now', url },
+    }),
+  }),
+  source_of_wealth_threshold: entry<{ firstName: string; url: string }>({
+    render: ({ firstName, url }) => ({
+      subject: 'Please tell us about your source of wealth',
+      paragraphs: [
+        `Hello ${firstName},`,
+        `This year you have traded more than ${SOURCE_OF_WEALTH_THRESHOLD_TEXT} with Florin. When you opened your account you told us you did not expect to, so the law asks us to learn where your money comes from.`,
+        'Please answer the source-of-wealth questions. Until you do, buying and withdrawing wait; you can still sell.',
       ],
       action: { label: 'Answer now', url },
     }),

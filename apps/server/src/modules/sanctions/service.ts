@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import { withTransaction } from '../../db/index.js';
 import { ON_HOLD, type DB, type SanctionsScreeningMatch } from '../../db/schema.js';
 import { readPage } from '../../http/pages.js';
-import { recordAudit, type AuditActor } from '../audit/service.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
 import type { ComplianceService } from '../compliance/service.js';
 import { parseConList } from './con-list.js';
 import {
@@ -41,7 +41,6 @@ export type SanctionsScreener = {
 export type UploadedList = { filename: string; bytes: Buffer };
 
 /** Holds placed by screening are the system's, not a staff member's. */
-const SYSTEM: AuditActor = { staffId: null, ip: null };
 
 type SubjectMatch = { subject: SubjectRow; match: NameMatch; key: string };
 type Reviewed = { data: SanctionsHit; message: string };
@@ -158,7 +157,7 @@ export function createSanctionsService(deps: {
    */
   async function hold(
     userId: number,
-    actor: AuditActor = SYSTEM,
+    actor: AuditActor = SYSTEM_ACTOR,
     reason: string = SANCTIONS_TEXTS.holdReason,
     restate = false,
   ): Promise<boolean> {
@@ -237,7 +236,7 @@ export function createSanctionsService(deps: {
         if (await repository.relistHit(trx, hit.id)) {
           hit.status = 'confirmed';
           await recordAudit(trx, {
-            ...SYSTEM,
+            ...SYSTEM_ACTOR,
             action: 'sanctions.hit_relisted',
             targetType: 'sanctions_hit',
             targetId: hit.id,
@@ -262,7 +261,7 @@ export function createSanctionsService(deps: {
       outcome !== 'hit'
         ? false
         : confirmed
-          ? await hold(userId, SYSTEM, SANCTIONS_TEXTS.confirmedHoldReason, true)
+          ? await hold(userId, SYSTEM_ACTOR, SANCTIONS_TEXTS.confirmedHoldReason, true)
           : await hold(userId);
     if (held) deps.log.warn({ userId, trigger }, 'sanctions screening put an account on hold');
     return { outcome, held };

@@ -1,5 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
+
+const SOURCE_OF_WEALTH_THRESHOLD_PENCE = BigInt(SOURCE_OF_WEALTH_THRESHOLD_GBP) * 100n;
 
 export type QuoteRow = Selectable<TradeQuotesTable>;
 export type TradeRow = RowOf<TradesTable>;
@@ -53,7 +56,20 @@ export function createTradingRepository(db: Kysely<DB>) {
       ]);
   }
 
+  /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
+  async function volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
+    const row = await executor
+      .selectFrom('trades')
+      .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
+      .executeTakeFirstOrThrow();
+    return BigInt(row.total);
+  }
+
   return {
+    volumeThisYear,
+
     findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
     },
@@ -86,15 +102,12 @@ export function createTradingRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
-    async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
-      const row = await executor
-        .selectFrom('trades')
-        .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
-        .where('user_id', '=', userId)
-        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
-        .executeTakeFirstOrThrow();
-      return BigInt(row.total);
+    /**
+     * Whether this calendar year's trades exceed the £15,000 source-of-wealth threshold (spec 000
+     * section 9): a customer who answered No to it is then asked for their source of wealth.
+     */
+    async isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB> = db): Promise<boolean> {
+      return (await volumeThisYear(userId, executor)) > SOURCE_OF_WEALTH_THRESHOLD_PENCE;
     },
 
     async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {

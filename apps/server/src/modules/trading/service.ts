@@ -80,6 +80,11 @@ export type TradingServiceDeps = {
   investor: Pick<InvestorService, 'assertMayInvest'>;
   /** Spec 000 §6: a customer whose verification is incomplete neither buys nor sells. */
   verification: VerificationGate;
+  /**
+   * After trades commit (compliance): a customer who answered No to the £15,000 source-of-wealth
+   * question and has now traded more than that this year is asked for their source of wealth.
+   */
+  sourceOfWealth: { resetSourceOfWealthOverThreshold(userIds: readonly number[]): Promise<void> };
   /** Orders one fill transaction takes (FILL_BATCH); tests make it small to see a pass read several times. */
   fillBatch?: number;
 };
@@ -331,6 +336,16 @@ export function createTradingService(deps: TradingServiceDeps) {
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
     await mailTrade(trader, trade);
+    await checkSourceOfWealth([trader.id]);
+  }
+
+  /** The trades have committed whatever this finds: a failure is logged, and the customer's next trade checks again. */
+  async function checkSourceOfWealth(userIds: readonly number[]): Promise<void> {
+    try {
+      await deps.sourceOfWealth.resetSourceOfWealthOverThreshold(userIds);
+    } catch (error) {
+      log.error({ err: error, userIds }, 'source-of-wealth threshold check failed');
+    }
   }
 
   async function mailTrade(trader: Trader, trade: TradeRow): Promise<void> {
@@ -505,6 +520,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     userEvents.moneyMoved(customers);
     userEvents.ordersChanged(customers);
     for (const { trader, trade } of fills) await mailTrade(trader, trade);
+    await checkSourceOfWealth([...new Set(customers)]);
   }
 
   async function expireOrder(orderId: string): Promise<number | null> {

@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AppError,
+  COMPLIANCE_TEXTS,
+  KYC_TEXTS,
   OpenOrderSchema,
   PositionSchema,
   QuoteSchema,
@@ -19,7 +21,7 @@ import { SESSION_COOKIE } from '../../http/auth.js';
 import { checkLedger } from '../../ledger/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { fund } from '../../test/ledger.js';
-import { mailSubjects } from '../compliance/test-customers.js';
+import { auditRows, mailSubjects } from '../compliance/test-customers.js';
 import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/test-kit.js';
 import { createSessionStore } from '../auth/sessions.js';
 import { createNotifier } from '../notifications/service.js';
@@ -31,7 +33,7 @@ import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
-import { filePart, jpeg, multipart } from '../kyc/test-kit.js';
+import { filePart, jpeg, multipart, WEALTH_NO, WEALTH_YES } from '../kyc/test-kit.js';
 import { signedInStaff } from '../../test/admin.js';
 
 let t: TestApp;
@@ -120,6 +122,7 @@ function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<
     feeSchedule: createFeeScheduleStore(db()),
     investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
     verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
+    sourceOfWealth: { resetSourceOfWealthOverThreshold: () => Promise.resolve() },
     ...overrides,
   });
 }
@@ -740,6 +743,82 @@ describe('customers who may not trade', () => {
     expect(await statusOf(buy.id)).toBe('open');
     await drive('21500');
     expect(await statusOf(sell.id)).toBe('filled');
+    await expectLedgerToHold();
+  });
+});
+
+describe('the £15,000 source-of-wealth threshold', () => {
+  async function userState(customer: Customer) {
+    return (await customer.browser.get('/api/v1/user')).json<{
+      data: { is_sow_reset: number; sow_over_threshold: number | null };
+    }>().data;
+  }
+
+  it('asks a customer who answered No for their source of wealth once this year’s trades pass it, and takes only Yes', async () => {
+    const customer = await trader({ gbp: 2_500_000n, btc: 100_000_000n });
+    await drive('20000');
+    const sold = await quote(customer, { side: 'sell', quantity: '0.7' });
+    expect((await execute(customer, sold.id)).statusCode).toBe(200);
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 0, sow_over_threshold: null });
+
+    // About £14,000 so far: this sale takes the year past £15,000.
+    const crossing = await quote(customer, { side: 'sell', quantity: '0.1' });
+    expect((await execute(customer, crossing.id)).statusCode).toBe(200);
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 1, sow_over_threshold: 1 });
+    expect(await auditRows(db(), 'user', customer.id)).toEqual([
+      expect.objectContaining({
+        staff_id: null,
+        action: 'user.source_of_wealth_reset',
+        before: { is_sow_reset: 0 },
+        after: { is_sow_reset: 1, reason: COMPLIANCE_TEXTS.sourceOfWealthThresholdReason },
+      }),
+    ]);
+    expect(await mailSubjects(db(), customer.email)).toContain(
+      'Please tell us about your source of wealth — Florin',
+    );
+
+    // Buying waits; selling goes on, and asks nothing more.
+    const buy = await customer.browser.post('/api/v1/quotes', {
+      side: 'buy',
+      coin_id: 'btc',
+      quantity: '0.01',
+    });
+    expect(buy.statusCode).toBe(403);
+    const more = await quote(customer, { side: 'sell', quantity: '0.01' });
+    expect((await execute(customer, more.id)).statusCode).toBe(200);
+    expect(await auditRows(db(), 'user', customer.id)).toHaveLength(1);
+
+    const no = await customer.browser.post('/api/v1/settings/kyc/update', { ...WEALTH_NO, sow_reset: 0 });
+    expect(no.statusCode).toBe(422);
+    expect(errorOf(no)).toMatchObject({
+      message: KYC_TEXTS.overThresholdAnswer,
+      errors: { trades_over_threshold: [KYC_TEXTS.overThresholdAnswer] },
+    });
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 1 });
+
+    const yes = await customer.browser.post('/api/v1/settings/kyc/update', { ...WEALTH_YES, sow_reset: 0 });
+    expect(yes.statusCode, yes.body).toBe(200);
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 0, sow_over_threshold: null });
+    // Answered Yes, the customer trades on without being asked again.
+    const bought = await quote(customer, { side: 'buy', quantity: '0.01' });
+    expect((await execute(customer, bought.id)).statusCode).toBe(200);
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 0 });
+    await expectLedgerToHold();
+  });
+
+  it('asks when a resting order’s fill takes the year past it', async () => {
+    const customer = await trader({ platform: 2, btc: 100_000_000n });
+    await drive('20000');
+    expect((await market(customer, 'sell', { crypto_amount: '0.7' })).statusCode).toBe(200);
+    const order = await placed(customer, { side: 2, order_qty: '0.1', price: '20500' });
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 0 });
+
+    await drive('21000');
+    expect(await statusOf(order.id)).toBe('filled');
+    expect(await userState(customer)).toMatchObject({ is_sow_reset: 1, sow_over_threshold: 1 });
+    expect(await mailSubjects(db(), customer.email)).toContain(
+      'Please tell us about your source of wealth — Florin',
+    );
     await expectLedgerToHold();
   });
 });

@@ -18,6 +18,7 @@ import type { DB } from '../../db/schema.js';
 import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
 import { isValidAddress, isValidDestinationTag, normalizeAddress } from '../crypto/addresses/validate.js';
 import type { Notifier } from '../notifications/service.js';
+import type { FlorinDestination } from '../crypto/withdrawals.js';
 import {
   isUniqueViolation,
   type IpRow,
@@ -97,13 +98,13 @@ export function createWhitelistService(deps: {
   verifyAuthenticatorCode: (userId: number, passcode: string) => Promise<boolean>;
   /** Which network addresses are checked for (CRYPTO_NETWORK). */
   network: Network;
-  /** The crypto module's check that a normalised address (and XRP tag) is the customer's own deposit address. */
-  isOwnDepositAddress: (
+  /** The crypto module's check that an address (and XRP tag) is Florin's own, which withdrawals refuse. */
+  florinDestinationOf: (
     userId: number,
     asset: CryptoAsset,
     address: string,
     tag: string | null,
-  ) => Promise<boolean>;
+  ) => Promise<FlorinDestination | null>;
 }) {
   const { db, repository, notifier } = deps;
   const removalPurpose = (id: string) => `wallet_removal:${id}`;
@@ -191,11 +192,20 @@ export function createWhitelistService(deps: {
         )
       )
         throw exists();
-      // Withdrawals refuse it (the coins would come back less the fee), so it is no use on the whitelist.
-      if (await deps.isOwnDepositAddress(userId, destination.asset, destination.address, destination.tag))
-        throw new AppError('VALIDATION_FAILED', WHITELIST_TEXTS.ownDepositAddress, {
-          address: [WHITELIST_TEXTS.ownDepositAddress],
-        });
+      // Withdrawals refuse it, so it is no use on the whitelist.
+      const florin = await deps.florinDestinationOf(
+        userId,
+        destination.asset,
+        destination.address,
+        destination.tag,
+      );
+      if (florin !== null) {
+        const text =
+          florin === 'untagged_house_address'
+            ? WHITELIST_TEXTS.houseAddressWithoutTag
+            : WHITELIST_TEXTS.ownDepositAddress;
+        throw new AppError('VALIDATION_FAILED', text, { address: [text] });
+      }
       await requirePasscode(userId, body.passcode);
       let row: WalletRow;
       try {

@@ -1,4 +1,4 @@
-import { KYC_TEXTS, SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
+import { KYC_TEXTS, SOURCE_OF_WEALTH_THRESHOLD_TEXT } from '@florin/contracts';
 import type { WealthBranch } from '@florin/domain';
 import { Stack, Text } from '@mantine/core';
 import { useState } from 'react';
@@ -6,8 +6,7 @@ import { showErrorToast } from '../../../lib/toasts';
 import { StepNav } from '../components/step-nav';
 import { YesNoField, type YesNoValue } from '../components/yes-no-field';
 
-const THRESHOLD = `£${SOURCE_OF_WEALTH_THRESHOLD_GBP.toLocaleString('en-GB')}`;
-export const WEALTH_QUESTION = `Do you expect to trade more than ${THRESHOLD} a year?`;
+export const WEALTH_QUESTION = `Do you expect to trade more than ${SOURCE_OF_WEALTH_THRESHOLD_TEXT} a year?`;
 
 type WealthQuestionStepProps = {
   branch: WealthBranch;

@@ -74,8 +74,14 @@ function WithdrawForm({
   const withdraw = useWithdrawFiat();
   const symbol = info.currency_symbol;
   const rules = { ...info, currency };
-  const blocker = account ? accountBlocker(account) : undefined;
-  const canSubmit = account !== null && blocker === undefined;
+  // Every reason at once: the customer learns each wait, not one after another.
+  const blockers = [
+    info.blocked_until
+      ? `${FIAT_TEXTS.twoFactorResetWait} ${formatDateTime(info.blocked_until) ?? info.blocked_until}.`
+      : undefined,
+    account ? accountBlocker(account) : undefined,
+  ].filter((text) => text !== undefined);
+  const canSubmit = account !== null && blockers.length === 0;
 
   const handleAmountChange = (text: string) => {
     setAmount(cleanAmountInput(text));
@@ -168,9 +174,15 @@ function WithdrawForm({
             </Text>
           </Stack>
         )}
-        {blocker && (
+        {blockers.length > 0 && (
           <Alert color="orange" title="Withdrawals are not possible yet" role="status">
-            {blocker}
+            <Stack gap={4}>
+              {blockers.map((text) => (
+                <Text key={text} size="sm">
+                  {text}
+                </Text>
+              ))}
+            </Stack>
           </Alert>
         )}
         <Group justify="space-between" gap="xs">
