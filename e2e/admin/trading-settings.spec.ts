@@ -1,4 +1,4 @@
-import { ADMIN_TRADING_TEXTS, type AdminCoin } from '@florin/contracts';
+import { ADMIN_TRADING_TEXTS, type AdminCoin, type AdminCurrency } from '@florin/contracts';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../admin-fixtures.js';
 import { csrfHeaders } from '../fixtures.js';
@@ -28,11 +28,39 @@ async function btcTerms(request: APIRequestContext) {
   return { btc: terms.data.coins.find((coin) => coin.coin_id === 'btc') };
 }
 
-/** Puts BTC back as it was, through the API, whatever happened on screen. */
+/** Puts BTC back as it was, through the API, whatever happened on screen (from the revision it has now). */
 async function restoreCoin(request: APIRequestContext, coin: AdminCoin) {
-  const { coin_id: coinId, asset: _asset, name: _name, ...settings } = coin;
+  const { coin_id: coinId, asset: _asset, name: _name, revision: _old, ...settings } = coin;
+  const coins = (await (await request.get('/api/admin/trading/coins')).json()) as { data: AdminCoin[] };
   const response = await request.put(`/api/admin/trading/coins/${coinId}`, {
-    data: settings,
+    data: { ...settings, revision: coins.data.find((row) => row.coin_id === coinId)?.revision },
+    headers: await csrfHeaders(request),
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+async function adminCurrency(request: APIRequestContext, code: string): Promise<AdminCurrency> {
+  const currencies = (await (await request.get('/api/admin/trading/currencies')).json()) as {
+    data: AdminCurrency[];
+  };
+  const found = currencies.data.find((row) => row.code === code);
+  if (!found) throw new Error(`no currency ${code}`);
+  return found;
+}
+
+/** Saves a currency's withdrawal settings through the API, from the revision it has now. */
+async function saveCurrency(
+  request: APIRequestContext,
+  code: string,
+  values: Pick<AdminCurrency, 'withdraw_min' | 'withdraw_fee' | 'withdraw_fee_free_from'>,
+) {
+  const response = await request.put(`/api/admin/trading/currencies/${code}`, {
+    data: {
+      withdraw_min: values.withdraw_min,
+      withdraw_fee: values.withdraw_fee,
+      withdraw_fee_free_from: values.withdraw_fee_free_from,
+      revision: (await adminCurrency(request, code)).revision,
+    },
     headers: await csrfHeaders(request),
   });
   expect(response.ok(), await response.text()).toBe(true);
@@ -45,8 +73,15 @@ const DEFAULT_SCHEDULE = {
 };
 
 async function restoreSchedule(request: APIRequestContext) {
+  const plans = (await (await request.get('/api/admin/trading/fee-plans')).json()) as {
+    data: { schedule_revision: string };
+  };
   const response = await request.put('/api/admin/trading/fee-schedule', {
-    data: { ...DEFAULT_SCHEDULE, reason: 'Put back after the end-to-end test' },
+    data: {
+      ...DEFAULT_SCHEDULE,
+      reason: 'Put back after the end-to-end test',
+      revision: plans.data.schedule_revision,
+    },
     headers: await csrfHeaders(request),
   });
   expect(response.ok(), await response.text()).toBe(true);
@@ -159,6 +194,24 @@ test.describe('the back office: trading settings', () => {
           .getByRole('textbox', { name: 'Minimum withdrawal' }),
       ).toHaveValue(/^\d+\.\d{2}$/);
       await saveScreenshots('admin-trading-currencies');
+
+      // Someone else saves USD while the form is open: this form's save is refused and shows their values.
+      const usdForm = page.getByRole('form', { name: 'USD · US Dollar' });
+      const usd = await adminCurrency(page.request, 'USD');
+      await expect(usdForm.getByRole('textbox', { name: 'Minimum withdrawal' })).toHaveValue(
+        usd.withdraw_min,
+      );
+      try {
+        await saveCurrency(page.request, 'USD', { ...usd, withdraw_min: '26.00' });
+        await usdForm.getByRole('textbox', { name: 'Withdrawal fee' }).fill('4.00');
+        await usdForm.getByRole('button', { name: 'Save USD settings' }).click();
+        await expect(toast(page, ADMIN_TRADING_TEXTS.changedMeanwhile)).toBeVisible();
+        await expect(usdForm.getByRole('textbox', { name: 'Minimum withdrawal' })).toHaveValue('26.00');
+        await expect(usdForm.getByRole('textbox', { name: 'Withdrawal fee' })).toHaveValue(usd.withdraw_fee);
+        expect(await adminCurrency(page.request, 'USD')).toMatchObject({ withdraw_fee: usd.withdraw_fee });
+      } finally {
+        await saveCurrency(page.request, 'USD', usd);
+      }
 
       await page.getByRole('tab', { name: 'Fee plans' }).click();
       const schedule = page.getByRole('table', { name: 'Fee schedule' });

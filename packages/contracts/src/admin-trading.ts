@@ -15,6 +15,8 @@ import { DecimalStringSchema } from './money.js';
 
 export const ADMIN_TRADING_TEXTS = {
   coinSaved: 'Coin settings saved. New quotes use them now.',
+  changedMeanwhile:
+    'Someone else saved these settings after you opened them. The form now shows their values: make your change again.',
   currencySaved: 'Withdrawal settings saved.',
   customPlanSet: 'Custom fee plan saved. The customer’s next quote uses it.',
   customPlanCleared: 'Custom fee plan removed: the fee schedule applies again.',
@@ -68,6 +70,12 @@ const optionalPositiveAmountSchema = z
   .nullable()
   .transform((value) => (value === '' || value === null ? null : value));
 
+/**
+ * The settings as staff saw them, as a short digest: a save sends the revision its form started from and
+ * is refused (409, with the settings as they are now in `data.current`) when another save came in between.
+ */
+const RevisionSchema = z.string().min(1).max(64);
+
 // ---- coins ----
 
 export const AdminCoinSchema = z.object({
@@ -92,6 +100,7 @@ export const AdminCoinSchema = z.object({
   disable_withdraw: z.boolean(),
   /** Blocks a deposit waits for before it is credited. */
   confirmations: z.number().int(),
+  revision: RevisionSchema,
 });
 export type AdminCoin = z.infer<typeof AdminCoinSchema>;
 
@@ -120,6 +129,7 @@ export const UpdateAdminCoinBodySchema = z.strictObject({
     .int(ADMIN_TRADING_TEXTS.confirmations)
     .min(1, ADMIN_TRADING_TEXTS.confirmations)
     .max(1000, ADMIN_TRADING_TEXTS.confirmations),
+  revision: RevisionSchema,
 });
 
 export const updateAdminCoin = defineEndpoint({
@@ -142,6 +152,7 @@ export const AdminCurrencySchema = z.object({
   withdraw_fee: DecimalStringSchema,
   /** Withdrawals of at least this pay no fee; null: the fee always applies. */
   withdraw_fee_free_from: DecimalStringSchema.nullable(),
+  revision: RevisionSchema,
 });
 export type AdminCurrency = z.infer<typeof AdminCurrencySchema>;
 
@@ -156,6 +167,7 @@ export const UpdateAdminCurrencyBodySchema = z.strictObject({
   withdraw_min: amountSchema,
   withdraw_fee: amountSchema,
   withdraw_fee_free_from: optionalPositiveAmountSchema,
+  revision: RevisionSchema,
 });
 
 export const updateAdminCurrency = defineEndpoint({
@@ -195,7 +207,12 @@ export const getFeePlans = defineEndpoint({
   summary: 'The fee schedule and every customer on a Custom fee plan',
   responses: {
     200: z.object({
-      data: z.object({ schedule: z.array(FeeScheduleRowSchema), custom: z.array(CustomFeePlanSchema) }),
+      data: z.object({
+        schedule: z.array(FeeScheduleRowSchema),
+        /** What a schedule save sends back as `revision`. */
+        schedule_revision: RevisionSchema,
+        custom: z.array(CustomFeePlanSchema),
+      }),
     }),
   },
 });
@@ -224,6 +241,7 @@ export const UpdateFeeScheduleBodySchema = z.strictObject({
   /** The trading account's fees (platform 2), Tier 1 to Tier 4, in percent. */
   trading_percents: feeColumnSchema,
   reason: reasonSchema,
+  revision: RevisionSchema,
 });
 export type UpdateFeeScheduleBody = z.infer<typeof UpdateFeeScheduleBodySchema>;
 

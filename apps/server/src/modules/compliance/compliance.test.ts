@@ -529,17 +529,24 @@ describe("the account's state", () => {
     expect(await auditRows(db, 'user', customer.id)).toEqual([]);
   });
 
-  it('refuses to make a company live once it has removed its last director', async () => {
+  it('refuses to make a company live without a director', async () => {
     const db = t.database.db;
     const { customer, director } = await insertCompanyCustomer(db, 'Lone Ltd', 'Parted');
     for (const key of ['passport', 'proof_address'] as const) {
       await insertDocument(db, customer.id, { key, directorId: director.id, status: 'approved' });
     }
     await completeVerification(db, customer.id);
+    // Handed in, the customer can no longer remove the last director…
     const browser = await customerBrowser(t.app, db, customer.id);
     expect((await browser.delete(`/api/v1/users/corporate/company-director/${director.id}`)).statusCode).toBe(
-      200,
+      409,
     );
+    // …but a company that lost it before that rule did: going live still refuses it.
+    await db
+      .updateTable('company_directors')
+      .set({ deleted_at: new Date() })
+      .where('id', '=', director.id)
+      .execute();
 
     const refused = await compliance.browser.post(`/api/admin/compliance/cases/${customer.id}/make-live`);
     expect(refused.statusCode).toBe(409);

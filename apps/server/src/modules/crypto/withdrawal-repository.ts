@@ -162,6 +162,17 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
+    /** Whether an XRP destination tag is some customer's (tags are kept without leading zeros). */
+    async isCustomerTag(tag: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('deposit_addresses')
+        .select('id')
+        .where('asset', '=', 'XRP')
+        .where('tag', '=', tag)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     findByKey(executor: Kysely<DB>, userId: number, idempotencyKey: string) {
       return executor
         .selectFrom('crypto_withdrawals')

@@ -352,9 +352,15 @@ describe('what a withdrawal request is refused for, in the spec’s words', () =
     // their own: the coins would wait in suspense.
     const stranger = await liveCustomer(t);
     await fund(t.ledger, db(), stranger.id, 'XRP', 10n ** 8n);
-    for (const sender of [customer, stranger]) {
-      const untagged = await request(sender, { coin: 'xrp', wallet: xrp.address, amount: '30' });
-      expect(untagged.statusCode).toBe(422);
+    // A tag nobody has is no better: a mistyped tag fails its check digit and would wait in suspense too.
+    for (const [sender, tag] of [
+      [customer, null],
+      [stranger, null],
+      [stranger, '4294967295'],
+    ] as const) {
+      const body = { coin: 'xrp', wallet: xrp.address, amount: '30', ...(tag ? { xrp_tag: tag } : {}) };
+      const untagged = await request(sender, body);
+      expect(untagged.statusCode, JSON.stringify(body)).toBe(422);
       expect(errorOf(untagged).errors).toEqual({ wallet: [CRYPTO_WITHDRAW_TEXTS.houseAddressWithoutTag] });
     }
     for (const asset of ['BCH', 'ETH', 'XRP'] as const)

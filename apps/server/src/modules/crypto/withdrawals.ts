@@ -93,7 +93,7 @@ export type CryptoWithdrawalServiceDeps = {
 export type CryptoWithdrawalService = ReturnType<typeof createCryptoWithdrawalService>;
 
 /** A destination that is Florin's own, and why (florinDestinationOf). */
-export type FlorinDestination = 'own_deposit_address' | 'untagged_house_address';
+export type FlorinDestination = 'own_deposit_address' | 'house_address_without_customer';
 
 export type WithdrawRequestBody = {
   coin: CoinId;
@@ -217,10 +217,10 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   }
 
   /**
-   * Whether a destination, however it was written, is Florin's own: XRP's shared house address
-   * without a tag is nobody's (the coins would wait in suspense for staff); the customer's own
-   * deposit address, with their tag at XRP's, would bring the coins back less the fee. Another
-   * customer's address, or the house address with their tag, is a payment to them.
+   * Whether a destination, however it was written, is Florin's own: XRP's shared house address without
+   * a customer's tag (none, or one nobody has) is nobody's, and the coins would wait in suspense for
+   * staff; the customer's own deposit address, with their tag at XRP's, would bring the coins back less
+   * the fee. Another customer's address, or the house address with their tag, is a payment to them.
    */
   async function florinDestinationOf(
     userId: number,
@@ -229,9 +229,14 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     tag: string | null,
   ): Promise<FlorinDestination | null> {
     const normalized = normalizeAddress(asset, address, deps.addresses.network);
-    if (asset === 'XRP' && tag === null && normalized === xrpHouseAddressOf(deps.addresses))
-      return 'untagged_house_address';
-    return (await repository.isOwnDepositAddress(userId, asset, normalized, tag))
+    const key = tagKey(tag);
+    if (
+      asset === 'XRP' &&
+      normalized === xrpHouseAddressOf(deps.addresses) &&
+      (key === null || !(await repository.isCustomerTag(key)))
+    )
+      return 'house_address_without_customer';
+    return (await repository.isOwnDepositAddress(userId, asset, normalized, key))
       ? 'own_deposit_address'
       : null;
   }
@@ -245,7 +250,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     const destination = await florinDestinationOf(userId, asset, address, tag);
     if (destination === null) return;
     const text =
-      destination === 'untagged_house_address'
+      destination === 'house_address_without_customer'
         ? CRYPTO_WITHDRAW_TEXTS.houseAddressWithoutTag
         : CRYPTO_WITHDRAW_TEXTS.sendToOwnAddress;
     throw new AppError('VALIDATION_FAILED', text, { wallet: [text] });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminCoinSchema,
+  AdminCurrencySchema,
   cryptoMinimumText,
   CryptoWithdrawalSchema,
   FeesSchema,
@@ -166,7 +167,12 @@ describe('the public fees (GET /api/v1/fees)', () => {
   });
 
   it('a GBP withdrawal charges the fee the page shows, and none from the fee-free amount on', async () => {
+    const currencies = await finance.browser.get('/api/admin/trading/currencies');
+    const { revision } = AdminCurrencySchema.array()
+      .parse(currencies.json<{ data: unknown }>().data)
+      .find((row) => row.code === 'GBP')!;
     const saved = await finance.browser.put('/api/admin/trading/currencies/GBP', {
+      revision,
       withdraw_min: '30',
       withdraw_fee: '3.5',
       withdraw_fee_free_from: '5000',

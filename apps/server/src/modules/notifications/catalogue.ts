@@ -234,7 +234,7 @@ export const NOTIFICATIONS = {
       paragraphs: [
         `Hello ${firstName},`,
         `This year you have traded more than ${SOURCE_OF_WEALTH_THRESHOLD_TEXT} with Florin. When you opened your account you told us you did not expect to, so the law asks us to learn where your money comes from.`,
-        'Please answer the source-of-wealth questions. Until you do, buying and withdrawing wait; you can still sell.',
+        'Please answer the source-of-wealth questions when you next sign in. Until you do, buying and withdrawing wait.',
       ],
       action: { label: 'Answer now', url },
     }),

@@ -8,6 +8,7 @@ import {
   QuoteSchema,
   TRADING_TEXTS,
   type AdminCoin,
+  type AdminCurrency,
   type Quote,
 } from '@florin/contracts';
 import { instantQuote, parseAmount } from '@florin/domain';
@@ -62,6 +63,24 @@ async function coin(coinId: string): Promise<AdminCoin> {
 function bodyOf(current: AdminCoin, changes: Record<string, unknown> = {}) {
   const { coin_id: _coinId, asset: _asset, name: _name, ...settings } = current;
   return { ...settings, ...changes };
+}
+
+/** A currency's settings as the back office reads them. */
+async function currency(code: string): Promise<AdminCurrency> {
+  const response = await finance.browser.get('/api/admin/trading/currencies');
+  const found = AdminCurrencySchema.array()
+    .parse(response.json<{ data: unknown }>().data)
+    .find((row) => row.code === code);
+  if (!found) throw new Error(`no currency ${code}`);
+  return found;
+}
+
+/** A currency's save, from the revision it has now. */
+async function saveCurrency(code: string, body: Record<string, unknown>) {
+  return finance.browser.put(`/api/admin/trading/currencies/${code}`, {
+    revision: (await currency(code)).revision,
+    ...body,
+  });
 }
 
 async function saveCoin(coinId: string, changes: Record<string, unknown>, staff: SignedInStaff = finance) {
@@ -144,6 +163,7 @@ describe('who may use the trading back office', () => {
       disable_deposit: false,
       disable_withdraw: false,
       confirmations: expect.any(Number) as number,
+      revision: expect.any(String) as string,
     });
     expect((await coins()).map((row) => row.coin_id)).toEqual(['btc', 'eth', 'ltc', 'bch', 'xrp']);
   });
@@ -270,7 +290,9 @@ describe('coin settings', () => {
     expect(await auditCount('coin', 'bch')).toBe(audited);
     const below = await saveCoin('bch', { amount_min: '0.01', withdraw_fee: '0.00999999' });
     expect(below.statusCode, below.body).toBe(200);
-    expect((await saveCoin('bch', bodyOf(before))).statusCode).toBe(200);
+    // Back as it was, from the settings as they are now.
+    const { revision: _seen, ...settings } = bodyOf(before);
+    expect((await saveCoin('bch', settings)).statusCode).toBe(200);
   });
 
   it('keeps the deposit and withdrawal switches and confirmations', async () => {
@@ -307,8 +329,9 @@ describe('fiat currency withdrawal settings', () => {
       withdraw_min: '25.00',
       withdraw_fee: '5.00',
       withdraw_fee_free_from: '10000.00',
+      revision: expect.any(String) as string,
     });
-    const saved = await finance.browser.put('/api/admin/trading/currencies/GBP', {
+    const saved = await saveCurrency('GBP', {
       withdraw_min: '50',
       withdraw_fee: '2.5',
       withdraw_fee_free_from: '',
@@ -338,7 +361,7 @@ describe('fiat currency withdrawal settings', () => {
       [{ withdraw_fee: '30' }, 'withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin],
     ];
     for (const [changes, field, message] of cases) {
-      const response = await finance.browser.put('/api/admin/trading/currencies/EUR', {
+      const response = await saveCurrency('EUR', {
         withdraw_min: '25',
         withdraw_fee: '5',
         withdraw_fee_free_from: '10000',
@@ -394,8 +417,12 @@ describe('fee plans', () => {
     instant_percents: ['1.39', '1.15', '0.90', '0.65'],
     trading_percents: ['0.75', '0.60', '0.45', '0.35'],
   };
-  const saveSchedule = (body: Record<string, unknown>, staff: SignedInStaff = finance) =>
-    staff.browser.put('/api/admin/trading/fee-schedule', body);
+  /** A schedule save, from the revision the schedule has now unless the body names one. */
+  const saveSchedule = async (body: Record<string, unknown>, staff: SignedInStaff = finance) => {
+    const plans = await finance.browser.get('/api/admin/trading/fee-plans');
+    const revision = plans.json<{ data: { schedule_revision: string } }>().data.schedule_revision;
+    return staff.browser.put('/api/admin/trading/fee-schedule', { revision, ...body });
+  };
   async function storedSchedule() {
     return db()
       .selectFrom('fee_schedule')
@@ -575,6 +602,79 @@ describe('fee plans', () => {
     });
     expect(response.statusCode, response.body).toBe(422);
     expect(errorOf(response).code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('two staff editing the same settings', () => {
+  it('refuses a save made from settings someone else changed since, with their values, and keeps their change', async () => {
+    // Finance and the superadmin open BTC's settings; finance switches withdrawals off first.
+    const seen = await coin('btc');
+    expect((await saveCoin('btc', { disable_withdraw: true })).statusCode).toBe(200);
+    const audited = await auditCount('coin', 'btc');
+    const stale = await superadmin.browser.put(
+      '/api/admin/trading/coins/btc',
+      bodyOf(seen, { ask_spread: '0.9' }),
+    );
+    expect(stale.statusCode).toBe(409);
+    expect(errorOf(stale).message).toBe(ADMIN_TRADING_TEXTS.changedMeanwhile);
+    const current = AdminCoinSchema.parse((errorOf(stale).data as { current: unknown }).current);
+    expect(current).toEqual(await coin('btc'));
+    expect(current).toMatchObject({ disable_withdraw: true, ask_spread: seen.ask_spread });
+    expect(await auditCount('coin', 'btc')).toBe(audited);
+    // From the settings as they are now, the same change goes through.
+    expect(
+      (await superadmin.browser.put('/api/admin/trading/coins/btc', bodyOf(current, { ask_spread: '0.9' })))
+        .statusCode,
+    ).toBe(200);
+    expect(await coin('btc')).toMatchObject({ disable_withdraw: true, ask_spread: '0.9' });
+    await saveCoin('btc', { disable_withdraw: false, ask_spread: seen.ask_spread });
+
+    const usd = await currency('USD');
+    expect(
+      (await saveCurrency('USD', { withdraw_min: '40', withdraw_fee: '4', withdraw_fee_free_from: null }))
+        .statusCode,
+    ).toBe(200);
+    const staleCurrency = await finance.browser.put('/api/admin/trading/currencies/USD', {
+      revision: usd.revision,
+      withdraw_min: usd.withdraw_min,
+      withdraw_fee: '1',
+      withdraw_fee_free_from: usd.withdraw_fee_free_from,
+    });
+    expect(staleCurrency.statusCode).toBe(409);
+    expect(await currency('USD')).toMatchObject({ withdraw_min: '40.00', withdraw_fee: '4.00' });
+
+    const plans = await finance.browser.get('/api/admin/trading/fee-plans');
+    const revision = plans.json<{ data: { schedule_revision: string } }>().data.schedule_revision;
+    const columns = {
+      instant_percents: ['1.39', '1.15', '0.90', '0.65'],
+      trading_percents: ['0.75', '0.60', '0.45', '0.35'],
+    };
+    const first = await finance.browser.put('/api/admin/trading/fee-schedule', {
+      ...columns,
+      instant_percents: ['1.30', '1.15', '0.90', '0.65'],
+      reason: 'First change',
+      revision,
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await superadmin.browser.put('/api/admin/trading/fee-schedule', {
+      ...columns,
+      trading_percents: ['0.70', '0.60', '0.45', '0.35'],
+      reason: 'Second change, from the old schedule',
+      revision,
+    });
+    expect(second.statusCode).toBe(409);
+    expect(errorOf(second).data).toMatchObject({
+      current: {
+        instant_percents: ['1.30', '1.15', '0.90', '0.65'],
+        trading_percents: columns.trading_percents,
+      },
+    });
+    const restored = await finance.browser.put('/api/admin/trading/fee-schedule', {
+      ...columns,
+      reason: 'Back to the default',
+      revision: (errorOf(second).data as { current: { revision: string } }).current.revision,
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
   });
 });
 

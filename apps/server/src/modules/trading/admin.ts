@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { Kysely, Selectable } from 'kysely';
 import {
@@ -172,7 +173,28 @@ function percentOf(value: string | null): string | null {
   return value === null ? null : trimZeros(new Decimal(value).toFixed());
 }
 
-function toCoin(row: Pick<CoinRow, (typeof COIN_COLUMNS)[number]>): AdminCoin {
+/**
+ * Settings as staff last saw them, as a short digest. A save names the revision its form started from and
+ * is refused when another save came in between: the later form would otherwise put the earlier values back
+ * without a word (switch a coin's withdrawals on again, undo a fee).
+ */
+function revisionOf(settings: object): string {
+  return createHash('sha256').update(JSON.stringify(settings)).digest('base64url').slice(0, 16);
+}
+
+function withRevision<T extends object>(settings: T): T & { revision: string } {
+  return { ...settings, revision: revisionOf(settings) };
+}
+
+/** 409 with the settings as they are now, which the form shows in place of its stale values. */
+function checkRevision(current: object, sent: string): void {
+  if (revisionOf(current) !== sent)
+    throw new AppError('CONFLICT', ADMIN_TRADING_TEXTS.changedMeanwhile, undefined, {
+      current: withRevision(current),
+    });
+}
+
+function toCoin(row: Pick<CoinRow, (typeof COIN_COLUMNS)[number]>): Omit<AdminCoin, 'revision'> {
   const asset = row.asset as AssetCode;
   return {
     coin_id: row.coin_id as CoinId,
@@ -194,7 +216,9 @@ function toCoin(row: Pick<CoinRow, (typeof COIN_COLUMNS)[number]>): AdminCoin {
   };
 }
 
-function toCurrency(row: Pick<CurrencyRow, (typeof CURRENCY_COLUMNS)[number]>): AdminCurrency {
+function toCurrency(
+  row: Pick<CurrencyRow, (typeof CURRENCY_COLUMNS)[number]>,
+): Omit<AdminCurrency, 'revision'> {
   const asset = row.code as AssetCode;
   return {
     code: row.code as FiatCurrency,
@@ -259,6 +283,14 @@ function scheduleRows(schedule: FeeSchedule): FeeScheduleRow[] {
   }));
 }
 
+/** Both columns as the save sends them: what the audit records and the schedule's revision is taken of. */
+function scheduleColumns(schedule: FeeSchedule) {
+  return {
+    instant_percents: FEE_TIERS.map((tier) => schedule[1][tier]),
+    trading_percents: FEE_TIERS.map((tier) => schedule[2][tier]),
+  };
+}
+
 /** Tier 1 to Tier 4 as typed → the schedule's column. */
 function feeColumn([one, two, three, four]: readonly [string, string, string, string]): Record<
   FeeTier,
@@ -282,7 +314,7 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
 
   return {
     async listCoins(): Promise<{ data: AdminCoin[] }> {
-      return { data: (await repository.listCoins()).map(toCoin) };
+      return { data: (await repository.listCoins()).map((row) => withRevision(toCoin(row))) };
     },
 
     async updateCoin(
@@ -302,11 +334,13 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
         disable_deposit: boolean;
         disable_withdraw: boolean;
         confirmations: number;
+        revision: string;
       },
     ): Promise<Answer<AdminCoin>> {
       const after = await db.transaction().execute(async (trx) => {
         const before = await repository.lockCoin(trx, coinId);
         if (!before) throw new AppError('NOT_FOUND');
+        checkRevision(toCoin(before), body.revision);
         const asset = before.asset as AssetCode;
         const amounts = parseAmounts(asset, {
           amount_min: body.amount_min,
@@ -347,19 +381,25 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
       });
       // Spreads live in the market's prices: read them again now rather than within its cache time.
       await market.refreshCoins();
-      return { data: toCoin(after), message: ADMIN_TRADING_TEXTS.coinSaved };
+      return { data: withRevision(toCoin(after)), message: ADMIN_TRADING_TEXTS.coinSaved };
     },
 
     async listCurrencies(): Promise<{ data: AdminCurrency[] }> {
-      return { data: (await repository.listCurrencies()).map(toCurrency) };
+      return { data: (await repository.listCurrencies()).map((row) => withRevision(toCurrency(row))) };
     },
 
     async updateCurrency(
       actor: AuditActor,
       code: FiatCurrency,
-      body: { withdraw_min: string; withdraw_fee: string; withdraw_fee_free_from: string | null },
+      body: {
+        withdraw_min: string;
+        withdraw_fee: string;
+        withdraw_fee_free_from: string | null;
+        revision: string;
+      },
     ): Promise<Answer<AdminCurrency>> {
-      const amounts = parseAmounts(code, body);
+      const { revision, ...values } = body;
+      const amounts = parseAmounts(code, values);
       const minimum = amounts.withdraw_min ?? 0n;
       const fee = amounts.withdraw_fee ?? 0n;
       if (fee > 0n && fee >= minimum) throw refuse('withdraw_fee', ADMIN_TRADING_TEXTS.feeNotBelowMin);
@@ -368,6 +408,7 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
       const after = await db.transaction().execute(async (trx) => {
         const before = await repository.lockCurrency(trx, code);
         if (!before) throw new AppError('NOT_FOUND');
+        checkRevision(toCurrency(before), revision);
         const row = await repository.updateCurrency(trx, code, {
           withdraw_min: minimum.toString(),
           withdraw_fee: (amounts.withdraw_fee ?? 0n).toString(),
@@ -384,13 +425,21 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
         });
         return row;
       });
-      return { data: toCurrency(after), message: ADMIN_TRADING_TEXTS.currencySaved };
+      return { data: withRevision(toCurrency(after)), message: ADMIN_TRADING_TEXTS.currencySaved };
     },
 
-    async feePlans(): Promise<{ data: { schedule: FeeScheduleRow[]; custom: CustomFeePlan[] } }> {
-      const schedule = scheduleRows(await deps.feeSchedule.current());
+    async feePlans(): Promise<{
+      data: { schedule: FeeScheduleRow[]; schedule_revision: string; custom: CustomFeePlan[] };
+    }> {
+      const current = await deps.feeSchedule.current();
       const custom = (await repository.listCustomFeePlans()).map(toFeePlan);
-      return { data: { schedule, custom } };
+      return {
+        data: {
+          schedule: scheduleRows(current),
+          schedule_revision: revisionOf(scheduleColumns(current)),
+          custom,
+        },
+      };
     },
 
     /**
@@ -422,18 +471,15 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
       if (first) throw new AppError('VALIDATION_FAILED', first, errors);
       const stored = await db.transaction().execute(async (trx) => {
         const before = await deps.feeSchedule.lock(trx);
+        checkRevision(scheduleColumns(before), body.revision);
         const after = await deps.feeSchedule.replace(trx, schedule);
-        const columns = (of: FeeSchedule) => ({
-          instant_percents: FEE_TIERS.map((tier) => of[1][tier]),
-          trading_percents: FEE_TIERS.map((tier) => of[2][tier]),
-        });
         await recordAudit(trx, {
           ...actor,
           action: 'trading.fee_schedule_updated',
           targetType: 'fee_schedule',
           targetId: null,
-          before: columns(before),
-          after: { ...columns(after), reason: body.reason },
+          before: scheduleColumns(before),
+          after: { ...scheduleColumns(after), reason: body.reason },
         });
         return after;
       });

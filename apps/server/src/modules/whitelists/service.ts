@@ -201,7 +201,7 @@ export function createWhitelistService(deps: {
       );
       if (florin !== null) {
         const text =
-          florin === 'untagged_house_address'
+          florin === 'house_address_without_customer'
             ? WHITELIST_TEXTS.houseAddressWithoutTag
             : WHITELIST_TEXTS.ownDepositAddress;
         throw new AppError('VALIDATION_FAILED', text, { address: [text] });

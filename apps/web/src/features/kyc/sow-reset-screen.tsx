@@ -16,9 +16,11 @@ import { WEALTH_QUESTION } from './wizard/wealth-question-step';
  */
 export function SowResetScreen({ user }: { user: User }) {
   const overThreshold = user.sow_over_threshold === 1;
-  const [branch, setBranch] = useState<WealthBranch>(
-    overThreshold || user.kyc?.trades_over_threshold === 1 ? 'full' : 'reduced',
+  const [chosen, setChosen] = useState<WealthBranch>(
+    user.kyc?.trades_over_threshold === 1 ? 'full' : 'reduced',
   );
+  // Read on every render: a sale filling meanwhile can take the year over while the screen is open.
+  const branch = overThreshold ? 'full' : chosen;
   return (
     <Stack gap="lg">
       {overThreshold ? (
@@ -29,8 +31,7 @@ export function SowResetScreen({ user }: { user: User }) {
           role="status"
         >
           You have traded more than {SOURCE_OF_WEALTH_THRESHOLD_TEXT} this year. Please answer the questions
-          below about your wealth and experience. Until you send them, buying and withdrawing are paused; you
-          can still sell.
+          below about your wealth and experience. Until you send them, buying and withdrawing are paused.
         </Alert>
       ) : (
         <>
@@ -46,7 +47,7 @@ export function SowResetScreen({ user }: { user: User }) {
           <YesNoField
             label={WEALTH_QUESTION}
             value={branch === 'full' ? '1' : '0'}
-            onChange={(value) => setBranch(value === '1' ? 'full' : 'reduced')}
+            onChange={(value) => setChosen(value === '1' ? 'full' : 'reduced')}
           />
         </>
       )}

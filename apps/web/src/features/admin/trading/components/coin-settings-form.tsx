@@ -1,4 +1,4 @@
-import type { AdminCoin } from '@florin/contracts';
+import { AdminCoinSchema, type AdminCoin } from '@florin/contracts';
 import { trimZeros } from '@florin/domain';
 import { Button, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { Controller, useForm, type Control, type Path } from 'react-hook-form';
@@ -21,6 +21,8 @@ type CoinForm = {
   disable_deposit: boolean;
   disable_withdraw: boolean;
   confirmations: number | string;
+  /** The revision the form was filled from: a save from stale values is a 409. */
+  revision: string;
 };
 
 const FIELDS = [
@@ -54,6 +56,7 @@ function valuesOf(coin: AdminCoin): CoinForm {
     disable_deposit: coin.disable_deposit,
     disable_withdraw: coin.disable_withdraw,
     confirmations: coin.confirmations,
+    revision: coin.revision,
   };
 }
 
@@ -123,6 +126,9 @@ export function CoinSettingsForm({ coin }: { coin: AdminCoin }) {
         },
         onError: (error) => {
           const appError = toAppError(error);
+          // Someone else saved meanwhile: the form shows their values, to change again.
+          const current = AdminCoinSchema.safeParse(appError.data?.current);
+          if (appError.code === 'CONFLICT' && current.success) form.reset(valuesOf(current.data));
           markFieldErrors(appError, form.setError, FIELDS);
           if (!appError.errors) reportError(appError, { title: 'Not saved' });
         },

@@ -1,4 +1,4 @@
-import type { AdminCurrency } from '@florin/contracts';
+import { AdminCurrencySchema, type AdminCurrency } from '@florin/contracts';
 import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { reportError, toAppError } from '../../../../lib/errors';
@@ -6,7 +6,13 @@ import { contractResolver, markFieldErrors } from '../../../../lib/forms';
 import { showSuccessToast } from '../../../../lib/toasts';
 import { AdminCurrencyBodySchema, useSaveAdminCurrency } from '../api/update-admin-currency';
 
-type CurrencyForm = { withdraw_min: string; withdraw_fee: string; withdraw_fee_free_from: string };
+type CurrencyForm = {
+  withdraw_min: string;
+  withdraw_fee: string;
+  withdraw_fee_free_from: string;
+  /** The revision the form was filled from: a save from stale values is a 409. */
+  revision: string;
+};
 const FIELDS = ['withdraw_min', 'withdraw_fee', 'withdraw_fee_free_from'] as const;
 
 function valuesOf(currency: AdminCurrency): CurrencyForm {
@@ -14,6 +20,7 @@ function valuesOf(currency: AdminCurrency): CurrencyForm {
     withdraw_min: currency.withdraw_min,
     withdraw_fee: currency.withdraw_fee,
     withdraw_fee_free_from: currency.withdraw_fee_free_from ?? '',
+    revision: currency.revision,
   };
 }
 
@@ -48,6 +55,9 @@ export function CurrencySettingsForm({ currency }: { currency: AdminCurrency }) 
         },
         onError: (error) => {
           const appError = toAppError(error);
+          // Someone else saved meanwhile: the form shows their values, to change again.
+          const current = AdminCurrencySchema.safeParse(appError.data?.current);
+          if (appError.code === 'CONFLICT' && current.success) form.reset(valuesOf(current.data));
           markFieldErrors(appError, form.setError, FIELDS);
           if (!appError.errors) reportError(appError, { title: 'Not saved' });
         },

@@ -11,6 +11,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
+import { z } from 'zod';
 import { updateFeeSchedule, type FeeScheduleRow, type UpdateFeeScheduleBody } from '@florin/contracts';
 import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
@@ -41,31 +42,38 @@ const SCHEDULE_FIELDS: readonly Path<ScheduleForm>[] = [
   'reason',
 ];
 
-function scheduleForm(schedule: readonly FeeScheduleRow[]): ScheduleForm {
+/** The form of the schedule as read, with the revision a save names (a save from stale values is a 409). */
+function scheduleForm(schedule: readonly FeeScheduleRow[], revision: string): ScheduleForm {
   const column = (key: 'instant_percent' | 'trading_percent') =>
     TIER_INDEXES.map((index) => schedule[index]?.[key] ?? '') as ScheduleForm['instant_percents'];
   return {
     instant_percents: column('instant_percent'),
     trading_percents: column('trading_percent'),
     reason: '',
+    revision,
   };
 }
+
+/** What a 409 says the schedule is now: the form shows it, with the reason typed. */
+const ChangedScheduleSchema = z.object({
+  current: updateFeeSchedule.body.pick({ instant_percents: true, trading_percents: true, revision: true }),
+});
 
 /**
  * The schedule, read or edited in place: both columns are saved together with a reason for the audit log,
  * and the server checks them whole (each fee above 0 and at most 10 %, no tier dearer than the one below).
  */
-function FeeScheduleTable({ schedule }: { schedule: readonly FeeScheduleRow[] }) {
+function FeeScheduleTable({ schedule, revision }: { schedule: readonly FeeScheduleRow[]; revision: string }) {
   const [editing, setEditing] = useState(false);
   const save = useUpdateFeeSchedule();
   const form = useForm<ScheduleForm>({
     resolver: contractResolver<ScheduleForm>(updateFeeSchedule.body),
-    defaultValues: scheduleForm(schedule),
+    defaultValues: scheduleForm(schedule, revision),
   });
   const { errors } = form.formState;
 
   const startEditing = () => {
-    form.reset(scheduleForm(schedule));
+    form.reset(scheduleForm(schedule, revision));
     setEditing(true);
   };
   const handleSubmit = (values: ScheduleForm) =>
@@ -76,6 +84,9 @@ function FeeScheduleTable({ schedule }: { schedule: readonly FeeScheduleRow[] })
       },
       onError: (error) => {
         const appError = toAppError(error);
+        const changed = ChangedScheduleSchema.safeParse(appError.data);
+        if (appError.code === 'CONFLICT' && changed.success)
+          form.reset({ ...changed.data.current, reason: values.reason });
         markFieldErrors(appError, form.setError, SCHEDULE_FIELDS);
         if (!appError.errors) reportError(appError, { title: 'Not saved' });
       },
@@ -272,10 +283,10 @@ export function FeePlansPanel() {
         </Button>
       </Group>
     );
-  const { schedule, custom } = plans.data;
+  const { schedule, schedule_revision: scheduleRevision, custom } = plans.data;
   return (
     <Stack gap="md">
-      <FeeScheduleTable schedule={schedule} />
+      <FeeScheduleTable schedule={schedule} revision={scheduleRevision} />
       <CustomPlanForm />
       <Stack gap="xs">
         <Title order={2} fz={18}>
