@@ -320,15 +320,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
   const kycRepository = createKycRepository(db);
-  const tradingRepository = createTradingRepository(db);
   const kyc = createKycService({
     db,
     repository: kycRepository,
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades,
-    isOverSourceOfWealthThreshold: (userId, executor) =>
-      tradingRepository.isOverSourceOfWealthThreshold(userId, executor),
+    // Trading is made further down; the threshold is only read once the app is built.
+    trading: {
+      listOverSourceOfWealthThreshold: (userIds, executor) =>
+        trading.listOverSourceOfWealthThreshold(userIds, executor),
+    },
     // The sanctions service is made further down; screenings only come once the app is built.
     sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
@@ -383,8 +385,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       findHoldingHit: (userId, executor) => sanctionsRepository.findHoldingHit(userId, executor),
       screenIfMissedSince: (userId, completedAt) => sanctions.screenIfMissedSince(userId, completedAt),
     },
-    isOverSourceOfWealthThreshold: (userId, executor) =>
-      tradingRepository.isOverSourceOfWealthThreshold(userId, executor),
+    // Trading is made further down; the threshold is only read once the app is built.
+    trading: {
+      listOverSourceOfWealthThreshold: (userIds, executor) =>
+        trading.listOverSourceOfWealthThreshold(userIds, executor),
+    },
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({
@@ -497,7 +502,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerClosureRoutes(app, { closure, cookies });
   const trading = createTradingService({
     db,
-    repository: tradingRepository,
+    repository: createTradingRepository(db),
     ledger: deps.ledger,
     market,
     notifier,
@@ -631,6 +636,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         name: 'retention',
         intervalMs: 3_600_000,
         run: () => closure.eraseExpired(),
+      },
+      {
+        // Customers over the £15,000 who answered No that a trade's own check missed; hourly is plenty.
+        name: 'source-of-wealth threshold',
+        intervalMs: 3_600_000,
+        run: () => compliance.resetSourceOfWealthOverThreshold(),
       },
       {
         name: 'referral commissions',

@@ -41,7 +41,7 @@ export const FIAT_TEXTS = {
   currencyMismatch: 'The currency of a bank account cannot be changed.',
   twoFactorResetWait:
     'Your two-factor authentication was reset recently: withdrawals are possible again from',
-  sourceOfWealthPending: 'Please answer the source-of-wealth questions again before withdrawing.',
+  sourceOfWealthPending: 'Please answer the source-of-wealth questions before withdrawing.',
   nameRequired: 'The Bank Name field is required.',
   nameTooLong: 'The name may be at most 100 characters.',
   sortCodeInvalid: 'The sort code must be 6 digits, e.g. 12-34-56.',

@@ -6,6 +6,7 @@ import {
   type HistoryPage,
 } from '@florin/contracts';
 import { infiniteQueryOptions, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { currentUserQuery } from './current-user';
 import { apiCall } from './api-client';
 import { useUserEvents } from './price-stream';
 
@@ -52,7 +53,9 @@ export function historyQuery({ filter, coinId }: HistoryListOptions = {}) {
 /**
  * Refetches balances and history whenever the server says the customer's
  * money moved (a deposit credited, a trade, a withdrawal), so the screen
- * follows without a reload. One per screen that shows either.
+ * follows without a reload. One per screen that shows either. The user too:
+ * a trade can take the year past the £15,000 source-of-wealth threshold, and
+ * the shell then asks for it at once rather than at the next minute's read.
  */
 export function useLivePortfolio(): void {
   const queryClient = useQueryClient();
@@ -60,5 +63,6 @@ export function useLivePortfolio(): void {
     if (event !== 'balances') return;
     void queryClient.invalidateQueries({ queryKey: BALANCES_QUERY_KEY });
     void queryClient.invalidateQueries({ queryKey: HISTORY_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
   });
 }

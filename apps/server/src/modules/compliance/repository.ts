@@ -324,13 +324,18 @@ export function createComplianceRepository(db: Kysely<DB>) {
       return row !== undefined;
     },
 
-    /** Those of these customers who answered No to the £15,000 question and are not already asked again. */
-    async listAnsweredBelowThreshold(userIds: readonly number[]): Promise<number[]> {
-      const rows = await db
+    /**
+     * Those of these customers (without `userIds`, of all) who answered No to the £15,000 question and
+     * are not already asked again.
+     */
+    async listAnsweredBelowThreshold(executor: Executor, userIds?: readonly number[]): Promise<number[]> {
+      const rows = await executor
         .selectFrom('users')
         .innerJoin('kyc_answers', 'kyc_answers.user_id', 'users.id')
         .select('users.id')
-        .where('users.id', '=', sql<number>`any(${[...userIds]}::integer[])`)
+        .$if(userIds !== undefined, (query) =>
+          query.where('users.id', '=', sql<number>`any(${[...(userIds ?? [])]}::integer[])`),
+        )
         .where('users.is_sow_reset', '=', 0)
         .where('kyc_answers.trades_over_threshold', '=', 0)
         .execute();

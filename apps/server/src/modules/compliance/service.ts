@@ -18,6 +18,7 @@ import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
 import { isEveryStepSubmitted } from '../kyc/flags.js';
 import type { Notifier } from '../notifications/service.js';
+import type { TradingService } from '../trading/service.js';
 import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow, DocumentRow } from './repository.js';
 import {
@@ -39,13 +40,7 @@ const EXTENSIONS: Record<string, string> = {
 
 type Decision<T> = { data: T; message: string };
 
-/**
- * The compliance team's work: the queue of customers waiting for review, the
- * case page, each document's decision and the account's state (live, on
- * hold, source of wealth asked again). Each change is audited in its own
- * transaction and the customer is told once it has committed.
- */
-export function createComplianceService(deps: {
+export type ComplianceServiceDeps = {
   db: Kysely<DB>;
   repository: ComplianceRepository;
   notifier: Notifier;
@@ -55,10 +50,18 @@ export function createComplianceService(deps: {
     findHoldingHit(userId: number, executor: Kysely<DB>): Promise<SanctionsMatch | null>;
     screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
   };
-  /** Whether the customer's trades this calendar year exceed the £15,000 source-of-wealth threshold. */
-  isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB>): Promise<boolean>;
+  /** Who has traded more than £15,000 this calendar year. */
+  trading: Pick<TradingService, 'listOverSourceOfWealthThreshold'>;
   publicUrl: string;
-}) {
+};
+
+/**
+ * The compliance team's work: the queue of customers waiting for review, the
+ * case page, each document's decision and the account's state (live, on
+ * hold, source of wealth asked again). Each change is audited in its own
+ * transaction and the customer is told once it has committed.
+ */
+export function createComplianceService(deps: ComplianceServiceDeps) {
   const { db, repository, notifier } = deps;
   const userUrl = `${deps.publicUrl}/user`;
 
@@ -430,14 +433,19 @@ export function createComplianceService(deps: {
     /**
      * Spec 000 section 9: a customer who said they would not trade more than £15,000 a year and now
      * has, this calendar year, is asked for their source of wealth, as a staff reset asks, by the
-     * system. Run after trades commit; the state decides, not the crossing, so a trade whose check
-     * was missed (the process stopped after its commit) is caught by the customer's next one.
+     * system. Run after trades commit and, for anyone those missed (the process stopped after a
+     * commit, or the check failed), hourly by the leading instance: the state decides, not the
+     * crossing. Without `userIds`, every customer who answered No.
      */
-    async resetSourceOfWealthOverThreshold(userIds: readonly number[]): Promise<void> {
-      for (const userId of await repository.listAnsweredBelowThreshold(userIds)) {
+    async resetSourceOfWealthOverThreshold(userIds?: readonly number[]): Promise<void> {
+      const over = await deps.trading.listOverSourceOfWealthThreshold(
+        await repository.listAnsweredBelowThreshold(db, userIds),
+      );
+      for (const userId of over) {
         const { customer, changed } = await changeAccount(SYSTEM_ACTOR, userId, async (before, trx) => {
-          if (before.is_sow_reset === 1 || !(await deps.isOverSourceOfWealthThreshold(userId, trx)))
-            return null;
+          // Under the customer's lock: staff may have reset them, or they answered Yes, meanwhile.
+          const still = await repository.listAnsweredBelowThreshold(trx, [userId]);
+          if (before.is_sow_reset === 1 || still.length === 0) return null;
           await repository.updateCustomer(trx, userId, { is_sow_reset: 1 });
           return {
             action: 'user.source_of_wealth_reset',

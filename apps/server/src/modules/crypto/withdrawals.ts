@@ -203,10 +203,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   function checkMayWithdraw(customer: WithdrawCustomer, coin: WithdrawCoinRules): void {
     if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
     if (customer.is_sow_reset === 1)
-      throw new AppError(
-        'FORBIDDEN',
-        'Please answer the source-of-wealth questions again before withdrawing.',
-      );
+      throw new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions before withdrawing.');
     const until = cryptoWithdrawalsBlockedUntil(customer);
     if (until)
       throw new AppError('FORBIDDEN', waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, until), undefined, {

@@ -25,8 +25,7 @@ beforeAll(async () => {
     repository: createKycRepository(t.database.db),
     storage: createLocalStorage(folder),
     complianceEmail: 'compliance@florin.test',
-    isOverSourceOfWealthThreshold: (userId, executor) =>
-      createTradingRepository(t.database.db).isOverSourceOfWealthThreshold(userId, executor),
+    trading: createTradingRepository(t.database.db),
   });
   staffId = (await insertStaff(t.database.db, { role: 'compliance' })).id;
 });
@@ -113,8 +112,7 @@ describe('storage and the database stay in step', () => {
           },
         },
         complianceEmail: 'compliance@florin.test',
-        isOverSourceOfWealthThreshold: (userId, executor) =>
-          createTradingRepository(t.database.db).isOverSourceOfWealthThreshold(userId, executor),
+        trading: createTradingRepository(t.database.db),
       });
       const customer = await newCustomer(t);
       await expect(

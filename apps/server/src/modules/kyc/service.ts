@@ -25,6 +25,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import { checkUpload, type CheckedUpload } from '../../security/uploads.js';
+import type { TradingService } from '../trading/service.js';
 import type { UpgradeRecorder } from '../upgrades/service.js';
 import {
   COMPANY_KEYS,
@@ -64,8 +65,8 @@ export type KycServiceDeps = {
    * after it on every change to a screened detail. Unset: no screening (unit tests).
    */
   sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
-  /** Whether the customer's trades this calendar year exceed the £15,000 source-of-wealth threshold (trading). */
-  isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB>): Promise<boolean>;
+  /** Who has traded more than £15,000 this calendar year: the source-of-wealth answers must then say so. */
+  trading: Pick<TradingService, 'listOverSourceOfWealthThreshold'>;
 };
 
 const LIVE_STATUS = 1;
@@ -267,6 +268,10 @@ export function createKycService(deps: KycServiceDeps) {
     return company;
   }
 
+  async function isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB>): Promise<boolean> {
+    return (await deps.trading.listOverSourceOfWealthThreshold([userId], executor)).length > 0;
+  }
+
   async function requireUser(userId: number, executor: Kysely<DB> = db): Promise<KycUserRow> {
     const user = await repository.findUser(userId, executor);
     if (!user) throw new AppError('UNAUTHENTICATED');
@@ -346,11 +351,7 @@ export function createKycService(deps: KycServiceDeps) {
       is_selfie_submitted: flags.is_selfie_submitted,
       is_sow_reset: user.is_sow_reset === 1 ? 1 : 0,
       sow_over_threshold:
-        user.is_sow_reset === 1
-          ? (await deps.isOverSourceOfWealthThreshold(userId, executor))
-            ? 1
-            : 0
-          : null,
+        user.is_sow_reset === 1 ? ((await isOverSourceOfWealthThreshold(userId, executor)) ? 1 : 0) : null,
       ico_confirmed: user.ico_confirmed === 1 ? 1 : 0,
       account_tiers_class: user.account_tiers_class,
       verification_completed: user.verification_completed_at ? 1 : 0,
@@ -621,7 +622,7 @@ export function createKycService(deps: KycServiceDeps) {
           throw new AppError('CONFLICT', KYC_TEXTS.answersLocked);
         }
         // Spec 000 section 9: who has traded more than £15,000 this year cannot answer that they will not.
-        if (body.trades_over_threshold === 0 && (await deps.isOverSourceOfWealthThreshold(userId, trx))) {
+        if (body.trades_over_threshold === 0 && (await isOverSourceOfWealthThreshold(userId, trx))) {
           throw new AppError('VALIDATION_FAILED', KYC_TEXTS.overThresholdAnswer, {
             trades_over_threshold: [KYC_TEXTS.overThresholdAnswer],
           });

@@ -56,20 +56,7 @@ export function createTradingRepository(db: Kysely<DB>) {
       ]);
   }
 
-  /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
-  async function volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
-    const row = await executor
-      .selectFrom('trades')
-      .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
-      .where('user_id', '=', userId)
-      .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
-      .executeTakeFirstOrThrow();
-    return BigInt(row.total);
-  }
-
   return {
-    volumeThisYear,
-
     findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
     },
@@ -102,12 +89,35 @@ export function createTradingRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
+    async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
+      const row = await executor
+        .selectFrom('trades')
+        .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
+        .where('user_id', '=', userId)
+        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
+        .executeTakeFirstOrThrow();
+      return BigInt(row.total);
+    },
+
     /**
-     * Whether this calendar year's trades exceed the £15,000 source-of-wealth threshold (spec 000
-     * section 9): a customer who answered No to it is then asked for their source of wealth.
+     * Those of these customers whose trades this calendar year exceed the £15,000 source-of-wealth
+     * threshold (spec 000 section 9), in one query: the volume the tier uses, buys and sells alike.
      */
-    async isOverSourceOfWealthThreshold(userId: number, executor: Kysely<DB> = db): Promise<boolean> {
-      return (await volumeThisYear(userId, executor)) > SOURCE_OF_WEALTH_THRESHOLD_PENCE;
+    async listOverSourceOfWealthThreshold(
+      userIds: readonly number[],
+      executor: Kysely<DB> = db,
+    ): Promise<number[]> {
+      if (userIds.length === 0) return [];
+      const rows = await executor
+        .selectFrom('trades')
+        .select('user_id')
+        .where('user_id', '=', sql<number>`any(${[...userIds]}::integer[])`)
+        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
+        .groupBy('user_id')
+        .having(sql<string>`sum(gbp_value)`, '>', SOURCE_OF_WEALTH_THRESHOLD_PENCE.toString())
+        .execute();
+      return rows.map((row) => row.user_id);
     },
 
     async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {

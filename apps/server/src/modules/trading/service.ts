@@ -199,7 +199,7 @@ export function createTradingService(deps: TradingServiceDeps) {
     if (trader.status !== 1 || trader.block_status === ON_HOLD) return new AppError('ACCOUNT_NOT_LIVE');
     if (trader.terminated_at && trader.terminated_at <= new Date()) return new AppError('ACCOUNT_TERMINATED');
     if (side === 'buy' && trader.is_sow_reset === 1)
-      return new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions again before buying.');
+      return new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions before buying.');
     return null;
   }
 
@@ -333,10 +333,11 @@ export function createTradingService(deps: TradingServiceDeps) {
   }
 
   async function afterTrade(trader: Trader, trade: TradeRow): Promise<void> {
+    // First: the pages told of the trade read the user again, and should find the reset it may bring.
+    await checkSourceOfWealth([trader.id]);
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
     await mailTrade(trader, trade);
-    await checkSourceOfWealth([trader.id]);
   }
 
   /** The trades have committed whatever this finds: a failure is logged, and the customer's next trade checks again. */
@@ -513,14 +514,14 @@ export function createTradingService(deps: TradingServiceDeps) {
     }
   }
 
-  /** After the fills committed: the customers' pages told at once, then each trade mailed. */
+  /** After the fills committed: the source-of-wealth threshold checked, the customers' pages told, then each trade mailed. */
   async function afterFills(fills: readonly Fill[]): Promise<void> {
     if (fills.length === 0) return;
-    const customers = fills.map((fill) => fill.trader.id);
+    const customers = [...new Set(fills.map((fill) => fill.trader.id))];
+    await checkSourceOfWealth(customers);
     userEvents.moneyMoved(customers);
     userEvents.ordersChanged(customers);
     for (const { trader, trade } of fills) await mailTrade(trader, trade);
-    await checkSourceOfWealth([...new Set(customers)]);
   }
 
   async function expireOrder(orderId: string): Promise<number | null> {
@@ -582,6 +583,10 @@ export function createTradingService(deps: TradingServiceDeps) {
   }
 
   const service = {
+    /** Spec 000 §9: those of these customers whose trades this calendar year exceed £15,000 (kyc, compliance). */
+    listOverSourceOfWealthThreshold: (userIds: readonly number[], executor?: Kysely<DB>) =>
+      repository.listOverSourceOfWealthThreshold(userIds, executor),
+
     // ---- the customer's terms ----
 
     async terms(userId: number): Promise<{ data: TradingTerms }> {

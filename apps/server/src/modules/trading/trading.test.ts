@@ -27,6 +27,9 @@ import { createSessionStore } from '../auth/sessions.js';
 import { createNotifier } from '../notifications/service.js';
 import { connect } from '../realtime/test-support.js';
 import { createFeeScheduleStore } from '../fees/schedule.js';
+import { createComplianceRepository } from '../compliance/repository.js';
+import { createComplianceService, type ComplianceServiceDeps } from '../compliance/service.js';
+import type { KycReader } from '../compliance/views.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck, type TradingServiceDeps } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
@@ -803,6 +806,54 @@ describe('the £15,000 source-of-wealth threshold', () => {
     const bought = await quote(customer, { side: 'buy', quantity: '0.01' });
     expect((await execute(customer, bought.id)).statusCode).toBe(200);
     expect(await userState(customer)).toMatchObject({ is_sow_reset: 0 });
+    await expectLedgerToHold();
+  });
+
+  it('asks a customer over it whose own trade’s check was missed: at their next trade, or by the hourly sweep', async () => {
+    const answeredNo = async (customer: Customer) =>
+      db()
+        .updateTable('kyc_answers')
+        .set({ trades_over_threshold: 0 })
+        .where('user_id', '=', customer.id)
+        .execute();
+    // Over £15,000 while their answer said Yes; then (say, corrected by staff) it says No, and nothing traded since.
+    const [next, idle] = [await trader({ btc: 100_000_000n }), await trader({ btc: 100_000_000n })];
+    await drive('20000');
+    for (const customer of [next, idle]) {
+      await db()
+        .updateTable('kyc_answers')
+        .set({ trades_over_threshold: 1 })
+        .where('user_id', '=', customer.id)
+        .execute();
+      const sold = await quote(customer, { side: 'sell', quantity: '0.8' });
+      expect((await execute(customer, sold.id)).statusCode).toBe(200);
+      await answeredNo(customer);
+      expect(await userState(customer)).toMatchObject({ is_sow_reset: 0 });
+    }
+
+    const small = await quote(next, { side: 'sell', quantity: '0.01' });
+    expect((await execute(next, small.id)).statusCode).toBe(200);
+    expect(await userState(next)).toMatchObject({ is_sow_reset: 1 });
+
+    // The leading instance's hourly run, as app.ts schedules it: everyone who answered No.
+    const compliance = createComplianceService({
+      db: db(),
+      repository: createComplianceRepository(db()),
+      notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
+      // Neither is read by the threshold's reset.
+      kyc: {} as KycReader,
+      sanctions: {} as ComplianceServiceDeps['sanctions'],
+      trading: createTradingRepository(db()),
+      publicUrl: 'http://florin.test',
+    });
+    await compliance.resetSourceOfWealthOverThreshold();
+    expect(await userState(idle)).toMatchObject({ is_sow_reset: 1, sow_over_threshold: 1 });
+    expect(await mailSubjects(db(), idle.email)).toContain(
+      'Please tell us about your source of wealth — Florin',
+    );
+    // A second run asks nobody twice.
+    await compliance.resetSourceOfWealthOverThreshold();
+    expect(await auditRows(db(), 'user', idle.id)).toHaveLength(1);
     await expectLedgerToHold();
   });
 
