@@ -126,6 +126,16 @@ test.describe('the back office: trading settings', () => {
       const published = (await fees.json()) as { trading: { tier: number; instant_percent: string }[] };
       expect(published.trading.find((row) => row.tier === 3)?.instant_percent).toBe('0.85');
       await saveScreenshots('admin-trading-fee-schedule');
+
+      // A second edit at once starts from the saved schedule, not from the revision the page first read.
+      await schedule.getByRole('button', { name: 'Edit schedule' }).click();
+      await expect(tierThreeInstant).toHaveValue('0.85');
+      await tierThreeInstant.fill('0.90');
+      await schedule.getByRole('textbox', { name: 'Reason for the change' }).fill('Tier 3 promotion over');
+      await schedule.getByRole('button', { name: 'Save schedule' }).click();
+      await expect(toast(page, ADMIN_TRADING_TEXTS.scheduleSaved).last()).toBeVisible();
+      await expect(table.getByRole('row', { name: /Tier 3 .* 0\.90 % 0\.45 %/ })).toBeVisible();
+      await expect(toast(page, ADMIN_TRADING_TEXTS.changedMeanwhile)).toHaveCount(0);
       expect(consoleErrors).toEqual([]);
     } finally {
       await restoreSchedule(page.request);

@@ -337,6 +337,8 @@ export function createComplianceRepository(db: Kysely<DB>) {
           query.where('users.id', '=', sql<number>`any(${[...(userIds ?? [])]}::integer[])`),
         )
         .where('users.is_sow_reset', '=', 0)
+        // A terminated customer may only withdraw what is theirs: a reset would stop that too.
+        .where('users.terminated_at', 'is', null)
         .where('kyc_answers.trades_over_threshold', '=', 0)
         .execute();
       return rows.map((row) => row.id);

@@ -44,6 +44,9 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
       return schedule;
     },
 
+    /** As stored now, past the cache: what the back office shows, edits and takes the revision of. */
+    stored: (): Promise<FeeSchedule> => read(db),
+
     /** Read under a lock for a change, in the caller's transaction. */
     lock: (trx: Kysely<DB>): Promise<FeeSchedule> => read(trx, true),
 

@@ -431,7 +431,7 @@ export function createTradingAdminService(deps: TradingAdminDeps) {
     async feePlans(): Promise<{
       data: { schedule: FeeScheduleRow[]; schedule_revision: string; custom: CustomFeePlan[] };
     }> {
-      const current = await deps.feeSchedule.current();
+      const current = await deps.feeSchedule.stored();
       const custom = (await repository.listCustomFeePlans()).map(toFeePlan);
       return {
         data: {

@@ -71,6 +71,19 @@ async function trader(options: { platform?: 1 | 2; gbp?: bigint; btc?: bigint } 
   return customer;
 }
 
+/** The firm ended the account a moment ago: 60 days to withdraw, nothing else (issue 13). */
+async function terminate(customer: Customer): Promise<void> {
+  await db()
+    .updateTable('users')
+    .set({
+      terminated_at: sql<Date>`now() - interval '1 second'`,
+      access_ends_at: sql<Date>`now() + interval '60 days'`,
+      terminated_by: 'firm',
+    })
+    .where('id', '=', customer.id)
+    .execute();
+}
+
 async function balance(customer: Customer, asset: 'GBP' | 'BTC') {
   return t.ledger.getBalance(db(), { asset, kind: 'available', ownerUserId: String(customer.id) });
 }
@@ -590,15 +603,7 @@ describe('customers who may not trade', () => {
     const customer = await trader({ platform: 2, gbp: 100_000n });
     await drive('20000');
     const order = await placed(customer, { side: 1, order_qty: '0.01', price: '19000' });
-    await db()
-      .updateTable('users')
-      .set({
-        terminated_at: sql<Date>`now() - interval '1 second'`,
-        access_ends_at: sql<Date>`now() + interval '60 days'`,
-        terminated_by: 'firm',
-      })
-      .where('id', '=', customer.id)
-      .execute();
+    await terminate(customer);
 
     await drive('18500');
     expect(await statusOf(order.id)).toBe('open');
@@ -817,9 +822,13 @@ describe('the £15,000 source-of-wealth threshold', () => {
         .where('user_id', '=', customer.id)
         .execute();
     // Over £15,000 while their answer said Yes; then (say, corrected by staff) it says No, and nothing traded since.
-    const [next, idle] = [await trader({ btc: 100_000_000n }), await trader({ btc: 100_000_000n })];
+    const [next, idle, leaving] = [
+      await trader({ btc: 100_000_000n }),
+      await trader({ btc: 100_000_000n }),
+      await trader({ btc: 100_000_000n }),
+    ];
     await drive('20000');
-    for (const customer of [next, idle]) {
+    for (const customer of [next, idle, leaving]) {
       await db()
         .updateTable('kyc_answers')
         .set({ trades_over_threshold: 1 })
@@ -846,8 +855,11 @@ describe('the £15,000 source-of-wealth threshold', () => {
       trading: createTradingRepository(db()),
       publicUrl: 'http://florin.test',
     });
+    // A terminated customer may only withdraw in their last days: the run leaves them be.
+    await terminate(leaving);
     await compliance.resetSourceOfWealthOverThreshold();
     expect(await userState(idle)).toMatchObject({ is_sow_reset: 1, sow_over_threshold: 1 });
+    expect(await userState(leaving)).toMatchObject({ is_sow_reset: 0 });
     expect(await mailSubjects(db(), idle.email)).toContain(
       'Please tell us about your source of wealth — Florin',
     );

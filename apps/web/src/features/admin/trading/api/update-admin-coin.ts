@@ -16,6 +16,7 @@ export function useSaveAdminCoin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveAdminCoin,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMIN_TRADING_KEYS.coins }),
+    // After a refusal too: a colleague's save that caused it shows in the list.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_TRADING_KEYS.coins }),
   });
 }

@@ -16,6 +16,7 @@ export function useSaveAdminCurrency() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveAdminCurrency,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ADMIN_TRADING_KEYS.currencies }),
+    // After a refusal too: a colleague's save that caused it shows in the list.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ADMIN_TRADING_KEYS.currencies }),
   });
 }

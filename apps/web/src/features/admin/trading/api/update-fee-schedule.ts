@@ -8,8 +8,8 @@ export function useUpdateFeeSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateFeeScheduleBody) => adminCall(updateFeeSchedule, { body }, { notify: false }),
-    // The schedule as saved, not a refetch: another instance may still price by its copy for a few seconds.
-    onSuccess: ({ data: schedule }) =>
-      queryClient.setQueryData(feePlansQuery.queryKey, (plans) => (plans ? { ...plans, schedule } : plans)),
+    // Read again after a save or a refusal (the server reads it past its cache): the new schedule's
+    // revision, or the colleague's schedule that refused it, is what the next edit starts from.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: feePlansQuery.queryKey }),
   });
 }
