@@ -218,6 +218,7 @@ test.describe('the back office: trading settings', () => {
         await expect(toast(page, ADMIN_TRADING_TEXTS.changedMeanwhile)).toBeVisible();
         await expect(usdForm.getByRole('textbox', { name: 'Minimum withdrawal' })).toHaveValue('26.00');
         await expect(usdForm.getByRole('textbox', { name: 'Withdrawal fee' })).toHaveValue(usd.withdraw_fee);
+        await saveScreenshots('admin-trading-currency-conflict');
         expect(await adminCurrency(page.request, 'USD')).toMatchObject({ withdraw_fee: usd.withdraw_fee });
       } finally {
         await saveCurrency(page.request, 'USD', usd);

@@ -65,6 +65,7 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     await expect(withdraw).toContainText(
       'Your two-factor authentication was reset recently: withdrawals are possible again from',
     );
+    await saveScreenshots('wallets-withdraw-waits');
     await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
 
     // A day later (the dev routes move the bank details, and the switch to e-mailed codes, into the past).

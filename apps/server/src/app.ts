@@ -94,7 +94,7 @@ import { registerTradingDevRoutes, registerTradingRoutes } from './modules/tradi
 import { createAutoTradeRepository } from './modules/auto-trade/repository.js';
 import { registerAutoTradeDevRoutes, registerAutoTradeRoutes } from './modules/auto-trade/routes.js';
 import { AUTO_TRADE_INTERVAL_MS, createAutoTradeService } from './modules/auto-trade/service.js';
-import { createTradingService } from './modules/trading/service.js';
+import { createTradingService, type TradingService } from './modules/trading/service.js';
 import { createTradingAdminRepository, createTradingAdminService } from './modules/trading/admin.js';
 import { createFeeScheduleStore } from './modules/fees/schedule.js';
 import { registerTradingAdminRoutes } from './modules/trading/admin-routes.js';
@@ -319,6 +319,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isProduction: config.isProduction,
     log: app.log,
   });
+  // Who has traded more than £15,000 this year, for KYC and compliance. Trading is made further down;
+  // the threshold is only read once the app is built.
+  const tradingVolumes: Pick<TradingService, 'listOverSourceOfWealthThreshold'> = {
+    listOverSourceOfWealthThreshold: (userIds, executor) =>
+      trading.listOverSourceOfWealthThreshold(userIds, executor),
+  };
   const kycRepository = createKycRepository(db);
   const kyc = createKycService({
     db,
@@ -326,11 +332,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades,
-    // Trading is made further down; the threshold is only read once the app is built.
-    trading: {
-      listOverSourceOfWealthThreshold: (userIds, executor) =>
-        trading.listOverSourceOfWealthThreshold(userIds, executor),
-    },
+    trading: tradingVolumes,
     // The sanctions service is made further down; screenings only come once the app is built.
     sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
@@ -385,11 +387,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       findHoldingHit: (userId, executor) => sanctionsRepository.findHoldingHit(userId, executor),
       screenIfMissedSince: (userId, completedAt) => sanctions.screenIfMissedSince(userId, completedAt),
     },
-    // Trading is made further down; the threshold is only read once the app is built.
-    trading: {
-      listOverSourceOfWealthThreshold: (userIds, executor) =>
-        trading.listOverSourceOfWealthThreshold(userIds, executor),
-    },
+    trading: tradingVolumes,
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({

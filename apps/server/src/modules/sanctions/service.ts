@@ -40,8 +40,6 @@ export type SanctionsScreener = {
 
 export type UploadedList = { filename: string; bytes: Buffer };
 
-/** Holds placed by screening are the system's, not a staff member's. */
-
 type SubjectMatch = { subject: SubjectRow; match: NameMatch; key: string };
 type Reviewed = { data: SanctionsHit; message: string };
 

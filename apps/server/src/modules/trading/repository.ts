@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
+import { parseAmount } from '@florin/domain';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 
-const SOURCE_OF_WEALTH_THRESHOLD_PENCE = BigInt(SOURCE_OF_WEALTH_THRESHOLD_GBP) * 100n;
+const SOURCE_OF_WEALTH_THRESHOLD_PENCE = parseAmount(String(SOURCE_OF_WEALTH_THRESHOLD_GBP), 'GBP');
 
 export type QuoteRow = Selectable<TradeQuotesTable>;
 export type TradeRow = RowOf<TradesTable>;
@@ -56,6 +57,11 @@ export function createTradingRepository(db: Kysely<DB>) {
       ]);
   }
 
+  /** This calendar year's trades: the volume the tier and the source-of-wealth threshold read (DECISIONS.md). */
+  function thisYearsTrades(executor: Kysely<DB>) {
+    return executor.selectFrom('trades').where('created_at', '>=', sql<Date>`date_trunc('year', now())`);
+  }
+
   return {
     findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
@@ -91,11 +97,9 @@ export function createTradingRepository(db: Kysely<DB>) {
 
     /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
     async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
-      const row = await executor
-        .selectFrom('trades')
+      const row = await thisYearsTrades(executor)
         .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
         .where('user_id', '=', userId)
-        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
         .executeTakeFirstOrThrow();
       return BigInt(row.total);
     },
@@ -109,11 +113,9 @@ export function createTradingRepository(db: Kysely<DB>) {
       executor: Kysely<DB> = db,
     ): Promise<number[]> {
       if (userIds.length === 0) return [];
-      const rows = await executor
-        .selectFrom('trades')
+      const rows = await thisYearsTrades(executor)
         .select('user_id')
         .where('user_id', '=', sql<number>`any(${[...userIds]}::integer[])`)
-        .where('created_at', '>=', sql<Date>`date_trunc('year', now())`)
         .groupBy('user_id')
         .having(sql<string>`sum(gbp_value)`, '>', SOURCE_OF_WEALTH_THRESHOLD_PENCE.toString())
         .execute();
