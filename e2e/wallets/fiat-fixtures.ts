@@ -90,9 +90,13 @@ export async function switchOnEmailCodes(compliance: APIRequestContext, userId: 
  * A bank account's details are new for 24 hours (DECISIONS.md); the dev-only
  * `POST /dev/fiat/bank-accounts/pass-wait` moves them 25 hours into the past.
  */
-export async function passBankDetailsWait(request: APIRequestContext, email: string): Promise<void> {
+export async function passBankDetailsWait(
+  request: APIRequestContext,
+  email: string,
+  options: { endsInSeconds?: number } = {},
+): Promise<void> {
   const response = await request.post('/dev/fiat/bank-accounts/pass-wait', {
-    data: { email },
+    data: { email, ends_in_seconds: options.endsInSeconds },
     headers: await csrfHeaders(request),
   });
   if (!response.ok()) throw new Error(`pass-wait answered ${response.status()}: ${await response.text()}`);

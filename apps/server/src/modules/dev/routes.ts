@@ -81,13 +81,24 @@ export function registerDevRoutes(
   /**
    * Moves the customer's bank details 25 hours into the past, so the 24-hour
    * wait after a change (DECISIONS.md) is over: the e2e stories cannot wait a
-   * day on the server's clock. Never in production.
+   * day on the server's clock. With `ends_in_seconds`, the wait ends that many
+   * seconds from now instead (a page seen while it ends). Never in production.
    */
   app.post(
     '/dev/fiat/bank-accounts/pass-wait',
-    { config: { access: 'public' }, schema: { body: z.strictObject({ email: z.string().email() }) } },
+    {
+      config: { access: 'public' },
+      schema: {
+        body: z.strictObject({
+          email: z.string().email(),
+          ends_in_seconds: z.number().int().min(1).max(3_600).optional(),
+        }),
+      },
+    },
     async (request) => {
-      const { email } = request.body as { email: string };
+      const { email, ends_in_seconds } = request.body as { email: string; ends_in_seconds?: number };
+      const pastMs =
+        ends_in_seconds === undefined ? 25 * 3_600_000 : 24 * 3_600_000 - ends_in_seconds * 1_000;
       const user = await db
         .selectFrom('users')
         .select('id')
@@ -96,7 +107,7 @@ export function registerDevRoutes(
       if (!user) throw new AppError('NOT_FOUND');
       const result = await db
         .updateTable('bank_accounts')
-        .set({ details_changed_at: new Date(Date.now() - 25 * 3_600_000) })
+        .set({ details_changed_at: new Date(Date.now() - pastMs) })
         .where('user_id', '=', user.id)
         .executeTakeFirst();
       return { updated: Number(result.numUpdatedRows) };

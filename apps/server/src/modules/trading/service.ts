@@ -253,11 +253,24 @@ export function createTradingService(deps: TradingServiceDeps) {
     }
   }
 
-  /** What a fiat notional is worth in pence: this year's sum of it is the customer's tier volume. */
-  function gbpValueOf(asset: string, fiat: string, quantity: bigint, value: bigint): bigint {
+  /**
+   * What a trade is worth in pence: this year's sum is the customer's tier volume and what the £15,000 source-of-wealth
+   * threshold reads. A non-GBP trade is valued at the coin's GBP price or, without one, its fiat's; null when
+   * neither is fresh, and the trade waits (a volume recorded as nothing would miss the tier and the threshold).
+   */
+  function gbpValueOf(asset: string, fiat: string, quantity: bigint, value: bigint): bigint | null {
     if (fiat === 'GBP') return value;
-    const rate = market.gbpRate(asset);
-    return rate === null ? 0n : notional(quantity, asAsset(asset), rate, 'GBP', 'floor');
+    const coinRate = market.gbpRate(asset);
+    if (coinRate !== null) return notional(quantity, asAsset(asset), coinRate, 'GBP', 'floor');
+    const fiatRate = market.gbpRate(fiat);
+    return fiatRate === null ? null : notional(value, asAsset(fiat), fiatRate, 'GBP', 'floor');
+  }
+
+  /** The trade's GBP value now; PRICES_STALE when no fresh price gives one. */
+  function requireGbpValue(asset: string, fiat: string, quantity: bigint, value: bigint): bigint {
+    const gbpValue = gbpValueOf(asset, fiat, quantity, value);
+    if (gbpValue === null) throw new AppError('PRICES_STALE');
+    return gbpValue;
   }
 
   type Execution = {
@@ -271,6 +284,8 @@ export function createTradingService(deps: TradingServiceDeps) {
     notional: bigint;
     fee: bigint;
     total: bigint;
+    /** What the trade is worth in pence (gbpValueOf), fixed when it is priced. */
+    gbpValue: bigint;
     feePercent: string;
     quoteId?: string;
     order?: OrderRow;
@@ -305,7 +320,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       fee: input.fee.toString(),
       total: input.total.toString(),
       fee_percent: input.feePercent,
-      gbp_value: gbpValueOf(input.asset, input.fiat, input.quantity, input.notional).toString(),
+      gbp_value: input.gbpValue.toString(),
       quote_id: input.quoteId ?? null,
       order_id: input.order?.id ?? null,
       idempotency_key: input.idempotencyKey ?? null,
@@ -424,6 +439,9 @@ export function createTradingService(deps: TradingServiceDeps) {
       feePercent: order.fee_percent,
       quantity: BigInt(order.quantity),
     });
+    // Without a GBP value the order stays open: a later tick with fresh prices fills it.
+    const gbpValue = gbpValueOf(order.asset, order.fiat, quoted.quantity, quoted.notional);
+    if (gbpValue === null) return null;
     return {
       trader,
       kind: order.type,
@@ -432,6 +450,7 @@ export function createTradingService(deps: TradingServiceDeps) {
       fiat: order.fiat,
       price,
       ...quoted,
+      gbpValue,
       feePercent: order.fee_percent,
       order,
     };
@@ -721,6 +740,7 @@ export function createTradingService(deps: TradingServiceDeps) {
           notional: BigInt(quote.notional),
           fee: BigInt(quote.fee),
           total: BigInt(quote.total),
+          gbpValue: requireGbpValue(quote.asset, quote.fiat, BigInt(quote.quantity), BigInt(quote.notional)),
           feePercent: quote.fee_percent,
           quoteId: quote.id,
         });
@@ -800,6 +820,7 @@ export function createTradingService(deps: TradingServiceDeps) {
           fiat,
           price,
           ...quoted,
+          gbpValue: requireGbpValue(asset, fiat, quoted.quantity, quoted.notional),
           feePercent: pricing.feePercent,
           idempotencyKey,
           requestHash,

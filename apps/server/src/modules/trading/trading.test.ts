@@ -869,6 +869,32 @@ describe('the £15,000 source-of-wealth threshold', () => {
     await expectLedgerToHold();
   });
 
+  it('counts a year’s trades of exactly £15,000 as not past it, and any more as past it', async () => {
+    const customer = await trader({ platform: 2, btc: 100_000_000n });
+    const at = new Date().toISOString();
+    // A bid of £20,000 with no spread: 0.75 BTC is worth exactly £15,000.00.
+    const flat = tradingService({
+      market: {
+        quote: (symbol) => ({ symbol, mid: '20000', bid: '20000', ask: '20000', at, stale: false }),
+        gbpRate: () => null,
+      },
+    });
+    const sell = (crypto_amount: string) =>
+      flat.marketOrder(customer.id, newIdempotencyKey(), 'sell', {
+        coin_id: 'btc',
+        crypto_amount,
+        currency: 'gbp',
+        max_slippage_percent: '1',
+      });
+    const over = () => createTradingRepository(db()).listOverSourceOfWealthThreshold([customer.id]);
+    await sell('0.74');
+    await sell('0.01');
+    expect(await over()).toEqual([]);
+    await sell('0.01');
+    expect(await over()).toEqual([customer.id]);
+    await expectLedgerToHold();
+  });
+
   it('asks when a resting order’s fill takes the year past it', async () => {
     const customer = await trader({ platform: 2, btc: 100_000_000n });
     await drive('20000');
@@ -882,6 +908,66 @@ describe('the £15,000 source-of-wealth threshold', () => {
     expect(await mailSubjects(db(), customer.email)).toContain(
       'Please tell us about your source of wealth — Florin',
     );
+    await expectLedgerToHold();
+  });
+});
+
+describe('the GBP value of a trade in another fiat', () => {
+  // The app's fills run on the GBP ticks drive() makes; these engines of their own are handed the prices.
+  const at = new Date().toISOString();
+  const fell = { mid: '18500', bid: '18400', ask: '18600', at, stale: false };
+  const quoteAt = (symbol: string) => ({ ...fell, symbol });
+  const eurOnly = (asset: string) => (asset === 'EUR' ? '0.85' : null);
+
+  async function gbpValues(customer: Customer): Promise<string[]> {
+    const rows = await db()
+      .selectFrom('trades')
+      .select('gbp_value')
+      .where('user_id', '=', customer.id)
+      .execute();
+    return rows.map((row) => String(row.gbp_value));
+  }
+
+  it('is read from the fiat’s rate when the coin has no GBP price; without either the trade is refused', async () => {
+    const customer = await trader({ platform: 2 });
+    await fund(t.ledger, db(), customer.id, 'EUR', 1_000_000n);
+    const body = {
+      coin_id: 'btc',
+      crypto_amount: '0.01',
+      currency: 'eur',
+      max_slippage_percent: '1',
+    } as const;
+
+    const unpriced = tradingService({ market: { quote: quoteAt, gbpRate: () => null } });
+    await expect(unpriced.marketOrder(customer.id, newIdempotencyKey(), 'buy', body)).rejects.toMatchObject({
+      code: 'PRICES_STALE',
+    });
+    expect(await gbpValues(customer)).toEqual([]);
+    expect(
+      (await t.ledger.getBalance(db(), { asset: 'EUR', kind: 'available', ownerUserId: String(customer.id) }))
+        .available,
+    ).toBe(1_000_000n);
+
+    const priced = tradingService({ market: { quote: quoteAt, gbpRate: eurOnly } });
+    await priced.marketOrder(customer.id, newIdempotencyKey(), 'buy', body);
+    // €186.00 (0.01 BTC at the ask) at £0.85 a euro.
+    expect(await gbpValues(customer)).toEqual(['15810']);
+    await expectLedgerToHold();
+  });
+
+  it('a resting order waits for a tick that can value it, then fills with its value', async () => {
+    const customer = await trader({ platform: 2 });
+    await fund(t.ledger, db(), customer.id, 'EUR', 1_000_000n);
+    await drive('20000', 'BTC/EUR');
+    const order = await placed(customer, { side: 1, order_qty: '0.01', price: '19000', currency: 'eur' });
+    const tick = [{ ...fell, symbol: 'BTC/EUR' }];
+
+    await tradingService({ market: { quote: quoteAt, gbpRate: () => null } }).sweep(tick);
+    expect(await statusOf(order.id)).toBe('open');
+
+    await tradingService({ market: { quote: quoteAt, gbpRate: eurOnly } }).sweep(tick);
+    expect(await statusOf(order.id)).toBe('filled');
+    expect(await gbpValues(customer)).toEqual(['15810']);
     await expectLedgerToHold();
   });
 });

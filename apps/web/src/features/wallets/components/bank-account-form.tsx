@@ -1,6 +1,7 @@
 import {
   CreateBankAccountBodySchema,
   FIAT_TEXTS,
+  waitUntilText,
   type BankAccount,
   type FiatCurrency,
 } from '@florin/contracts';
@@ -8,8 +9,8 @@ import { Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, T
 import { useEffect } from 'react';
 import { useForm, type FieldError, type Resolver } from 'react-hook-form';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
-import { formatDateTime } from '../../../lib/format';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
+import { isWaiting, useNowPassing } from '../../../lib/use-now-passing';
 import { useBankAccount } from '../api/get-bank-account';
 import { useSaveBankAccount } from '../api/save-bank-account';
 
@@ -67,6 +68,7 @@ function valuesOf(account: BankAccount | null | undefined): BankForm {
 }
 
 function AccountState({ account }: { account: BankAccount }) {
+  const now = useNowPassing([account.withdrawals_allowed_from]);
   return (
     <Stack gap={4}>
       <Group gap="xs">
@@ -86,9 +88,9 @@ function AccountState({ account }: { account: BankAccount }) {
           {FIAT_TEXTS.bankAccountUnverified}
         </Text>
       )}
-      {account.withdrawals_allowed_from && (
+      {isWaiting(account.withdrawals_allowed_from, now) && (
         <Text size="sm" c="dimmed">
-          {FIAT_TEXTS.bankDetailsChanged} {formatDateTime(account.withdrawals_allowed_from)}.
+          {waitUntilText(FIAT_TEXTS.bankDetailsChanged, new Date(account.withdrawals_allowed_from))}
         </Text>
       )}
     </Stack>

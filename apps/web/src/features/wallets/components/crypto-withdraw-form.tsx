@@ -10,6 +10,8 @@ import {
   type CryptoWithdrawInfo,
   type CryptoWithdrawRequest,
   type WhitelistedWallet,
+  ukDateTime,
+  waitUntilText,
 } from '@florin/contracts';
 import {
   Alert,
@@ -29,8 +31,8 @@ import { trimZeros } from '@florin/domain';
 import { useRef, useState, type FormEvent } from 'react';
 import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
-import { formatDateTime } from '../../../lib/format';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
+import { isWaiting, useNowPassing } from '../../../lib/use-now-passing';
 import { useCancelCryptoWithdrawal } from '../api/cancel-crypto-withdrawal';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
 import { useCryptoWithdrawInfo } from '../api/get-crypto-withdraw-info';
@@ -66,11 +68,9 @@ function maxAmount(available: string, coin: CoinId): string {
   return trimZeros(`${whole}.${fraction.slice(0, CRYPTO_WITHDRAW_DECIMALS)}`);
 }
 
-function savedAddressLabel(wallet: WhitelistedWallet): string {
+function savedAddressLabel(wallet: WhitelistedWallet, usable: boolean): string {
   const tag = wallet.tag ? ` · tag ${wallet.tag}` : '';
-  const wait = wallet.usable
-    ? ''
-    : ` · usable from ${formatDateTime(wallet.usable_from) ?? wallet.usable_from}`;
+  const wait = usable ? '' : ` · usable from ${ukDateTime(new Date(wallet.usable_from))}`;
   return `${wallet.label} (${wallet.address})${tag}${wait}`;
 }
 
@@ -120,10 +120,13 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
   const rules = { coin, minimum: info.minimum, fee: info.fee, available: info.available };
   const savedWallet = saved.data?.find((entry) => entry.id === savedId);
 
+  // The waits end on screen when they end: the pause, and each saved address's first 24 hours.
+  const now = useNowPassing([info.blocked_until, ...(saved.data ?? []).map((entry) => entry.usable_from)]);
+  const isUsable = (entry: WhitelistedWallet) => entry.usable || !isWaiting(entry.usable_from, now);
   const blocker = info.withdraw_disabled
     ? CRYPTO_WITHDRAW_TEXTS.withdrawDisabled
-    : info.blocked_until
-      ? `${CRYPTO_WITHDRAW_TEXTS.securityWait} ${formatDateTime(info.blocked_until) ?? info.blocked_until}.`
+    : isWaiting(info.blocked_until, now)
+      ? waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, new Date(info.blocked_until))
       : undefined;
 
   const change = (field: CryptoWithdrawField, apply: () => void) => {
@@ -263,7 +266,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
   const receive = receiveAmount(amount, rules);
   const after = balanceAfter(amount, rules);
   const isAfterNegative = after.startsWith('-');
-  const usableSaved = (saved.data ?? []).filter((entry) => entry.usable);
+  const usableSaved = (saved.data ?? []).filter(isUsable);
 
   return (
     <>
@@ -311,8 +314,8 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
                 placeholder={saved.isPending ? 'Loading your saved addresses…' : 'Choose a saved address'}
                 data={(saved.data ?? []).map((entry) => ({
                   value: entry.id,
-                  label: savedAddressLabel(entry),
-                  disabled: !entry.usable,
+                  label: savedAddressLabel(entry, isUsable(entry)),
+                  disabled: !isUsable(entry),
                 }))}
                 value={savedId}
                 onChange={(value) => change('wallet', () => setSavedId(value))}

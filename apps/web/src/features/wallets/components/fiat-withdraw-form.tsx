@@ -1,4 +1,4 @@
-import { FIAT_TEXTS, type BankAccount, type FiatCurrency } from '@florin/contracts';
+import { FIAT_TEXTS, waitUntilText, type BankAccount, type FiatCurrency } from '@florin/contracts';
 import {
   Alert,
   Button,
@@ -15,8 +15,9 @@ import {
 import { useRef, useState, type FormEvent } from 'react';
 import { SendCodeButton } from '../../../components/send-code-button';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
-import { formatDateTime, formatDecimal, FIAT_DECIMALS } from '../../../lib/format';
+import { formatDecimal, FIAT_DECIMALS } from '../../../lib/format';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
+import { isWaiting, useNowPassing } from '../../../lib/use-now-passing';
 import { useBankAccount } from '../api/get-bank-account';
 import { useWithdrawInfo, type FiatWithdrawInfo } from '../api/get-withdraw-info';
 import { newIdempotencyKey, useWithdrawFiat } from '../api/withdraw-fiat';
@@ -46,10 +47,10 @@ export function RegisterBankWarning({ onRegister }: { onRegister?: () => void })
 }
 
 /** Why the Withdraw button is off, when the bank account is there but not usable yet. */
-function accountBlocker(account: BankAccount): string | undefined {
+function accountBlocker(account: BankAccount, now: number): string | undefined {
   if (!account.verified) return FIAT_TEXTS.bankAccountUnverified;
-  if (account.withdrawals_allowed_from)
-    return `${FIAT_TEXTS.bankDetailsChanged} ${formatDateTime(account.withdrawals_allowed_from)}.`;
+  if (isWaiting(account.withdrawals_allowed_from, now))
+    return waitUntilText(FIAT_TEXTS.bankDetailsChanged, new Date(account.withdrawals_allowed_from));
   return undefined;
 }
 
@@ -74,12 +75,13 @@ function WithdrawForm({
   const withdraw = useWithdrawFiat();
   const symbol = info.currency_symbol;
   const rules = { ...info, currency };
-  // Every reason at once: the customer learns each wait, not one after another.
+  // Every reason at once: the customer learns each wait, not one after another; each goes when its wait ends.
+  const now = useNowPassing([info.blocked_until, account?.withdrawals_allowed_from]);
   const blockers = [
-    info.blocked_until
-      ? `${FIAT_TEXTS.twoFactorResetWait} ${formatDateTime(info.blocked_until) ?? info.blocked_until}.`
+    isWaiting(info.blocked_until, now)
+      ? waitUntilText(FIAT_TEXTS.twoFactorResetWait, new Date(info.blocked_until))
       : undefined,
-    account ? accountBlocker(account) : undefined,
+    account ? accountBlocker(account, now) : undefined,
   ].filter((text) => text !== undefined);
   const canSubmit = account !== null && blockers.length === 0;
 
