@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { compareDecimals, CRYPTO_ENTRY_DECIMALS, decimalPlaces, scaleOf } from '@florin/domain';
+import {
+  compareDecimals,
+  CRYPTO_ENTRY_DECIMALS,
+  decimalPlaces,
+  mulRatioFloor,
+  parseRatio,
+  quantityDecimalsOf,
+  scaleOf,
+} from '@florin/domain';
 import { assetOfCoinId, CoinIdSchema, type CoinId } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
+import { ukDateTime } from './uk-time.js';
 import { DecimalStringSchema } from './money.js';
 
 /**
@@ -54,13 +63,30 @@ export const TERM_DEPOSIT_TEXTS = {
   maxBelowMin: 'The maximum must not be smaller than the minimum.',
 } as const;
 
-/** The most decimals a deposit of the coin may carry: its own, at most 8 (spec README). */
+/** The most decimals a deposit of the coin may carry: its own, at most 8 (spec README), none for xrp (spec 002 §5). */
 export function termDepositDecimals(coin: CoinId): number {
-  return Math.min(scaleOf(assetOfCoinId(coin)), CRYPTO_ENTRY_DECIMALS);
+  return quantityDecimalsOf(coin, Math.min(scaleOf(assetOfCoinId(coin)), CRYPTO_ENTRY_DECIMALS));
+}
+
+/**
+ * Interest for the whole term (spec 002 §9: rate % × amount), in the coin's smallest units, floored to the
+ * decimals a deposit of the coin may carry: the house never rounds up, and no part of it is dust beyond the
+ * 8 decimals a withdrawal can carry. The server pays it; the page shows it before the customer confirms.
+ */
+export function termDepositInterest(amount: bigint, ratePercent: string, coin: CoinId): bigint {
+  const rate = parseRatio(ratePercent);
+  const exact = mulRatioFloor(amount, { numerator: rate.numerator, denominator: rate.denominator * 100n });
+  const step = 10n ** BigInt(scaleOf(assetOfCoinId(coin)) - termDepositDecimals(coin));
+  return exact - (exact % step);
 }
 
 export function termDepositDecimalsText(scale: number): string {
+  if (scale === 0) return 'Enter a whole number: no decimal point.';
   return `Enter at most ${scale} decimal places.`;
+}
+/** Refused while the firm's notice runs: the deposit must come back before the account becomes withdraw-only. */
+export function termDepositAfterTerminationText(terminatesAt: Date): string {
+  return `Your account becomes withdraw-only on ${ukDateTime(terminatesAt)}: choose a term that ends before then.`;
 }
 export function termDepositMinimumText(min: string, coin: string): string {
   return `The smallest deposit for this term is ${min} ${coin.toUpperCase()}.`;

@@ -826,7 +826,7 @@ export type ReferralCommissionsTable = {
   fee_gbp: string;
   commission_percent: string;
   amount: string;
-  skipped: 'policy' | 'zero' | null;
+  skipped: 'policy' | 'zero' | 'closed' | null;
   journal_id: string | null;
   created_at: CreatedAt;
 };

@@ -87,6 +87,20 @@ function isLive(customer: Pick<FiatCustomer, 'status' | 'block_status'>): boolea
   return customer.status === 1 && customer.block_status !== ON_HOLD;
 }
 
+/**
+ * What must hold before money leaves a customer for their bank: a live account not on hold, source of wealth
+ * answered when staff or the £15,000 threshold asked again, and no wait after a staff 2FA reset. Fiat
+ * withdrawals and affiliate claims (referrals) both check it.
+ */
+export function checkMayPayOut(
+  customer: Pick<FiatCustomer, 'status' | 'block_status' | 'is_sow_reset' | 'two_factor_reset_at'>,
+): void {
+  if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
+  if (customer.is_sow_reset === 1) throw new AppError('FORBIDDEN', FIAT_TEXTS.sourceOfWealthPending);
+  const until = withdrawalsBlockedUntil(customer);
+  if (until) throw new AppError('FORBIDDEN', waitUntilText(FIAT_TEXTS.twoFactorResetWait, until));
+}
+
 function asCurrency(code: string): FiatCurrency {
   return code as FiatCurrency;
 }
@@ -324,13 +338,6 @@ export function createFiatService(deps: FiatServiceDeps) {
       if (!matches) throw new AppError('BANK_ACCOUNT_NOT_SET', FIAT_TEXTS.bankDetailsMismatch);
     }
     return account;
-  }
-
-  function checkMayMoveMoney(customer: FiatCustomer): void {
-    if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
-    if (customer.is_sow_reset === 1) throw new AppError('FORBIDDEN', FIAT_TEXTS.sourceOfWealthPending);
-    const until = withdrawalsBlockedUntil(customer);
-    if (until) throw new AppError('FORBIDDEN', waitUntilText(FIAT_TEXTS.twoFactorResetWait, until));
   }
 
   /**
@@ -657,7 +664,7 @@ export function createFiatService(deps: FiatServiceDeps) {
 
       // The checks in the spec's order, with its texts; they run again under the lock below.
       const customer = await requireCustomer(userId);
-      checkMayMoveMoney(customer);
+      checkMayPayOut(customer);
       await deps.verification.assertComplete(userId);
       checkBankAccount(await repository.findBankAccountByCurrency(userId, currency), body);
       const rules = await currencyRules(currency);
@@ -683,7 +690,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replayed = await replay(trx);
         if (replayed) return { answer: replayed, created: undefined };
-        checkMayMoveMoney(locked);
+        checkMayPayOut(locked);
         const account = checkBankAccount(
           await repository.findBankAccountByCurrency(userId, currency, trx),
           body,

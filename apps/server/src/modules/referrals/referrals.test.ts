@@ -190,6 +190,25 @@ describe('referral commission', () => {
     await expectLedgerToHold();
   });
 
+  it('credits nothing to a referrer whose account has closed, who could never claim it', async () => {
+    const referrer = await customer('corporate');
+    const referred = await customer('uk-individual', { referredBy: referrer });
+    await db()
+      .updateTable('users')
+      .set({ terminated_at: new Date(), access_ends_at: new Date(), terminated_by: 'customer' })
+      .where('id', '=', referrer.id)
+      .execute();
+    await buyBitcoin(referred);
+    await referrals.accrueCommissions();
+    const row = await db()
+      .selectFrom('referral_commissions')
+      .select(['amount', 'skipped'])
+      .where('referrer_user_id', '=', referrer.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ amount: '0', skipped: 'closed' });
+    await expectLedgerToHold();
+  });
+
   it('credits nothing to a UK individual referrer the policy excludes', async () => {
     const referrer = await customer('uk-individual');
     const referred = await customer('abroad', { referredBy: referrer });
@@ -331,6 +350,30 @@ describe('claiming earnings', () => {
     expect(lifted.statusCode, lifted.body).toBe(200);
     const paidAfter = await finance.browser.post(`/api/admin/affiliate-claims/${id}/paid`);
     expect(paidAfter.statusCode, paidAfter.body).toBe(200);
+    await expectLedgerToHold();
+  });
+
+  it('waits, as a fiat withdrawal does, for source-of-wealth answers and after a staff 2FA reset', async () => {
+    const referrer = await earner();
+    await readyBankAccount(t, referrer);
+    const unpaid = (await earnings(referrer)).amount_available;
+    const setUser = (values: { is_sow_reset?: number; two_factor_reset_at?: Date | null }) =>
+      db().updateTable('users').set(values).where('id', '=', referrer.id).execute();
+
+    await setUser({ is_sow_reset: 1 });
+    const asked = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(asked.statusCode).toBe(403);
+    expect(errorOf(asked).message).toBe(FIAT_TEXTS.sourceOfWealthPending);
+
+    await setUser({ is_sow_reset: 0, two_factor_reset_at: new Date(Date.now() - 3_600_000) });
+    const waiting = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(waiting.statusCode).toBe(403);
+    expect(errorOf(waiting).message).toMatch(new RegExp(`^${FIAT_TEXTS.twoFactorResetWait} `));
+    expect((await earnings(referrer)).amount_available).toBe(unpaid);
+
+    await setUser({ two_factor_reset_at: new Date(Date.now() - 25 * 3_600_000) });
+    const claimed = await claim(referrer, { withdraw_amount: '1.00' });
+    expect(claimed.statusCode, claimed.body).toBe(200);
     await expectLedgerToHold();
   });
 

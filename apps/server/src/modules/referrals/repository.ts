@@ -15,6 +15,10 @@ export type ReferralCustomer = {
   platform_2fa_mobile: boolean;
   login_notifications: boolean;
   loginout_notifications: boolean;
+  is_sow_reset: number;
+  two_factor_reset_at: Date | null;
+  /** When the account closed or the firm's termination takes effect (withdraw-only from then). */
+  terminated_at: Date | null;
 };
 
 export type ClaimRow = RowOf<AffiliateClaimsTable>;
@@ -75,6 +79,9 @@ export function createReferralRepository(db: Kysely<DB>) {
         'users.platform_2fa_mobile',
         'users.login_notifications',
         'users.loginout_notifications',
+        'users.is_sow_reset',
+        'users.two_factor_reset_at',
+        'users.terminated_at',
         sql<boolean>`users.totp_secret_encrypted IS NOT NULL`.as('has_totp'),
       ]);
 
@@ -191,7 +198,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         fee_gbp: string;
         commission_percent: string;
         amount: string;
-        skipped: 'policy' | 'zero' | null;
+        skipped: 'policy' | 'zero' | 'closed' | null;
         journal_id: string | null;
       },
     ) {

@@ -21,6 +21,7 @@ import { AmountFormatError, formatAmount, mulRatioFloor, parseAmount, parseRatio
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, HouseAccountRef, Ledger, UserAccountRef } from '../../ledger/index.js';
 import type { SecondFactor } from '../../security/second-factor.js';
+import { checkMayPayOut } from '../fiat/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
@@ -191,9 +192,17 @@ export function createReferralService(deps: ReferralServiceDeps) {
       const current = await repository.getPolicy(trx);
       const referrer = await repository.findCustomer(trade.referrer_user_id, trx);
       const feeGbp = feeInPence(trade);
+      // A referrer whose account has closed, or whose termination has taken effect, could never claim it.
+      const isClosed = referrer?.terminated_at != null && referrer.terminated_at <= new Date();
       const eligible = referrer !== undefined && isEligibleUnder(current.policy, referrer);
-      const amount = eligible ? commissionOn(feeGbp, current.commission_percent) : 0n;
-      const skipped = !eligible ? ('policy' as const) : amount === 0n ? ('zero' as const) : null;
+      const amount = eligible && !isClosed ? commissionOn(feeGbp, current.commission_percent) : 0n;
+      const skipped = isClosed
+        ? ('closed' as const)
+        : !eligible
+          ? ('policy' as const)
+          : amount === 0n
+            ? ('zero' as const)
+            : null;
       let journalId: string | null = null;
       if (!skipped) {
         // One key per trade: a second run (or another instance) replays this journal, never repeats it.
@@ -363,7 +372,8 @@ export function createReferralService(deps: ReferralServiceDeps) {
       if (earlier) return answer(earlier);
 
       const customer = await requireCustomer(userId);
-      if (customer.status !== 1 || customer.block_status === ON_HOLD) throw new AppError('ACCOUNT_NOT_LIVE');
+      // A claim is paid to the bank: it waits where a fiat withdrawal would (source of wealth, a 2FA reset).
+      checkMayPayOut(customer);
       await deps.verification.assertComplete(userId);
       const bank = await deps.bankAccountOf(userId);
       if (!bank)
@@ -399,6 +409,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replay = await claimed(trx);
         if (replay) return replay;
+        checkMayPayOut(locked);
         let holdId: string;
         try {
           ({ holdId } = await ledger.placeHold(trx, {

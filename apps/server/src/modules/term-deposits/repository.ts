@@ -11,6 +11,8 @@ export type TermDepositCustomer = {
   block_status: number;
   login_notifications: boolean;
   loginout_notifications: boolean;
+  /** When a termination the firm gave notice of takes effect (withdraw-only from then). */
+  terminated_at: Date | null;
 };
 
 export type OptionRow = {
@@ -93,6 +95,7 @@ export function createTermDepositRepository(db: Kysely<DB>) {
           'block_status',
           'login_notifications',
           'loginout_notifications',
+          'terminated_at',
         ])
         .where('id', '=', userId)
         .executeTakeFirst();

@@ -5,6 +5,8 @@ import {
   AppError,
   assetOfCoinId,
   TERM_DEPOSIT_TEXTS,
+  termDepositAfterTerminationText,
+  termDepositInterest,
   termDepositMaximumText,
   termDepositMinimumText,
   type AdminTermDepositOption,
@@ -12,14 +14,7 @@ import {
   type TermDepositCoin,
   type TermDepositTransaction,
 } from '@florin/contracts';
-import {
-  formatAmount,
-  mulRatioFloor,
-  parseAmount,
-  parseRatio,
-  trimZeros,
-  type AssetCode,
-} from '@florin/domain';
+import { formatAmount, parseAmount, trimZeros, type AssetCode } from '@florin/domain';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting, UserAccountRef } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
@@ -61,12 +56,6 @@ function asAsset(code: string): AssetCode {
 /** '1.2500' → '1.25': rates as people read and compare them. */
 function rateText(value: string): string {
   return trimZeros(value.includes('.') ? value : `${value}.0`);
-}
-
-/** Interest for the whole term: amount × rate %, floored to the coin's smallest unit (the house never rounds up). */
-export function interestFor(amount: bigint, ratePercent: string): bigint {
-  const rate = parseRatio(rateText(ratePercent));
-  return mulRatioFloor(amount, { numerator: rate.numerator, denominator: rate.denominator * 100n });
 }
 
 function termAccount(deposit: Pick<DepositRow, 'id' | 'user_id' | 'asset'>): UserAccountRef {
@@ -257,6 +246,13 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
           if (sent !== rateText(option.interest_rate))
             throw new AppError('CONFLICT', TERM_DEPOSIT_TEXTS.rateChanged);
         }
+        const maturesAt = new Date(now.getTime() + option.no_days * DAY_MS);
+        // During the firm's notice: coins locked past it would come back when only withdrawing is left, or after
+        // access has ended.
+        if (customer.terminated_at && maturesAt > customer.terminated_at) {
+          const text = termDepositAfterTerminationText(customer.terminated_at);
+          throw new AppError('VALIDATION_FAILED', text, { day: [text] });
+        }
         if (amount < BigInt(option.amount_min))
           throw refuseAmount(
             termDepositMinimumText(trimZeros(formatAmount(BigInt(option.amount_min), asset)), input.coin),
@@ -281,9 +277,9 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
           amount: amount.toString(),
           no_days: option.no_days,
           interest_rate: option.interest_rate,
-          interest: interestFor(amount, option.interest_rate).toString(),
+          interest: termDepositInterest(amount, option.interest_rate, input.coin).toString(),
           starts_at: now,
-          matures_at: new Date(now.getTime() + option.no_days * DAY_MS),
+          matures_at: maturesAt,
         });
         if (!deposit) {
           // The same key committed by a concurrent request while this one waited.

@@ -5,6 +5,7 @@ import {
   TermDepositCoinSchema,
   TermDepositTransactionSchema,
   type TermDepositCoin,
+  termDepositAfterTerminationText,
 } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
@@ -264,6 +265,46 @@ describe('locking coins in a term deposit', () => {
       deposit_return: '0.00000250',
       total_balance_amount: '0.00100251',
     });
+    await expectLedgerToHold();
+  });
+
+  it('floors the interest to the 8 decimals a withdrawal carries, so none of it is dust', async () => {
+    const customer = await customerWith('1');
+    const option = await shortestOption(customer);
+    const response = await lock(customer, { coin: 'eth', amount: '0.12345678', day: option.id });
+    expect(response.statusCode, response.body).toBe(200);
+    // 0.12345678 × 0.25 % = 0.00030864195 ETH: 0.00030864 is paid, the rest could never be withdrawn.
+    expect(TermDepositTransactionSchema.parse(response.json<{ data: unknown }>().data)).toMatchObject({
+      deposit_return: '0.000308640000000000',
+      total_balance_amount: '0.123765420000000000',
+    });
+    await expectLedgerToHold();
+  });
+
+  it('during the firm’s notice takes only a term that ends before the account becomes withdraw-only', async () => {
+    const customer = await customerWith('1');
+    const terminatedAt = new Date(Date.now() + 100 * 86_400_000);
+    await db()
+      .updateTable('users')
+      .set({
+        termination_notice_at: new Date(),
+        terminated_at: terminatedAt,
+        access_ends_at: new Date(terminatedAt.getTime() + 60 * 86_400_000),
+        terminated_by: 'firm',
+      })
+      .where('id', '=', customer.id)
+      .execute();
+    const options = (await coins(customer)).find((coin) => coin.coin_id === 'eth')?.options ?? [];
+    const days = (n: number) => options.find((option) => option.no_days === n)?.id;
+
+    const tooLong = await lock(customer, { coin: 'eth', amount: '0.1', day: days(180) });
+    expect(tooLong.statusCode).toBe(422);
+    const text = termDepositAfterTerminationText(terminatedAt);
+    expect(errorOf(tooLong)).toMatchObject({ message: text, errors: { day: [text] } });
+    expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
+
+    const inTime = await lock(customer, { coin: 'eth', amount: '0.1', day: days(90) });
+    expect(inTime.statusCode, inTime.body).toBe(200);
     await expectLedgerToHold();
   });
 

@@ -33,13 +33,22 @@ describe('the Transfer checks', () => {
 });
 
 describe('the earn preview', () => {
-  it('is rate % of the amount, floored to the coin, and only within the balance', () => {
-    expect(previewDeposit('0.5', '1', '0.25', 18)).toEqual({
+  const eth = { coinId: 'eth', scale: 18 } as const;
+  it('is rate % of the amount, floored as the server pays it, and only within the balance', () => {
+    expect(previewDeposit('0.5', '1', '0.25', eth)).toEqual({
       earn: '0.001250000000000000',
       total: '0.501250000000000000',
     });
-    expect(previewDeposit('0.00100001', '1', '0.25', 8)).toEqual({ earn: '0.00000250', total: '0.00100251' });
-    expect(previewDeposit('2', '1', '0.25', 18)).toBeNull();
-    expect(previewDeposit('', '1', '0.25', 18)).toBeNull();
+    expect(previewDeposit('0.00100001', '1', '0.25', { coinId: 'btc', scale: 8 })).toEqual({
+      earn: '0.00000250',
+      total: '0.00100251',
+    });
+    // 0.00030864195 ETH earned: shown, as paid, to 8 decimals.
+    expect(previewDeposit('0.12345678', '1', '0.25', eth)).toEqual({
+      earn: '0.000308640000000000',
+      total: '0.123765420000000000',
+    });
+    expect(previewDeposit('2', '1', '0.25', eth)).toBeNull();
+    expect(previewDeposit('', '1', '0.25', eth)).toBeNull();
   });
 });

@@ -1,18 +1,12 @@
 import {
   TERM_DEPOSIT_TEXTS,
   termDepositDecimalsText,
+  termDepositInterest,
   termDepositMaximumText,
   termDepositMinimumText,
+  type CoinId,
 } from '@florin/contracts';
-import {
-  compareDecimals,
-  decimalPlaces,
-  fromMinorUnits,
-  mulRatioFloor,
-  parseRatio,
-  toMinorUnits,
-  trimZeros,
-} from '@florin/domain';
+import { compareDecimals, decimalPlaces, fromMinorUnits, toMinorUnits, trimZeros } from '@florin/domain';
 
 /** Spec 002 section 5: digits and one decimal point; for xrp no decimal point at all. */
 export function cleanAmountInput(text: string, coinId: string): string {
@@ -66,21 +60,20 @@ export type DepositPreview = { earn: string; total: string };
 /**
  * Spec 002 section 9: earn is rate % × amount and the deposit balance is
  * amount + earn, computed only when the amount does not exceed the balance.
- * Floored to the coin's scale as the server pays it; the screen shows 5 decimals.
+ * Floored as the server pays it (termDepositInterest); the screen shows 5 decimals.
  */
 export function previewDeposit(
   amount: string,
   balance: string,
   ratePercent: string,
-  scale: number,
+  coin: { coinId: CoinId; scale: number },
 ): DepositPreview | null {
   if (transferErrors(amount, balance).length > 0) return null;
   const text = normalise(amount);
-  if ((decimalPlaces(text) ?? 0) > scale) return null;
-  const units = toMinorUnits(text, scale);
-  const rate = parseRatio(ratePercent);
-  const earn = mulRatioFloor(units, { numerator: rate.numerator, denominator: rate.denominator * 100n });
-  return { earn: fromMinorUnits(earn, scale), total: fromMinorUnits(units + earn, scale) };
+  if ((decimalPlaces(text) ?? 0) > coin.scale) return null;
+  const units = toMinorUnits(text, coin.scale);
+  const earn = termDepositInterest(units, ratePercent, coin.coinId);
+  return { earn: fromMinorUnits(earn, coin.scale), total: fromMinorUnits(units + earn, coin.scale) };
 }
 
 /** The amount as the server takes it ("5." → "5"). */

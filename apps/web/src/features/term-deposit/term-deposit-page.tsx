@@ -67,7 +67,10 @@ export function TermDepositPage() {
       coin,
       option,
       amount: amountForRequest(amount),
-      preview: previewDeposit(amount, coin.balance, option.interest_rate, coin.scale),
+      preview: previewDeposit(amount, coin.balance, option.interest_rate, {
+        coinId: coin.coin_id,
+        scale: coin.scale,
+      }),
     });
   };
 

@@ -44,7 +44,10 @@ function show(value: string | undefined, coin: TermDepositCoin): string {
 function rowFigures(coin: TermDepositCoin, input: RowInput | undefined) {
   const option = selectedOption(coin, input);
   const preview = option
-    ? previewDeposit(input?.amount ?? '', coin.balance, option.interest_rate, coin.scale)
+    ? previewDeposit(input?.amount ?? '', coin.balance, option.interest_rate, {
+        coinId: coin.coin_id,
+        scale: coin.scale,
+      })
     : null;
   return { option, preview };
 }
