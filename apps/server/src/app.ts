@@ -490,14 +490,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const investor = createInvestorService({ db, repository: createInvestorRepository(db) });
   registerInvestorRoutes(app, { investor });
-  const closure = createClosureService({
-    db,
-    repository: createClosureRepository(db),
-    notifier,
-    storage,
-    log: app.log,
-  });
-  registerClosureRoutes(app, { closure, cookies });
   const trading = createTradingService({
     db,
     repository: createTradingRepository(db),
@@ -550,6 +542,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     verification,
   });
   registerTermDepositRoutes(app, { termDeposits });
+  const closure = createClosureService({
+    db,
+    repository: createClosureRepository(db),
+    termDeposits,
+    notifier,
+    storage,
+    log: app.log,
+  });
+  registerClosureRoutes(app, { closure, cookies });
   registerNewsletterRoutes(app, {
     newsletter: createNewsletterService({
       db,

@@ -5,6 +5,9 @@ import { CONTROL_CHARACTER } from './enquiries.js';
 import { VerificationStateSchema } from './kyc.js';
 
 /** The spec's texts for identity screens, word for word (DECISIONS.md replaces some). */
+
+/** An e-mailed code works this long, once: the server expires it, and the modals offer Resend after it. */
+export const EMAILED_CODE_MINUTES = 10;
 export const AUTH_TEXTS = {
   registered:
     'Your account has been created. Please check and verify your email in order for you to proceed.',

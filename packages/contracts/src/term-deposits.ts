@@ -75,9 +75,16 @@ export function termDepositDecimals(coin: CoinId): number {
  */
 export function termDepositInterest(amount: bigint, ratePercent: string, coin: CoinId): bigint {
   const rate = parseRatio(ratePercent);
-  const exact = mulRatioFloor(amount, { numerator: rate.numerator, denominator: rate.denominator * 100n });
+  return floorToTermDepositDecimals(
+    mulRatioFloor(amount, { numerator: rate.numerator, denominator: rate.denominator * 100n }),
+    coin,
+  );
+}
+
+/** Units of the coin floored to the decimals a deposit of it may carry (termDepositDecimals). */
+export function floorToTermDepositDecimals(units: bigint, coin: CoinId): bigint {
   const step = 10n ** BigInt(scaleOf(assetOfCoinId(coin)) - termDepositDecimals(coin));
-  return exact - (exact % step);
+  return units - (units % step);
 }
 
 export function termDepositDecimalsText(scale: number): string {

@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { EMAILED_CODE_MINUTES } from '@florin/contracts';
 import type { DB } from '../db/schema.js';
 import { hmacHex, safeEqual } from './secret-box.js';
 
-/** An e-mailed code works this long, once. */
-export const EMAILED_CODE_MINUTES = 10;
 /** Wrong tries before an e-mailed code stops working. */
 export const EMAILED_CODE_MAX_ATTEMPTS = 5;
 

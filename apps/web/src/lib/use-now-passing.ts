@@ -1,3 +1,4 @@
+import { EMAILED_CODE_MINUTES } from '@florin/contracts';
 import { useEffect, useState } from 'react';
 
 /** setTimeout's longest delay (about 24.8 days); a later moment is waited for in steps. */
@@ -25,4 +26,16 @@ export function useNowPassing(moments: readonly (string | null | undefined)[]): 
 /** Whether a wait ending at `moment` is still on at `now` (an absent or unreadable moment is no wait). */
 export function isWaiting(moment: string | null | undefined, now: number): moment is string {
   return Boolean(moment) && Date.parse(moment ?? '') > now;
+}
+
+/**
+ * Whether a code e-mailed at `sentAt` has expired (EMAILED_CODE_MINUTES later, as the server counts), turning
+ * true when it does: spec 001 shows Resend once the code has expired, not only after a refused try.
+ */
+export function useHasCodeExpired(sentAt: string | null): boolean {
+  const expiresAt = sentAt
+    ? new Date(Date.parse(sentAt) + EMAILED_CODE_MINUTES * 60_000).toISOString()
+    : null;
+  const now = useNowPassing([expiresAt]);
+  return expiresAt !== null && !isWaiting(expiresAt, now);
 }

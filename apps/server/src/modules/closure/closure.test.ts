@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSURE_TEXTS, ERROR_CODES } from '@florin/contracts';
+import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createLocalStorage } from '../../adapters/storage/local-storage.js';
 import { hashPassword } from '../../security/passwords.js';
@@ -173,6 +174,64 @@ describe('termination by the firm', () => {
     expect(errorOf(await signIn(customer.email)).code).toBe('ACCOUNT_CLOSED');
   });
 
+  it('ends a term deposit that would outlast the notice when the account becomes withdraw-only, with the interest for the time held', async () => {
+    const customer = await customerWithPassword();
+    await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+    const coins = await customer.browser.get('/api/v1/term-deposit-coins');
+    const options = coins
+      .json<{ data: { coin_id: string; options: { id: number; no_days: number }[] }[] }>()
+      .data.find((coin) => coin.coin_id === 'eth')?.options;
+    const lock = async (days: number) => {
+      const response = await customer.browser.post(
+        '/api/v1/crypto/term-deposit',
+        { coin: 'eth', amount: '0.1', day: options?.find((option) => option.no_days === days)?.id },
+        { headers: { 'idempotency-key': `lock-${days}-${customer.id}` } },
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ data: { id: string } }>().data.id;
+    };
+    const [long, short] = [await lock(180), await lock(30)];
+    // The short one ends well before the notice does.
+    const soon = new Date(Date.now() + 86_400_000);
+    await db().updateTable('term_deposits').set({ matures_at: soon }).where('id', '=', short).execute();
+    const deposit = (id: string) =>
+      db()
+        .selectFrom('term_deposits')
+        .select(['starts_at', 'matures_at', 'interest', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    const before = await deposit(long);
+
+    const answer = await compliance.browser.post(`/api/admin/customers/${customer.id}/terminate`, {
+      reason: 'Repeated breaches of the terms.',
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const terminatedAt = new Date(answer.json<{ data: { terminated_at: string } }>().data.terminated_at);
+
+    const after = await deposit(long);
+    expect(after.matures_at.getTime()).toBe(terminatedAt.getTime());
+    // 0.00225 ETH for 180 days; for the month held, in proportion, floored to 8 decimals.
+    const held = BigInt(terminatedAt.getTime() - before.starts_at.getTime());
+    const term = BigInt(before.matures_at.getTime() - before.starts_at.getTime());
+    const prorated = (BigInt(before.interest) * held) / term;
+    expect(BigInt(after.interest)).toBe(prorated - (prorated % 10_000_000_000n));
+    expect(BigInt(after.interest)).toBeLessThan(BigInt(before.interest));
+    expect(after.status).toBe('live');
+    expect((await deposit(short)).matures_at.getTime()).toBe(soon.getTime());
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['action', 'after'])
+      .where('target_type', '=', 'term_deposit')
+      .where('target_id', '=', long)
+      .execute();
+    expect(audit).toEqual([
+      {
+        action: 'term_deposit.ended_by_termination',
+        after: { matures_at: terminatedAt.toISOString(), interest: after.interest },
+      },
+    ]);
+  });
+
   it('only compliance terminates; another role or a customer finds no such route', async () => {
     const customer = await liveCustomer(t);
     const support = await signedInStaff(t.app, db(), 'support');
@@ -213,6 +272,8 @@ describe('the retention job', () => {
     const closure = createClosureService({
       db: db(),
       repository: createClosureRepository(db()),
+      // Erasure only: nothing is terminated here.
+      termDeposits: { endByTermination: () => Promise.resolve(0) },
       notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
       storage,
       log: t.app.log,

@@ -12,6 +12,7 @@ import type { DB } from '../../db/schema.js';
 import { verifyPassword } from '../../security/passwords.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { Notifier } from '../notifications/service.js';
+import type { TermDepositService } from '../term-deposits/service.js';
 import type { ClosureRepository } from './repository.js';
 
 const DAY_MS = 86_400_000;
@@ -32,6 +33,8 @@ const ukDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: '
 export type ClosureServiceDeps = {
   db: Kysely<DB>;
   repository: ClosureRepository;
+  /** Term deposits that would outlast the account end when it becomes withdraw-only (term deposits service). */
+  termDeposits: Pick<TermDepositService, 'endByTermination'>;
   notifier: Notifier;
   storage: Pick<FileStorage, 'delete'>;
   log: Pick<FastifyBaseLogger, 'error' | 'info'>;
@@ -68,6 +71,7 @@ export function createClosureService(deps: ClosureServiceDeps) {
           terminated_by: 'firm',
           termination_reason: reason,
         });
+        await deps.termDeposits.endByTermination(trx, userId, terminatedAt, actor);
         await recordAudit(trx, {
           ...actor,
           action: 'user.terminated',

@@ -25,12 +25,13 @@ import {
   type CryptoWithdrawInfo,
   type Page,
   waitUntilText,
+  EMAILED_CODE_MINUTES,
 } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
 import { ON_HOLD, type CryptoDepositsTable, type DB, type RowOf } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import { readPage } from '../../http/pages.js';
-import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import type { EmailedCodes } from '../../security/emailed-codes.js';
 import { LIMITS, type RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';

@@ -22,12 +22,13 @@ import {
   type Page,
   type PayoutFile,
   waitUntilText,
+  EMAILED_CODE_MINUTES,
 } from '@florin/contracts';
 import { AmountFormatError, formatAmount, parseAmount } from '@florin/domain';
 import { ON_HOLD, type DB, type FiatSuspenseReason } from '../../db/schema.js';
 import type { DomainCheck, Ledger, Posting } from '../../ledger/index.js';
 import type { UserEvents } from '../realtime/index.js';
-import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { SecondFactor } from '../../security/second-factor.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';

@@ -223,6 +223,27 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** The customer's live deposits that end after `endsAt`, locked (the maturity job waits, then finds them shortened). */
+    lockLiveEndingAfter(trx: Transaction<DB>, userId: number, endsAt: Date): Promise<DepositRow[]> {
+      return trx
+        .selectFrom('term_deposits')
+        .select(DEPOSIT_COLUMNS)
+        .where('user_id', '=', userId)
+        .where('status', '=', 'live')
+        .where('matures_at', '>', endsAt)
+        .orderBy('id')
+        .forUpdate()
+        .execute();
+    },
+
+    async shortenDeposit(
+      trx: Transaction<DB>,
+      id: string,
+      values: { matures_at: Date; interest: string },
+    ): Promise<void> {
+      await trx.updateTable('term_deposits').set(values).where('id', '=', id).execute();
+    },
+
     async markExpired(trx: Transaction<DB>, id: string, paidAt: Date): Promise<void> {
       await trx
         .updateTable('term_deposits')

@@ -13,9 +13,10 @@ import {
   type CryptoAsset,
   type WhitelistedIp,
   type WhitelistedWallet,
+  EMAILED_CODE_MINUTES,
 } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
-import { EMAILED_CODE_MINUTES, type EmailedCodes } from '../../security/emailed-codes.js';
+import type { EmailedCodes } from '../../security/emailed-codes.js';
 import { isValidAddress, isValidDestinationTag, normalizeAddress } from '../crypto/addresses/validate.js';
 import type { Notifier } from '../notifications/service.js';
 import type { FlorinDestination } from '../crypto/withdrawals.js';

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { PasscodeField } from '../../../components/passcode-field';
 import { toAppError } from '../../../lib/errors';
 import { showSuccessToast } from '../../../lib/toasts';
+import { useHasCodeExpired } from '../../../lib/use-now-passing';
 import { useConfirmWalletRemoval, useRequestWalletRemovalCode } from '../api/remove-whitelisted-wallet';
 import { reportWalletRemovalError } from '../whitelist-errors';
 
@@ -21,6 +22,15 @@ export function WalletRemovalModal({ wallet, onClose }: WalletRemovalModalProps)
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [isExpired, setIsExpired] = useState(false);
+  // The code was mailed as the modal opened for this address, or when it was last resent.
+  const [codeSentAt, setCodeSentAt] = useState<string | null>(null);
+  const [openedFor, setOpenedFor] = useState<string | null>(null);
+  if ((wallet?.id ?? null) !== openedFor) {
+    setOpenedFor(wallet?.id ?? null);
+    setCodeSentAt(wallet ? new Date().toISOString() : null);
+  }
+  const hasCodeExpired = useHasCodeExpired(codeSentAt);
+  const message = problem ?? (hasCodeExpired ? WHITELIST_TEXTS.codeExpired : null);
   const confirm = useConfirmWalletRemoval();
   const resend = useRequestWalletRemovalCode();
 
@@ -63,6 +73,7 @@ export function WalletRemovalModal({ wallet, onClose }: WalletRemovalModalProps)
       onSuccess: () => {
         setProblem(null);
         setIsExpired(false);
+        setCodeSentAt(new Date().toISOString());
         showSuccessToast({ title: 'Code sent', message: WHITELIST_TEXTS.removalCodeSent });
       },
       onError: reportWalletRemovalError,
@@ -87,13 +98,13 @@ export function WalletRemovalModal({ wallet, onClose }: WalletRemovalModalProps)
             }}
             onSubmit={handleSubmit}
             isSubmitting={confirm.isPending}
-            hasError={problem !== null}
+            hasError={message !== null}
           />
-          {problem && (
+          {message && (
             <Alert color="red" variant="light" role="alert" p="xs">
               <Group justify="space-between" gap="xs">
-                <Text size="sm">{problem}</Text>
-                {isExpired && (
+                <Text size="sm">{message}</Text>
+                {(isExpired || hasCodeExpired) && (
                   <Button size="compact-sm" variant="light" onClick={handleResend} loading={resend.isPending}>
                     Resend
                   </Button>

@@ -29,6 +29,7 @@ import {
 import { modals } from '@mantine/modals';
 import { trimZeros } from '@florin/domain';
 import { useRef, useState, type FormEvent } from 'react';
+import { LoadFailed } from '../../../components/load-failed';
 import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
@@ -323,6 +324,9 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
                 disabled={saved.isPending}
                 comboboxProps={{ withinPortal: true }}
               />
+              {saved.isError && (
+                <LoadFailed what={`Your saved ${code} addresses`} onRetry={() => void saved.refetch()} />
+              )}
               {saved.isSuccess && saved.data.length === 0 && (
                 <Text size="xs" c="dimmed">
                   You have no saved {code} addresses. Add one under Settings, Wallet Whitelisting.

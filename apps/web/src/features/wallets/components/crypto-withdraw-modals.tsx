@@ -3,6 +3,7 @@ import { Button, Group, Modal, Paper, PinInput, Stack, Text } from '@mantine/cor
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { SendCodeButton } from '../../../components/send-code-button';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
+import { useHasCodeExpired } from '../../../lib/use-now-passing';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
 import { useResendWithdrawCode } from '../api/resend-withdraw-code';
 import { useVerifyWithdraw } from '../api/verify-withdraw';
@@ -167,7 +168,11 @@ function VerificationBody({
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string>(CRYPTO_WITHDRAW_TEXTS.codeSent);
   const resend = useResendWithdrawCode();
-  const isExpired = error === CRYPTO_WITHDRAW_TEXTS.codeExpired;
+  // The code was mailed when the withdrawal was requested, or when it was last resent.
+  const [codeSentAt, setCodeSentAt] = useState(withdrawal.created_at);
+  const hasCodeExpired = useHasCodeExpired(codeSentAt);
+  const isExpired = hasCodeExpired || error === CRYPTO_WITHDRAW_TEXTS.codeExpired;
+  const shownError = error ?? (hasCodeExpired ? CRYPTO_WITHDRAW_TEXTS.codeExpired : null);
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -198,6 +203,7 @@ function VerificationBody({
       onSuccess: ({ message }) => {
         setError(null);
         setCode('');
+        setCodeSentAt(new Date().toISOString());
         setNotice(message || CRYPTO_WITHDRAW_TEXTS.codeResent);
       },
     });
@@ -216,11 +222,11 @@ function VerificationBody({
             if (error && !isExpired) setError(null);
           }}
           isDisabled={isBusy}
-          hasError={error !== null}
+          hasError={shownError !== null}
         />
-        {error && (
+        {shownError && (
           <Text size="sm" c="red.8" role="alert">
-            {error}
+            {shownError}
           </Text>
         )}
         <Group justify="space-between" wrap="wrap-reverse">
