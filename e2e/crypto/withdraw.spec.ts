@@ -1,5 +1,5 @@
 import { WHITELIST_TEXTS } from '@florin/contracts';
-import type { APIRequestContext, Locator } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   csrfHeaders,
   enableTwoFactor,
@@ -53,6 +53,20 @@ async function typeMailedCode(
   await verification
     .getByRole('textbox', { name: 'Verification code, digit 1 of 6' })
     .pressSequentially(codeIn(mail.text));
+}
+
+/** Opens the XRP withdraw form of a customer holding 100 XRP and fills it: 25 XRP to their own private wallet, tag 4021. */
+async function fillXrpWithdrawal(page: Page): Promise<Locator> {
+  await page.goto('/user/withdraw-deposit?withdraw');
+  await chooseCoin(page, 'XRP');
+  const form = page.getByRole('form', { name: 'Withdraw XRP' });
+  await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('100.00000 XRP');
+  await form.getByLabel('Destination address').fill(XRP_ADDRESS);
+  await form.getByLabel('Destination tag').fill('4021');
+  await form.getByLabel('Quantity').fill('25');
+  await form.getByRole('radio', { name: 'Me: it is my own wallet' }).check();
+  await form.getByRole('radio', { name: 'A private wallet' }).check();
+  return form;
 }
 
 /** The withdrawal a verification modal restates, as the customer reads it before approving. */
@@ -278,21 +292,14 @@ test.describe('crypto withdrawals to an external wallet', () => {
     api,
     complianceApi,
     mailbox,
+    saveScreenshots,
     consoleErrors,
   }) => {
     await makeCustomerLive(page, complianceApi);
     await fund(api, customer.email, 'XRP', '100');
     // The browser's own clock, so ten minutes pass at once; the server's stays real.
     await page.clock.install();
-    await page.goto('/user/withdraw-deposit?withdraw');
-    await chooseCoin(page, 'XRP');
-    const form = page.getByRole('form', { name: 'Withdraw XRP' });
-    await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('100.00000 XRP');
-    await form.getByLabel('Destination address').fill(XRP_ADDRESS);
-    await form.getByLabel('Destination tag').fill('4021');
-    await form.getByLabel('Quantity').fill('25');
-    await form.getByRole('radio', { name: 'Me: it is my own wallet' }).check();
-    await form.getByRole('radio', { name: 'A private wallet' }).check();
+    const form = await fillXrpWithdrawal(page);
     await form.getByRole('button', { name: 'Withdraw' }).click();
     const verification = page.getByRole('dialog', { name: 'Withdraw Verification' });
     await expect(verification).toBeVisible();
@@ -302,6 +309,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     // Ten minutes on, the code has expired: the modal says so and offers a new one.
     await page.clock.fastForward('10:01');
     await expect(verification.getByRole('alert')).toHaveText('Verification Code Expired');
+    await saveScreenshots('crypto-withdraw-code-expired');
     const since = new Date();
     await resend.click();
     await expect(verification).toContainText('We have e-mailed you a new code.');
@@ -325,15 +333,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
   }) => {
     await makeCustomerLive(page, complianceApi);
     await fund(api, customer.email, 'XRP', '100');
-    await page.goto('/user/withdraw-deposit?withdraw');
-    await chooseCoin(page, 'XRP');
-    const form = page.getByRole('form', { name: 'Withdraw XRP' });
-    await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('100.00000 XRP');
-    await form.getByLabel('Destination address').fill(XRP_ADDRESS);
-    await form.getByLabel('Destination tag').fill('4021');
-    await form.getByLabel('Quantity').fill('25');
-    await form.getByRole('radio', { name: 'Me: it is my own wallet' }).check();
-    await form.getByRole('radio', { name: 'A private wallet' }).check();
+    const form = await fillXrpWithdrawal(page);
     const fee = (await form.getByTestId('crypto-withdraw-fee').textContent()) ?? '';
     const receive = (await form.getByTestId('crypto-withdraw-receive').textContent()) ?? '';
     expect(fee).toMatch(/^\d+\.\d{5} XRP$/);
