@@ -1,6 +1,7 @@
 import { CoinIdSchema, CRYPTO_TEXTS, type FiatCurrency } from '@florin/contracts';
 import { Alert, Container, Group, Paper, Select, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import { LoadFailed } from '../../components/load-failed';
 import { RecentActivity } from '../../components/recent-activity';
 import { useLocation, useNavigate } from 'react-router';
 import { isAccountActive, useCurrentUser } from '../../lib/current-user';
@@ -133,7 +134,8 @@ export function WalletsPage() {
     [tab, balances.data, priceFeed.data, hasGbpBankAccount, preselected],
   );
   const selected = pickInitialAsset(assets, preselected);
-  const isLoading = balances.isPending || gbpAccount.isPending;
+  // The coins come from the price feed: until it answers, a coin asked for (Withdraw BTC) is not in the list yet.
+  const isLoading = balances.isPending || gbpAccount.isPending || priceFeed.isPending;
   const canMoveMoney = user ? isAccountActive(user) : true;
 
   const switchTab = (next: WalletTab, asset: AssetNavigationState | null = preselected) => {
@@ -212,6 +214,9 @@ export function WalletsPage() {
           <Alert color="red" title="Failed!" role="alert">
             Your balances could not be loaded. Please reload the page.
           </Alert>
+        )}
+        {priceFeed.isError && !priceFeed.data && (
+          <LoadFailed what="The list of coins" onRetry={() => void priceFeed.refetch()} />
         )}
         <Select
           label="Asset"
