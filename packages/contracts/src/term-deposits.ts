@@ -88,7 +88,7 @@ export function floorToTermDepositDecimals(units: bigint, coin: CoinId): bigint 
 }
 
 export function termDepositDecimalsText(scale: number): string {
-  if (scale === 0) return 'Enter a whole number: no decimal point.';
+  if (scale === 0) return TERM_DEPOSIT_TEXTS.wholeAmount;
   return `Enter at most ${scale} decimal places.`;
 }
 /** Refused while the firm's notice runs: the deposit must come back before the account becomes withdraw-only. */
@@ -182,8 +182,14 @@ export const CreateTermDepositBodySchema = z
       .union([z.string(), z.number()], { error: TERM_DEPOSIT_TEXTS.rateChanged })
       .transform((value) => String(value).trim())
       .optional(),
+    /** Spec 002 §7 sends the customer's id: only the signed-in customer's own is accepted. */
+    user_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+    /** Spec 002 §7 sends the option's id again: it must name the same term as `day`. */
+    id: z.coerce.number({ error: TERM_DEPOSIT_TEXTS.chooseTerm }).int().optional(),
   })
   .superRefine((body, ctx) => {
+    if (body.id !== undefined && body.id !== body.day)
+      ctx.addIssue({ code: 'custom', path: ['day'], message: TERM_DEPOSIT_TEXTS.chooseTerm });
     const places = decimalPlaces(body.amount);
     if (places === null || !/[1-9]/.test(body.amount)) return;
     // Spec 002 §5: for xrp no decimal point is allowed.

@@ -50,7 +50,13 @@ export type TermDepositServiceDeps = {
 
 export type TermDepositService = ReturnType<typeof createTermDepositService>;
 
-export type CreateTermDepositInput = { coin: CoinId; amount: string; day: number; rate?: string | undefined };
+export type CreateTermDepositInput = {
+  coin: CoinId;
+  amount: string;
+  day: number;
+  rate?: string | undefined;
+  user_id?: number | undefined;
+};
 
 function asAsset(code: string): AssetCode {
   return code as AssetCode;
@@ -215,6 +221,8 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
       input: CreateTermDepositInput,
       now: Date = new Date(),
     ): Promise<{ data: TermDepositTransaction; message: string }> {
+      // The spec's payload names the customer: anyone else's id names nothing this customer may touch.
+      if (input.user_id !== undefined && input.user_id !== userId) throw new AppError('NOT_FOUND');
       const customer = await repository.findCustomer(userId);
       if (!customer || customer.status !== 1 || customer.block_status === ON_HOLD)
         throw new AppError('ACCOUNT_NOT_LIVE');

@@ -268,6 +268,23 @@ describe('locking coins in a term deposit', () => {
     await expectLedgerToHold();
   });
 
+  it('takes the spec’s payload with the customer’s own id and the option’s id again, and nobody else’s', async () => {
+    const customer = await customerWith('1');
+    const other = await customerWith();
+    const option = await shortestOption(customer);
+    const body = { coin: 'eth', amount: '0.1', day: option.id, rate: option.interest_rate };
+    const foreign = await lock(customer, { ...body, user_id: other.id, id: option.id });
+    expect(foreign.statusCode).toBe(404);
+    const mismatched = await lock(customer, { ...body, user_id: customer.id, id: option.id + 1 });
+    expect(mismatched.statusCode).toBe(422);
+    expect(errorOf(mismatched).errors?.day).toEqual([TERM_DEPOSIT_TEXTS.chooseTerm]);
+    expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
+    const spec = await lock(customer, { ...body, user_id: customer.id, id: option.id });
+    expect(spec.statusCode, spec.body).toBe(200);
+    expect(await available(customer)).toBe(parseAmount('0.9', 'ETH'));
+    await expectLedgerToHold();
+  });
+
   it('floors the interest to the 8 decimals a withdrawal carries, so none of it is dust', async () => {
     const customer = await customerWith('1');
     const option = await shortestOption(customer);
