@@ -71,12 +71,12 @@ test.describe('fiat withdrawals to the registered bank account', () => {
     // Nearly a day later (the dev routes move the switch to e-mailed codes, and the bank details, into the past):
     // the bank details' wait ends a few seconds from now, and the open form lets go of it when it ends.
     await passSecurityWaits(api, customer.email);
-    await passBankDetailsWait(api, customer.email, { endsInSeconds: 6 });
+    await passBankDetailsWait(api, customer.email, { endsInSeconds: 15 });
     await page.reload();
     await expect(withdraw).toContainText('Your bank details changed recently');
     await expect(withdraw).not.toContainText('Your two-factor authentication was reset recently');
     await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeDisabled();
-    await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeEnabled({ timeout: 15_000 });
+    await expect(withdraw.getByRole('button', { name: 'Withdraw' })).toBeEnabled({ timeout: 30_000 });
     await expect(withdraw).not.toContainText('Your bank details changed recently');
     const available = page.getByTestId('withdraw-available');
     await expect(available).toHaveText('£1,000.00');

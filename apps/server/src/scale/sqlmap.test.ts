@@ -164,22 +164,26 @@ const INJECTABLE = /identified the following injection point|is vulnerable|appea
 
 /**
  * Runs sqlmap over each target; what it found (injectable parameters, 500s, the app gone) and how many parameters it
- * tried. A parameter sqlmap calls injectable is scanned again, and counts only if the second scan agrees: every error
- * body carries its own request_id, so no two answers are alike, and once in many runs sqlmap's page comparison took
- * that difference for a boolean-based injection (PUT /api/v1/users `country`, answered 422 every time). A real
- * injection answers the same way twice.
+ * tried. A parameter sqlmap calls injectable is scanned again, and counts only if the second scan agrees (a 500 or a
+ * failed run counts in either): every error body carries its own request_id, so no two answers are alike, and once
+ * in many runs sqlmap's page comparison took that difference for a boolean-based injection (PUT /api/v1/users
+ * `country`, answered 422 every time). A real injection answers the same way twice.
  */
 function scan(targets: readonly Target[]): { findings: string[]; testedParameters: number } {
   const findings: string[] = [];
   let testedParameters = 0;
   for (const target of targets) {
-    let { output, failure } = sqlmap(target);
-    if (INJECTABLE.test(output)) {
-      const first = output;
-      ({ output, failure } = sqlmap(target));
-      if (!INJECTABLE.test(output)) console.warn(`${target.name}: not confirmed by a second scan:\n${first}`);
+    const runs = [sqlmap(target)];
+    if (INJECTABLE.test(runs[0]?.output ?? '')) runs.push(sqlmap(target));
+    const { output } = runs.at(-1) ?? { output: '' };
+    if (runs.length === 2 && !INJECTABLE.test(output))
+      console.warn(`${target.name}: not confirmed by a second scan:\n${runs[0]?.output ?? ''}`);
+    // A run that failed or met a 500 counts whichever run it was; only an injection needs both to agree.
+    for (const run of runs) {
+      if (run.failure) findings.push(`${target.name}: sqlmap did not run: ${run.failure}`);
+      const errors = /\b5\d\d \([^)]*\) - \d+ times/.exec(run.output);
+      if (errors) findings.push(`${target.name}: ${errors[0]}`);
     }
-    if (failure) findings.push(`${target.name}: sqlmap did not run: ${failure}`);
     testedParameters += (output.match(/does not seem to be injectable/g) ?? []).length;
     if (INJECTABLE.test(output))
       findings.push(
@@ -188,8 +192,6 @@ function scan(targets: readonly Target[]): { findings: string[]; testedParameter
           .filter((line) => /injectable|injection/i.test(line))
           .join(' | ')}`,
       );
-    const errors = /\b5\d\d \([^)]*\) - \d+ times/.exec(output);
-    if (errors) findings.push(`${target.name}: ${errors[0]}`);
     if (instance.child.exitCode !== null || instance.child.signalCode !== null) {
       findings.push(`${target.name}: main.ts exited:\n${instance.output().slice(-3_000)}`);
       break;

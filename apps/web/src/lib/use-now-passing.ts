@@ -15,11 +15,12 @@ export function useNowPassing(moments: readonly (string | null | undefined)[]): 
     .map((moment) => (moment ? Date.parse(moment) : Number.NaN))
     .filter((time) => time > now)
     .reduce((earliest, time) => Math.min(earliest, time), Number.POSITIVE_INFINITY);
+  // `now` too: a capped wait that ends short of the moment sets it, and the next step is armed.
   useEffect(() => {
     if (next === Number.POSITIVE_INFINITY) return;
     const timer = setTimeout(() => setNow(Date.now()), Math.min(next - Date.now() + 1, LONGEST_DELAY_MS));
     return () => clearTimeout(timer);
-  }, [next]);
+  }, [next, now]);
   return now;
 }
 
@@ -30,7 +31,8 @@ export function isWaiting(moment: string | null | undefined, now: number): momen
 
 /**
  * Whether a code e-mailed at `sentAt` has expired (EMAILED_CODE_MINUTES later, as the server counts), turning
- * true when it does: spec 001 shows Resend once the code has expired, not only after a refused try.
+ * true when it does: spec 001 shows Resend once the code has expired, not only after a refused try. `sentAt` is
+ * read from this browser's clock when the answer that sent the code arrived, never from the server's.
  */
 export function useHasCodeExpired(sentAt: string | null): boolean {
   const expiresAt = sentAt

@@ -190,22 +190,46 @@ describe('referral commission', () => {
     await expectLedgerToHold();
   });
 
-  it('credits nothing to a referrer whose account has closed, who could never claim it', async () => {
+  it('credits a referrer under notice for trades before the termination takes effect, and nothing once it has or their account has closed', async () => {
     const referrer = await customer('corporate');
     const referred = await customer('uk-individual', { referredBy: referrer });
-    await db()
-      .updateTable('users')
-      .set({ terminated_at: new Date(), access_ends_at: new Date(), terminated_by: 'customer' })
-      .where('id', '=', referrer.id)
-      .execute();
+    const skips = async () =>
+      (
+        await db()
+          .selectFrom('referral_commissions')
+          .select('skipped')
+          .where('referrer_user_id', '=', referrer.id)
+          .orderBy('created_at')
+          .execute()
+      ).map((row) => row.skipped);
+    const setEnds = (terminatedAt: Date, accessEndsAt: Date) =>
+      db()
+        .updateTable('users')
+        .set({ terminated_at: terminatedAt, access_ends_at: accessEndsAt, terminated_by: 'firm' })
+        .where('id', '=', referrer.id)
+        .execute();
+    const day = 86_400_000;
+
+    // Bought during the notice, accrued after the termination took effect: paid, and claimable for 60 days.
+    await setEnds(new Date(Date.now() + day), new Date(Date.now() + 61 * day));
+    const fee = await buyBitcoin(referred);
+    await setEnds(new Date(), new Date(Date.now() + 60 * day));
+    await referrals.accrueCommissions();
+    expect(await skips()).toEqual([null]);
+    expect((await earnings(referrer)).amount_available).toBe(commissionOn(fee));
+
+    // Bought after it took effect: nothing.
     await buyBitcoin(referred);
     await referrals.accrueCommissions();
-    const row = await db()
-      .selectFrom('referral_commissions')
-      .select(['amount', 'skipped'])
-      .where('referrer_user_id', '=', referrer.id)
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({ amount: '0', skipped: 'closed' });
+    expect(await skips()).toEqual([null, 'closed']);
+
+    // Bought before the account closed but accrued after: nothing, since it could never be claimed.
+    await setEnds(new Date(Date.now() + day), new Date(Date.now() + 61 * day));
+    await buyBitcoin(referred);
+    const closedAt = new Date();
+    await setEnds(closedAt, closedAt);
+    await referrals.accrueCommissions();
+    expect(await skips()).toEqual([null, 'closed', 'closed']);
     await expectLedgerToHold();
   });
 

@@ -19,6 +19,8 @@ export type ReferralCustomer = {
   two_factor_reset_at: Date | null;
   /** When the account closed or the firm's termination takes effect (withdraw-only from then). */
   terminated_at: Date | null;
+  /** When the customer can no longer sign in (and so never claim). */
+  access_ends_at: Date | null;
 };
 
 export type ClaimRow = RowOf<AffiliateClaimsTable>;
@@ -40,6 +42,7 @@ export type UnaccruedTrade = {
   fee: string;
   notional: string;
   gbp_value: string;
+  created_at: Date;
 };
 
 const CLAIM_COLUMNS = [
@@ -82,6 +85,7 @@ export function createReferralRepository(db: Kysely<DB>) {
         'users.is_sow_reset',
         'users.two_factor_reset_at',
         'users.terminated_at',
+        'users.access_ends_at',
         sql<boolean>`users.totp_secret_encrypted IS NOT NULL`.as('has_totp'),
       ]);
 
@@ -179,6 +183,7 @@ export function createReferralRepository(db: Kysely<DB>) {
           't.fee',
           't.notional',
           't.gbp_value',
+          't.created_at',
         ])
         .where('u.referred_by_user_id', 'is not', null)
         .where('rc.id', 'is', null)

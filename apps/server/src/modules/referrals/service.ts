@@ -192,8 +192,13 @@ export function createReferralService(deps: ReferralServiceDeps) {
       const current = await repository.getPolicy(trx);
       const referrer = await repository.findCustomer(trade.referrer_user_id, trx);
       const feeGbp = feeInPence(trade);
-      // A referrer whose account has closed, or whose termination has taken effect, could never claim it.
-      const isClosed = referrer?.terminated_at != null && referrer.terminated_at <= new Date();
+      // Nothing for a trade made after the referrer's account closed or their termination took effect (judged
+      // at the trade's time, so a backlog of earlier trades is still paid while they can claim it), nor for any
+      // trade once their access has ended: they could never claim it.
+      const isClosed =
+        referrer !== undefined &&
+        ((referrer.terminated_at !== null && referrer.terminated_at <= trade.created_at) ||
+          (referrer.access_ends_at !== null && referrer.access_ends_at <= new Date()));
       const eligible = referrer !== undefined && isEligibleUnder(current.policy, referrer);
       const amount = eligible && !isClosed ? commissionOn(feeGbp, current.commission_percent) : 0n;
       const skipped = isClosed

@@ -11,8 +11,6 @@ export type TermDepositCustomer = {
   block_status: number;
   login_notifications: boolean;
   loginout_notifications: boolean;
-  /** When a termination the firm gave notice of takes effect (withdraw-only from then). */
-  terminated_at: Date | null;
 };
 
 export type OptionRow = {
@@ -95,7 +93,6 @@ export function createTermDepositRepository(db: Kysely<DB>) {
           'block_status',
           'login_notifications',
           'loginout_notifications',
-          'terminated_at',
         ])
         .where('id', '=', userId)
         .executeTakeFirst();
@@ -221,6 +218,20 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         .forUpdate()
         .skipLocked()
         .executeTakeFirst();
+    },
+
+    /**
+     * When the firm's termination of the customer takes effect, read under a share lock: a termination
+     * committing meanwhile (it locks the customer for update, then shortens their live deposits) is seen.
+     */
+    async terminationOf(trx: Transaction<DB>, userId: number): Promise<Date | null> {
+      const row = await trx
+        .selectFrom('users')
+        .select('terminated_at')
+        .where('id', '=', userId)
+        .forShare()
+        .executeTakeFirst();
+      return row?.terminated_at ?? null;
     },
 
     /** The customer's live deposits that end after `endsAt`, locked (the maturity job waits, then finds them shortened). */

@@ -259,9 +259,11 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
         }
         const maturesAt = new Date(now.getTime() + option.no_days * DAY_MS);
         // During the firm's notice: coins locked past it would come back when only withdrawing is left, or after
-        // access has ended.
-        if (customer.terminated_at && maturesAt > customer.terminated_at) {
-          const text = termDepositAfterTerminationText(customer.terminated_at);
+        // access has ended. Read under the customer's share lock, so a termination either committed first (and
+        // is seen here) or waits for this deposit (and shortens it).
+        const terminatedAt = await repository.terminationOf(trx, userId);
+        if (terminatedAt && maturesAt > terminatedAt) {
+          const text = termDepositAfterTerminationText(terminatedAt);
           throw new AppError('VALIDATION_FAILED', text, { day: [text] });
         }
         if (amount < BigInt(option.amount_min))

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminTermDepositOptionSchema,
@@ -9,6 +10,7 @@ import {
 } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
+import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -76,6 +78,20 @@ async function shortestOption(customer: Customer, coin = 'eth') {
   const option = row?.options.reduce((a, b) => (a.no_days <= b.no_days ? a : b));
   if (!option) throw new Error(`no option for ${coin}`);
   return option;
+}
+
+/** The firm's notice, as the closure service writes it: withdraw-only from `terminatedAt`, for 60 days. */
+async function giveNotice(executor: Kysely<DB>, userId: number, terminatedAt: Date): Promise<void> {
+  await executor
+    .updateTable('users')
+    .set({
+      termination_notice_at: new Date(),
+      terminated_at: terminatedAt,
+      access_ends_at: new Date(terminatedAt.getTime() + 60 * 86_400_000),
+      terminated_by: 'firm',
+    })
+    .where('id', '=', userId)
+    .execute();
 }
 
 function lock(customer: Customer, body: Record<string, unknown>, key = newIdempotencyKey()) {
@@ -268,6 +284,35 @@ describe('locking coins in a term deposit', () => {
     await expectLedgerToHold();
   });
 
+  it('a deposit asked for while a termination commits waits for it, and is refused if it would outlast it', async () => {
+    const customer = await customerWith('1');
+    const options = (await coins(customer)).find((coin) => coin.coin_id === 'eth')?.options ?? [];
+    const longest = options.find((option) => option.no_days === 180);
+    // A transaction holding the customer's row, as the firm's termination does while it writes the dates.
+    let isLocked!: () => void;
+    const locked = new Promise<void>((resolve) => (isLocked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const terminatedAt = new Date(Date.now() + 100 * 86_400_000);
+    const termination = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx.selectFrom('users').select('id').where('id', '=', customer.id).forUpdate().execute();
+        isLocked();
+        await released;
+        await giveNotice(trx, customer.id, terminatedAt);
+      });
+    await locked;
+    const asked = lock(customer, { coin: 'eth', amount: '0.1', day: longest?.id });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await termination;
+    const response = await asked;
+    expect(response.statusCode, response.body).toBe(422);
+    expect(errorOf(response).message).toBe(termDepositAfterTerminationText(terminatedAt));
+    expect(await available(customer)).toBe(parseAmount('1', 'ETH'));
+  });
+
   it('takes the spec’s payload with the customer’s own id and the option’s id again, and nobody else’s', async () => {
     const customer = await customerWith('1');
     const other = await customerWith();
@@ -301,16 +346,7 @@ describe('locking coins in a term deposit', () => {
   it('during the firm’s notice takes only a term that ends before the account becomes withdraw-only', async () => {
     const customer = await customerWith('1');
     const terminatedAt = new Date(Date.now() + 100 * 86_400_000);
-    await db()
-      .updateTable('users')
-      .set({
-        termination_notice_at: new Date(),
-        terminated_at: terminatedAt,
-        access_ends_at: new Date(terminatedAt.getTime() + 60 * 86_400_000),
-        terminated_by: 'firm',
-      })
-      .where('id', '=', customer.id)
-      .execute();
+    await giveNotice(db(), customer.id, terminatedAt);
     const options = (await coins(customer)).find((coin) => coin.coin_id === 'eth')?.options ?? [];
     const days = (n: number) => options.find((option) => option.no_days === n)?.id;
 

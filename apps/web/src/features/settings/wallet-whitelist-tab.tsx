@@ -29,6 +29,7 @@ import { formatDateTime } from '../../lib/format';
 import { contractResolver } from '../../lib/forms';
 import { usePriceFeed } from '../../lib/price-feed';
 import { showSuccessToast } from '../../lib/toasts';
+import { isWaiting, useNowPassing } from '../../lib/use-now-passing';
 import { useAddWhitelistedWallet, type AddWalletInput } from './api/create-whitelisted-wallet';
 import { useWhitelistedWallets } from './api/list-whitelisted-wallets';
 import { useRequestWalletRemovalCode } from './api/remove-whitelisted-wallet';
@@ -156,6 +157,9 @@ function WalletRow({
   onRemove: () => void;
   isRequestingRemoval: boolean;
 }) {
+  // Its first 24 hours end on screen when they end.
+  const now = useNowPassing([wallet.usable_from]);
+  const isUsable = wallet.usable || !isWaiting(wallet.usable_from, now);
   return (
     <Paper component="li" withBorder radius="md" p="sm" aria-label={wallet.label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -177,7 +181,7 @@ function WalletRow({
               </Text>
             )}
           </Text>
-          {wallet.usable ? (
+          {isUsable ? (
             <Text size="xs" c="dimmed">
               Added {formatDateTime(wallet.created_at)}
             </Text>

@@ -168,8 +168,8 @@ function VerificationBody({
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string>(CRYPTO_WITHDRAW_TEXTS.codeSent);
   const resend = useResendWithdrawCode();
-  // The code was mailed when the withdrawal was requested, or when it was last resent.
-  const [codeSentAt, setCodeSentAt] = useState(withdrawal.created_at);
+  // The code was mailed as the withdrawal was requested, just before this opened, or when it was last resent.
+  const [codeSentAt, setCodeSentAt] = useState(() => new Date().toISOString());
   const hasCodeExpired = useHasCodeExpired(codeSentAt);
   const isExpired = hasCodeExpired || error === CRYPTO_WITHDRAW_TEXTS.codeExpired;
   const shownError = error ?? (hasCodeExpired ? CRYPTO_WITHDRAW_TEXTS.codeExpired : null);
