@@ -174,8 +174,16 @@ test.describe('instant buy and sell at a quoted price', () => {
     const total = await page.getByTestId('instant-total').textContent();
     expect(pence((total ?? '').replace(/[£,]/g, ''))).toBeLessThanOrEqual(10_000);
 
+    // The cost follows the price, but not under the cursor: once the field is entered it holds still while
+    // the total moves, so what the customer selects to type over stays selected.
+    const cost = page.getByLabel('Cost');
+    await cost.focus();
+    const held = await cost.inputValue();
+    await expect(page.getByTestId('instant-total')).not.toHaveText(total ?? '', TICK_WAIT);
+    await expect(cost).toHaveValue(held);
+
     // A cost within the balance works back to a quantity, floored to 4 decimals, that it pays for.
-    await page.getByLabel('Cost').fill('80');
+    await cost.fill('80');
     await expect(page.getByLabel('Quantity')).toHaveValue(/^0\.\d{1,4}$/);
     await expect(page.getByTestId('instant-total')).toHaveText(/^£(7\d|80)\.\d{2}$/);
     await expect(preview).toBeEnabled();

@@ -97,6 +97,9 @@ export function InstantTrade() {
 
   const [fiat, setFiat] = useState<TradeFiat>('gbp');
   const [amount, setAmount] = useState<Amount>(NO_AMOUNT);
+  // The figure a focused field showed when the customer entered it: the price ticks every second, and a field
+  // worked out from the other must not change under their cursor (it would drop what they selected to type over).
+  const [held, setHeld] = useState<{ field: AmountSource; text: string } | null>(null);
   const [quote, setQuote] = useState<Quote | null>(null);
   const [secondsLeft, setSecondsLeft] = useState(QUOTE_SECONDS);
   // What the open preview quotes, so each renewal asks for the same order; null once it closes.
@@ -270,9 +273,10 @@ export function InstantTrade() {
   const coinCode = coinId?.toUpperCase() ?? '';
   const coinNames = priceFeed.data ?? {};
   const money = (value: string) => formatFiat(value, fiatCode) ?? value;
-  const quantityShown =
-    amount.source === 'quantity' ? amount.text : estimate ? trimZeros(estimate.quantity) : '';
-  const costShown = amount.source === 'cost' ? amount.text : (estimate?.total ?? '');
+  const shown = (field: AmountSource, worked: string) =>
+    amount.source === field ? amount.text : held?.field === field ? held.text : worked;
+  const quantityShown = shown('quantity', estimate ? trimZeros(estimate.quantity) : '');
+  const costShown = shown('cost', estimate?.total ?? '');
   const coinScale = coinId ? Math.min(scaleOf(assetOfCoinId(coinId)), COIN_DECIMALS) : COIN_DECIMALS;
 
   return (
@@ -351,6 +355,8 @@ export function InstantTrade() {
                 autoComplete="off"
                 placeholder="0"
                 value={quantityShown}
+                onFocus={() => setHeld({ field: 'quantity', text: quantityShown })}
+                onBlur={() => setHeld(null)}
                 onChange={(event) =>
                   setAmount({
                     source: 'quantity',
@@ -381,6 +387,8 @@ export function InstantTrade() {
               autoComplete="off"
               placeholder="0.00"
               value={costShown}
+              onFocus={() => setHeld({ field: 'cost', text: costShown })}
+              onBlur={() => setHeld(null)}
               onChange={(event) =>
                 setAmount({ source: 'cost', text: cleanDecimalInput(event.currentTarget.value, COST_PLACES) })
               }
