@@ -111,6 +111,8 @@ test.describe('auto trade', () => {
     await confirm.getByRole('button', { name: AUTO_TRADE_TEXTS.cancelKeep }).click();
     await expect(confirm).toBeHidden();
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The page is back to tabs before the dialog opens: the swap from the accordion would close it.
+    await expect(page.getByRole('tab', { name: ACCOUNT_TEXTS.autoTradeTab })).toBeVisible();
     await cancelButton.click();
     await expect(confirm).toContainText('Auto buy · Bitcoin (BTC)');
     await page.evaluate(() => window.scrollTo(0, 0));
