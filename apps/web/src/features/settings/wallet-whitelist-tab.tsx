@@ -29,7 +29,8 @@ import { formatDateTime } from '../../lib/format';
 import { contractResolver } from '../../lib/forms';
 import { usePriceFeed } from '../../lib/price-feed';
 import { showSuccessToast } from '../../lib/toasts';
-import { isWaiting, useNowPassing } from '../../lib/use-now-passing';
+import { isUsableAt } from '../../lib/saved-addresses';
+import { useNowPassing } from '../../lib/use-now-passing';
 import { useAddWhitelistedWallet, type AddWalletInput } from './api/create-whitelisted-wallet';
 import { useWhitelistedWallets } from './api/list-whitelisted-wallets';
 import { useRequestWalletRemovalCode } from './api/remove-whitelisted-wallet';
@@ -159,7 +160,7 @@ function WalletRow({
 }) {
   // Its first 24 hours end on screen when they end.
   const now = useNowPassing([wallet.usable_from]);
-  const isUsable = wallet.usable || !isWaiting(wallet.usable_from, now);
+  const isUsable = isUsableAt(wallet, now);
   return (
     <Paper component="li" withBorder radius="md" p="sm" aria-label={wallet.label}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">

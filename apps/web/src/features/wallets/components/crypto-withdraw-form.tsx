@@ -33,6 +33,7 @@ import { LoadFailed } from '../../../components/load-failed';
 import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
+import { isUsableAt } from '../../../lib/saved-addresses';
 import { isWaiting, useNowPassing } from '../../../lib/use-now-passing';
 import { useCancelCryptoWithdrawal } from '../api/cancel-crypto-withdrawal';
 import { useConfirmCryptoWithdraw } from '../api/confirm-crypto-withdraw';
@@ -123,7 +124,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
 
   // The waits end on screen when they end: the pause, and each saved address's first 24 hours.
   const now = useNowPassing([info.blocked_until, ...(saved.data ?? []).map((entry) => entry.usable_from)]);
-  const isUsable = (entry: WhitelistedWallet) => entry.usable || !isWaiting(entry.usable_from, now);
+  const isUsable = (entry: WhitelistedWallet) => isUsableAt(entry, now);
   const blocker = info.withdraw_disabled
     ? CRYPTO_WITHDRAW_TEXTS.withdrawDisabled
     : isWaiting(info.blocked_until, now)
