@@ -27,7 +27,10 @@ export type CrossResult = {
 export type ParentMessage =
   | { type: 'customers'; count: number; platform: 1 | 2; gbpPence: string; label: string }
   | { type: 'cross'; mid: string; expected: number; timeoutMs: number }
-  /** Start (on) or stop counting the statements the app sends to PostgreSQL; the answer has the counts so far. */
+  /**
+   * Start (on) or stop counting the statements the app sends to PostgreSQL; the answer has the counts so far,
+   * and the milliseconds the app waited on each kind (from sending it to its answer, overlapping ones added up).
+   */
   | { type: 'count'; on: boolean }
   | { type: 'check' }
   | { type: 'stop' };
@@ -36,5 +39,5 @@ export type ChildMessage =
   | { type: 'listening'; url: string; pid: number; engine: string; version: string }
   | { type: 'customers'; customers: Customer[]; seconds: number }
   | { type: 'crossed'; result: CrossResult }
-  | { type: 'counted'; statements: [string, number][] }
+  | { type: 'counted'; statements: [string, number][]; waitedMs: [string, number][] }
   | { type: 'checked'; ok: boolean; violations: string; seconds: number; counts: Record<string, number> };

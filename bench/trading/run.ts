@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { openDatabase } from '../../apps/server/src/db/index.js';
+import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
 import { startPostgres } from '../../apps/server/src/test/postgres-server.js';
 import { pgbenchInit, pgbenchRun, type PgbenchResult, type PgbenchTarget } from '../ledger/pgbench.js';
 import { findPostmaster, sampleWaits, serverCpuSeconds, type WaitSample } from '../ledger/probes.js';
@@ -130,16 +130,16 @@ type HttpRun = {
   statements: [string, number][] | null;
 };
 
-/** On PostgreSQL, counts the statements the app sends while `work` runs. */
+/** On PostgreSQL, counts (and times) the statements the app sends while `work` runs. */
 async function countingStatements<T>(
   server: Server,
   work: () => Promise<T>,
-): Promise<{ value: T; statements: [string, number][] | null }> {
-  if (server.engine !== 'postgres') return { value: await work(), statements: null };
+): Promise<{ value: T; statements: [string, number][] | null; waitedMs: [string, number][] | null }> {
+  if (server.engine !== 'postgres') return { value: await work(), statements: null, waitedMs: null };
   await ask(server, { type: 'count', on: true }, 'counted');
   const value = await work();
-  const { statements } = await ask(server, { type: 'count', on: false }, 'counted');
-  return { value, statements };
+  const { statements, waitedMs } = await ask(server, { type: 'count', on: false }, 'counted');
+  return { value, statements, waitedMs };
 }
 
 const totalOf = (statements: [string, number][]) => statements.reduce((sum, [, count]) => sum + count, 0);
@@ -306,8 +306,65 @@ type Fills = {
   transactions: number | null;
   waits: WaitSample | null;
   statements: [string, number][] | null;
+  waitedMs: [string, number][] | null;
   scans: [string, { seq: number; seqRows: number; idx: number }][] | null;
 };
+
+/** A fill's foreign-key checks, and what one costs on the benchmark's PostgreSQL server. */
+type ForeignKeys = {
+  perFill: number;
+  entryKeys: number;
+  tradeKeys: number;
+  journalKeys: number;
+  microseconds: number;
+};
+
+const FOREIGN_KEY_ROWS = 20_000;
+
+/**
+ * What one foreign-key check costs this PostgreSQL server: the same rows inserted in one statement into a
+ * table without a key and into one with a key to a table holding them, best of three, in pgbench's database
+ * (nothing of the app's is touched).
+ */
+async function foreignKeyCheckMicroseconds(db: Database['db']): Promise<number> {
+  const timed = async (query: ReturnType<typeof sql>) => {
+    const started = performance.now();
+    await query.execute(db);
+    return performance.now() - started;
+  };
+  await sql`CREATE TABLE fk_parent (id bigint PRIMARY KEY)`.execute(db);
+  await sql`INSERT INTO fk_parent SELECT generate_series(1, ${FOREIGN_KEY_ROWS}::int)`.execute(db);
+  await sql`CREATE TABLE fk_plain (parent_id bigint NOT NULL)`.execute(db);
+  await sql`CREATE TABLE fk_keyed (parent_id bigint NOT NULL REFERENCES fk_parent)`.execute(db);
+  let best = Number.POSITIVE_INFINITY;
+  try {
+    for (let round = 0; round < 3; round += 1) {
+      const plain = await timed(
+        sql`INSERT INTO fk_plain SELECT generate_series(1, ${FOREIGN_KEY_ROWS}::int)`,
+      );
+      const keyed = await timed(
+        sql`INSERT INTO fk_keyed SELECT generate_series(1, ${FOREIGN_KEY_ROWS}::int)`,
+      );
+      best = Math.min(best, keyed - plain);
+      await sql`TRUNCATE fk_plain, fk_keyed`.execute(db);
+    }
+  } finally {
+    await sql`DROP TABLE fk_keyed, fk_plain, fk_parent`.execute(db);
+  }
+  return (best / FOREIGN_KEY_ROWS) * 1000;
+}
+
+/** The foreign keys of the rows a limit fill inserts (five entries, a trade, a journal), read from the app's schema. */
+async function foreignKeysOfAFill(db: Database['db']): Promise<Omit<ForeignKeys, 'microseconds'>> {
+  const rows = await sql<{ table: string; keys: number }>`
+    SELECT conrelid::regclass::text AS table, count(*)::int AS keys FROM pg_constraint
+    WHERE contype = 'f' AND conrelid::regclass::text IN ('entries', 'trades', 'journals')
+    GROUP BY 1`.execute(db);
+  const keysOf = (table: string) => rows.rows.find((row) => row.table === table)?.keys ?? 0;
+  const [entryKeys, tradeKeys, journalKeys] = [keysOf('entries'), keysOf('trades'), keysOf('journals')];
+  // A limit fill's trade has no quote: PostgreSQL checks no key whose column is null.
+  return { entryKeys, tradeKeys, journalKeys, perFill: 5 * entryKeys + (tradeKeys - 1) + journalKeys };
+}
 
 async function crossOrders(
   server: Server,
@@ -346,6 +403,7 @@ async function crossOrders(
   const {
     value: { result },
     statements,
+    waitedMs,
   } = await countingStatements(server, () =>
     ask(
       server,
@@ -387,6 +445,7 @@ async function crossOrders(
     transactions: commits === null ? null : commits - result.polls - 4,
     waits,
     statements,
+    waitedMs,
     scans,
   };
 }
@@ -419,6 +478,11 @@ try {
   const target: PgbenchTarget = { bin: postgres.bin, port: postgres.port, database: 'pgbench_db' };
   const pgbenchInitSeconds = await pgbenchInit(target, PGBENCH_SCALE);
   log(`pgbench -i -s ${PGBENCH_SCALE} took ${pgbenchInitSeconds.toFixed(1)} s`);
+  const pgbenchDb = await openDatabase({ engine: 'postgres', url: postgres.url('pgbench_db'), poolSize: 1 });
+  const foreignKeyMicroseconds = await foreignKeyCheckMicroseconds(pgbenchDb.db).finally(() =>
+    pgbenchDb.close(),
+  );
+  log(`one foreign-key check: ${foreignKeyMicroseconds.toFixed(1)} µs`);
 
   // ---- PostgreSQL: instant executions beside pgbench, then the crossing tick ----
   const pgServer = await startServer('postgres', postgres.url('florin_bench'));
@@ -441,6 +505,7 @@ try {
   }
   const monitor = await openDatabase({ engine: 'postgres', url: postgres.url('florin_bench'), poolSize: 1 });
   const fills: Fills[] = [];
+  let foreignKeys: ForeignKeys | undefined;
   try {
     fills.push(
       await crossOrders(pgServer, {
@@ -469,6 +534,7 @@ try {
         },
       }),
     );
+    foreignKeys = { ...(await foreignKeysOfAFill(monitor.db)), microseconds: foreignKeyMicroseconds };
   } finally {
     await monitor.close();
   }
@@ -511,6 +577,7 @@ try {
     httpRuns,
     pgbenchRuns,
     fills,
+    foreignKeys,
     checks,
   });
   console.log(markdown);
@@ -598,11 +665,13 @@ them, ${(ceiling / tpcb.perSecond).toFixed(2)} × the pgbench figure: the goal o
 client its own customer). An execution is two HTTP requests through Fastify (session read, CSRF check, zod, JSON)
 and ${(totalOf(run.statements) / Math.max(1, run.executions)).toFixed(0)} statements, each its own round trip, where pgbench sends 7 from C.
 
-A V8 CPU profile of the app's process in a shorter run on 2026-11-23 (\`BENCH_TRADING_CPU_PROFILE=<folder>\`; the
-profile covers that whole run) put about 37 % of its busy time in the socket writes themselves (\`writev\`,
-\`writeBuffer\`: one for every statement sent and every HTTP response, loopback TCP on this virtual machine), 7 % in
-garbage collection, 8 % in Kysely building and running queries, 5 % in pg and pg-protocol, 2 % each in Fastify and
-zod, and under 1 % in the trading service itself. The lever is the number of round trips per execution: the session
+A V8 CPU profile of the app's process in a shorter run on 2026-12-01 (\`BENCH_TRADING_CPU_PROFILE=<folder>\`; the
+profile covers that whole run) put 31 % of its busy samples in \`writev\` (the socket writes: one for every statement
+sent and every HTTP response) and 3 % in \`writeBuffer\`. V8's profiler samples the wall clock, and a write on loopback
+wakes the PostgreSQL backend it is for, which then runs on one of the 2 cores the app shares with it and the clients, so
+most of that share is the app waiting its turn on a core, not work a write does; /proc's CPU time above is the measure.
+Of the rest, Kysely building and compiling queries took 11 %, pg and pg-protocol 7 %, garbage collection 3 %, zod 2 %,
+Fastify 2 % and the trading service itself 1 %. The lever is the number of round trips per execution: the session
 and the coins are read twice (once per request), the tier volume (\`select trades\`) on every quote,
 and the mail and the notification are two more inserts after the commit.
 `;
@@ -645,6 +714,7 @@ function renderReport(input: {
   httpRuns: HttpRun[];
   pgbenchRuns: { clients: number; result: PgbenchResult }[];
   fills: Fills[];
+  foreignKeys: ForeignKeys | undefined;
   checks: { engine: string; check: Check }[];
 }): string {
   const machine = machineInfo();
@@ -698,6 +768,13 @@ function renderReport(input: {
   to see the last commit.
 - CPU during the fills: the app's process ${r.appCpuSeconds.toFixed(1)} s (${appShare.toFixed(2)} of a core${fill.postgresCpu === null ? ', PGlite included' : ''})${fill.postgresCpu === null ? '' : `, PostgreSQL ${fill.postgresCpu.toFixed(1)} s (${pgShare!.toFixed(2)} of a core)`}.
 ${fill.transactions === null ? '' : `- Transactions committed on the app's database (\`pg_stat_database.xact_commit\`; a statement outside BEGIN…COMMIT counts as one): ${whole(fill.transactions)} (${(fill.transactions / Math.max(1, r.filled)).toFixed(2)} a fill).\n`}${fill.statements ? `- Statements the app sent per fill: **${(totalOf(fill.statements) / Math.max(1, r.filled)).toFixed(2)}**, ${whole(totalOf(fill.statements))} in all (${topStatements(fill.statements, 1, 40)}).\n` : ''}${
+      fill.waitedMs
+        ? `- Time the app waited on each kind of statement, from sending it to its answer (the two lanes' waits added up, so they can exceed the wall time): ${fill.waitedMs
+            .slice(0, 12)
+            .map(([kind, waited]) => `\`${kind}\` ${whole(waited)} ms`)
+            .join(', ')}.\n`
+        : ''
+    }${
       fill.scans
         ? `- Table scans on the app's database during the fills (\`pg_stat_user_tables\`, the benchmark's polls included): ${fill.scans
             .slice(0, 8)
@@ -809,10 +886,17 @@ ${(((pgFill.postgresCpu + pgFill.result.appCpuSeconds) / Math.max(1, pgFill.resu
 ${fillStates(pgFill)}`
           : ''
       }
-The 1 s goal allows ${(1000 / ORDERS).toFixed(2)} ms a fill for everything. What remains is per-row work that a set does not remove:
+The 1 s goal allows ${(1000 / ORDERS).toFixed(2)} ms a fill for everything, ${((2 * 1000) / ORDERS).toFixed(2)} ms of CPU on the ${machineInfo().cpus} cores. What remains is per-row work that a set does not remove:
 each fill writes five entries, a journal, a trade and changes a hold and an order, each row with its indexes and
-foreign-key checks, and the app prices each order and builds its postings. Dropping the entries' foreign key to
-\`assets\` (the hottest row: every entry key-share-locks its asset) was tried and changed nothing measurable.
+foreign-key checks, and the app prices each order and builds its postings. ${
+        input.foreignKeys
+          ? `The foreign-key checks alone take ${((input.foreignKeys.perFill * input.foreignKeys.microseconds) / ((2 * 1000 * 1000) / ORDERS / 100)).toFixed(0)} % of that CPU: a fill makes ${input.foreignKeys.perFill} (${input.foreignKeys.entryKeys} for each of its five entries, ${input.foreignKeys.tradeKeys - 1} for its trade, whose quote key is null, ${input.foreignKeys.journalKeys} for its journal), and one costs
+${input.foreignKeys.microseconds.toFixed(1)} µs of PostgreSQL's CPU on this server (measured in the same run: ${whole(FOREIGN_KEY_ROWS)} rows inserted with a key and without one, best of three),
+${((input.foreignKeys.perFill * input.foreignKeys.microseconds) / 1000).toFixed(2)} ms a fill, ${whole((input.foreignKeys.perFill * input.foreignKeys.microseconds * ORDERS) / 1000)} ms of CPU for ${whole(ORDERS)} fills before a row or an index entry is written.
+Each key guards the ledger (an entry on an account that does not exist, or in another asset than its account's, is refused
+by the database); an entry's account and asset are one composite key since migration 0032, one check fewer an entry.`
+          : ''
+      }
 `
 }
 ## Ledger

@@ -31,6 +31,7 @@ import * as sanctionsConfirmed from './migrations/0028-sanctions-confirmed.js';
 import * as feeSchedule from './migrations/0029-fee-schedule.js';
 import * as sanctionsDelisted from './migrations/0030-sanctions-delisted.js';
 import * as referralCommissionClosed from './migrations/0031-referral-commission-closed.js';
+import * as entriesAccountAsset from './migrations/0032-entries-account-asset.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0029-fee-schedule': feeSchedule,
   '0030-sanctions-delisted': sanctionsDelisted,
   '0031-referral-commission-closed': referralCommissionClosed,
+  '0032-entries-account-asset': entriesAccountAsset,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@florin/contracts';
 import type { Database } from '../db/index.js';
+import { migrateToLatest, migrateUpTo } from '../db/migrate.js';
 import { createTestDatabase } from '../test/database.js';
 import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
 import { checkLedger, createLedger, LedgerProgrammingError, rollUpHouseBalances } from './index.js';
@@ -159,6 +160,49 @@ describe('journals', () => {
     );
     await expect(sql`DELETE FROM journals`.execute(database.db)).rejects.toThrow(/append-only/);
     await expect(sql`TRUNCATE entries CASCADE`.execute(database.db)).rejects.toThrow(/append-only/);
+  });
+
+  it('refuses, in the database itself, an entry in another asset than its account, and one on no account', async () => {
+    const user = await newUser();
+    await fund(ledger, database.db, user, 'GBP', 500n);
+    const { journal_id, account_id } = await database.db
+      .selectFrom('entries')
+      .innerJoin('accounts', 'accounts.id', 'entries.account_id')
+      .select(['entries.journal_id', 'entries.account_id'])
+      .where('accounts.owner_user_id', '=', user)
+      .executeTakeFirstOrThrow();
+    const entriesBefore = await countRows(database.db, 'entries');
+    // The GBP account credited in bitcoin: balanced or not, the asset is not the account's.
+    await expect(
+      sql`INSERT INTO entries (journal_id, account_id, asset, amount) VALUES (${journal_id}, ${account_id}, 'BTC', 1)`.execute(
+        database.db,
+      ),
+    ).rejects.toThrow(/entries_account_asset_fkey/);
+    await expect(
+      sql`INSERT INTO entries (journal_id, account_id, asset, amount) VALUES (${journal_id}, -1, 'GBP', 1)`.execute(
+        database.db,
+      ),
+    ).rejects.toThrow(/entries_account_asset_fkey/);
+    expect(await countRows(database.db, 'entries')).toBe(entriesBefore);
+  });
+
+  it('keeps a ledger written before the account-and-asset key whole when the key arrives (migration 0032)', async () => {
+    const { db, close } = await createTestDatabase({ unmigrated: true });
+    try {
+      await migrateUpTo(db, '0031-referral-commission-closed');
+      const user = await createTestUser(db);
+      await fund(ledger, db, user, 'GBP', 700n);
+      await fund(ledger, db, user, 'BTC', 3n);
+
+      await migrateToLatest(db);
+
+      await expectLedgerToHold(db);
+      expect(await countRows(db, 'entries')).toBe(4);
+      await fund(ledger, db, user, 'GBP', 50n);
+      expect(await ledger.getBalance(db, available(user, 'GBP'))).toMatchObject({ posted: 750n });
+    } finally {
+      await close();
+    }
   });
 });
 

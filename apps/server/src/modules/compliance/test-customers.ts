@@ -105,6 +105,27 @@ export async function insertIndividualDocuments(
   };
 }
 
+/**
+ * Step 7 answered Yes, with the source of wealth and the declarations of step 8: a customer who expects to
+ * trade more than £15,000 a year. The wizard's body, and columns of kyc_answers as they are stored.
+ */
+export const WEALTH_YES = {
+  trades_over_threshold: 1,
+  aware_of_risk: 1,
+  initial_investment: '15k_50k',
+  annual_income: '50k_100k',
+  net_worth: '250k_1m',
+  investment_portfolio: '10k_50k',
+  source_of_wealth: 'employment',
+  experience: '1_3',
+  investment_trades: '1_5',
+  offense: 0,
+  criminal: 0,
+  caution: 1,
+  caution_details: 'A police caution in 2009 for a parking dispute.',
+  ccj: 0,
+} as const;
+
 export async function insertKycAnswers(db: Kysely<DB>, userId: number): Promise<void> {
   await db
     .insertInto('kyc_answers')

@@ -210,19 +210,4 @@ export const DIRECTOR = {
 
 export const WEALTH_NO = { trades_over_threshold: 0, aware_of_risk: 1 } as const;
 
-export const WEALTH_YES = {
-  trades_over_threshold: 1,
-  aware_of_risk: 1,
-  initial_investment: '15k_50k',
-  annual_income: '50k_100k',
-  net_worth: '250k_1m',
-  investment_portfolio: '10k_50k',
-  source_of_wealth: 'employment',
-  experience: '1_3',
-  investment_trades: '1_5',
-  offense: 0,
-  criminal: 0,
-  caution: 1,
-  caution_details: 'A police caution in 2009 for a parking dispute.',
-  ccj: 0,
-} as const;
+export { WEALTH_YES } from '../compliance/test-customers.js';

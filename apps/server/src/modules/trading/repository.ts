@@ -148,8 +148,45 @@ export function createTradingRepository(db: Kysely<DB>) {
       return executor.insertInto('trades').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
+    /**
+     * A tick's fills in one statement of one array a column, as the ledger writes their entries: a VALUES
+     * list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
+     */
     insertTrades(executor: Kysely<DB>, values: Omit<TradeRow, 'id' | 'created_at'>[]): Promise<TradeRow[]> {
-      return executor.insertInto('trades').values(values).returningAll().execute();
+      if (values.length === 0) return Promise.resolve([]);
+      const column = <Key extends keyof (typeof values)[number]>(key: Key) => values.map((row) => row[key]);
+      return executor
+        .insertInto('trades')
+        .columns([
+          'user_id',
+          'kind',
+          'side',
+          'asset',
+          'fiat',
+          'price',
+          'quantity',
+          'notional',
+          'fee',
+          'total',
+          'fee_percent',
+          'gbp_value',
+          'quote_id',
+          'order_id',
+          'idempotency_key',
+          'request_hash',
+          'journal_id',
+        ])
+        .expression(
+          sql`SELECT * FROM unnest(
+            ${column('user_id')}::integer[], ${column('kind')}::text[], ${column('side')}::text[],
+            ${column('asset')}::text[], ${column('fiat')}::text[], ${column('price')}::text[],
+            ${column('quantity')}::numeric[], ${column('notional')}::numeric[], ${column('fee')}::numeric[],
+            ${column('total')}::numeric[], ${column('fee_percent')}::text[], ${column('gbp_value')}::numeric[],
+            ${column('quote_id')}::text[], ${column('order_id')}::bigint[], ${column('idempotency_key')}::text[],
+            ${column('request_hash')}::text[], ${column('journal_id')}::bigint[])`,
+        )
+        .returningAll()
+        .execute();
     },
 
     findTradeByKey(executor: Kysely<DB>, userId: number, key: string): Promise<TradeRow | undefined> {
