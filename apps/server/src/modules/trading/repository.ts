@@ -38,6 +38,46 @@ export type TradeCoin = {
 
 export type TradingRepository = ReturnType<typeof createTradingRepository>;
 
+type NewTrade = Omit<TradeRow, 'id' | 'created_at'>;
+
+/** The columns a trade is written with, each with its PostgreSQL type for the array that carries it. */
+const TRADE_COLUMNS = [
+  ['user_id', 'integer'],
+  ['kind', 'text'],
+  ['side', 'text'],
+  ['asset', 'text'],
+  ['fiat', 'text'],
+  ['price', 'text'],
+  ['quantity', 'numeric'],
+  ['notional', 'numeric'],
+  ['fee', 'numeric'],
+  ['total', 'numeric'],
+  ['fee_percent', 'text'],
+  ['gbp_value', 'numeric'],
+  ['quote_id', 'text'],
+  ['order_id', 'bigint'],
+  ['idempotency_key', 'text'],
+  ['request_hash', 'text'],
+  ['journal_id', 'bigint'],
+] as const satisfies readonly (readonly [keyof NewTrade, string])[];
+
+/**
+ * Trades in one statement of one array a column, as the ledger writes entries: a tick's fills are hundreds of
+ * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
+ */
+function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
+  if (values.length === 0) return Promise.resolve([]);
+  const arrays = TRADE_COLUMNS.map(
+    ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
+  );
+  return executor
+    .insertInto('trades')
+    .columns(TRADE_COLUMNS.map(([column]) => column))
+    .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
+    .returningAll()
+    .execute();
+}
+
 export function createTradingRepository(db: Kysely<DB>) {
   function traders(executor: Kysely<DB>) {
     return executor
@@ -144,50 +184,13 @@ export function createTradingRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    insertTrade(executor: Kysely<DB>, values: Omit<TradeRow, 'id' | 'created_at'>): Promise<TradeRow> {
-      return executor.insertInto('trades').values(values).returningAll().executeTakeFirstOrThrow();
+    async insertTrade(executor: Kysely<DB>, values: NewTrade): Promise<TradeRow> {
+      const [trade] = await insertTrades(executor, [values]);
+      if (!trade) throw new Error('trade not written');
+      return trade;
     },
 
-    /**
-     * A tick's fills in one statement of one array a column, as the ledger writes their entries: a VALUES
-     * list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
-     */
-    insertTrades(executor: Kysely<DB>, values: Omit<TradeRow, 'id' | 'created_at'>[]): Promise<TradeRow[]> {
-      if (values.length === 0) return Promise.resolve([]);
-      const column = <Key extends keyof (typeof values)[number]>(key: Key) => values.map((row) => row[key]);
-      return executor
-        .insertInto('trades')
-        .columns([
-          'user_id',
-          'kind',
-          'side',
-          'asset',
-          'fiat',
-          'price',
-          'quantity',
-          'notional',
-          'fee',
-          'total',
-          'fee_percent',
-          'gbp_value',
-          'quote_id',
-          'order_id',
-          'idempotency_key',
-          'request_hash',
-          'journal_id',
-        ])
-        .expression(
-          sql`SELECT * FROM unnest(
-            ${column('user_id')}::integer[], ${column('kind')}::text[], ${column('side')}::text[],
-            ${column('asset')}::text[], ${column('fiat')}::text[], ${column('price')}::text[],
-            ${column('quantity')}::numeric[], ${column('notional')}::numeric[], ${column('fee')}::numeric[],
-            ${column('total')}::numeric[], ${column('fee_percent')}::text[], ${column('gbp_value')}::numeric[],
-            ${column('quote_id')}::text[], ${column('order_id')}::bigint[], ${column('idempotency_key')}::text[],
-            ${column('request_hash')}::text[], ${column('journal_id')}::bigint[])`,
-        )
-        .returningAll()
-        .execute();
-    },
+    insertTrades,
 
     findTradeByKey(executor: Kysely<DB>, userId: number, key: string): Promise<TradeRow | undefined> {
       return executor
