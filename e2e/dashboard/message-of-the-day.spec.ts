@@ -118,8 +118,8 @@ test.describe('the message of the day', () => {
     await expect(page.getByText('Message scheduled')).toBeVisible();
     const list = page.getByRole('table', { name: 'Messages of the day' });
     const row = list.getByRole('row').filter({ hasText: message });
-    await expect(row).toContainText('24 Dec 2027, 09:00');
-    await expect(row).toContainText('27 Dec 2027, 17:30');
+    await expect(row).toContainText('24 December 2027, 09:00 GMT');
+    await expect(row).toContainText('27 December 2027, 17:30 GMT');
     await expect(row).toContainText('Scheduled');
     await expect(row).toContainText(support.email);
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');

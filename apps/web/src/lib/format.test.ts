@@ -24,12 +24,18 @@ describe('maskEmail', () => {
 
 describe('formatDateTime', () => {
   it('shows UK time: GMT in winter, BST in summer', () => {
-    expect(formatDateTime('2026-01-15T09:05:00Z')).toBe('15 Jan 2026, 09:05');
-    expect(formatDateTime('2026-07-01T12:00:00Z')).toBe('1 Jul 2026, 13:00');
+    expect(formatDateTime('2026-12-06T14:05:00Z')).toBe('6 December 2026, 14:05 GMT');
+    expect(formatDateTime('2026-07-01T12:00:00Z')).toBe('1 July 2026, 13:00 BST');
+  });
+
+  it('names the UK day and zone around midnight and the clock change', () => {
+    expect(formatDateTime('2026-07-01T23:30:00Z')).toBe('2 July 2026, 00:30 BST');
+    expect(formatDateTime('2026-03-29T00:59:00Z')).toBe('29 March 2026, 00:59 GMT');
+    expect(formatDateTime('2026-03-29T01:00:00Z')).toBe('29 March 2026, 02:00 BST');
   });
 
   it('takes a Date, and gives undefined for text that is not one', () => {
-    expect(formatDateTime(new Date('2026-11-22T23:30:00Z'))).toBe('22 Nov 2026, 23:30');
+    expect(formatDateTime(new Date('2026-11-22T23:30:00Z'))).toBe('22 November 2026, 23:30 GMT');
     expect(formatDateTime('not a date')).toBeUndefined();
   });
 });

@@ -1,12 +1,7 @@
-/** Dates and times read as in the UK, whatever the device's own settings. */
-const LOCALE = 'en-GB';
-const TIME_ZONE = 'Europe/London';
+import { formatUkDateTime } from '@florin/contracts';
 
-const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: TIME_ZONE,
-});
+/** Numbers read as in the UK, whatever the device's own settings. */
+const LOCALE = 'en-GB';
 
 /** Keeps the first and last characters and stars the rest; two characters or fewer stay as they are. */
 function maskPart(part: string): string {
@@ -26,10 +21,12 @@ export function maskEmail(email: string): string {
   return `${maskPart(email.slice(0, at))}@${maskPart(email.slice(at + 1))}`;
 }
 
-/** `22 Nov 2026, 14:05`, in UK time (GMT or BST as the date falls). Unreadable input gives undefined. */
+/**
+ * `22 November 2026, 14:05 GMT`, in UK time (BST in summer): the one format of
+ * the server's messages too (contracts' uk-time). Unreadable input gives undefined.
+ */
 export function formatDateTime(value: string | Date): string | undefined {
-  const date = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : dateTimeFormat.format(date);
+  return formatUkDateTime(value);
 }
 
 /** Up to two capital letters from the first and last names, for an avatar. */

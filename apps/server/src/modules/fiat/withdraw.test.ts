@@ -237,8 +237,8 @@ describe('fiat withdraw: every check with the spec’s text', () => {
     const waiting = await withdraw(customer, { amount: '50' });
     expect(waiting.statusCode).toBe(422);
     expect(errorOf(waiting).message).toContain(FIAT_TEXTS.bankDetailsChanged);
-    // When, as a UK customer reads it: "… from 30 November 2026 at 10:00 (UK time).", not a timestamp.
-    expect(errorOf(waiting).message).toMatch(/ from \d{1,2} [A-Z][a-z]+ \d{4} at \d{2}:\d{2} \(UK time\)\.$/);
+    // When, as a UK customer reads it: "… from 30 November 2026, 10:00 GMT.", not a timestamp.
+    expect(errorOf(waiting).message).toMatch(/ from \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} (GMT|BST)\.$/);
 
     await db()
       .updateTable('bank_accounts')

@@ -214,7 +214,10 @@ describe('the first-investment journey', () => {
     expect((await submit(customer, first.id, answersFor(first, 8))).statusCode).toBe(409);
     const early = await customer.browser.post('/api/v1/investor/assessment', {});
     expect(early.statusCode).toBe(409);
-    expect(errorOf(early).message).toContain('You can take the assessment again after');
+    // The wait's end as a UK customer reads it, never an ISO timestamp.
+    expect(errorOf(early).message).toMatch(
+      /^You can take the assessment again after \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} (GMT|BST)\.$/,
+    );
 
     await passWaits(customer);
     const second = await start(customer);
@@ -233,8 +236,10 @@ describe('the first-investment journey', () => {
     const cooling = await journey(customer);
     expect(cooling.step).toBe('cooling_off');
     expect(Date.parse(cooling.cooling_off_ends_at!) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
-    expect((await customer.browser.post('/api/v1/investor/confirm', { accepted: true })).statusCode).toBe(
-      409,
+    const tooSoon = await customer.browser.post('/api/v1/investor/confirm', { accepted: true });
+    expect(tooSoon.statusCode).toBe(409);
+    expect(errorOf(tooSoon).message).toMatch(
+      /^You can make your first investment after \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} (GMT|BST)\. /,
     );
     expect(
       (await customer.browser.post('/api/v1/investor/warnings/shown', { warning: 'personalised' }))

@@ -8,6 +8,7 @@ import {
   INVESTOR_TEXTS,
   investorEvidenceFilename,
   todayInLondon,
+  ukDateTime,
   type AssessmentAttempt,
   type CategoriseBody,
   type InvestorCategory,
@@ -181,7 +182,7 @@ export function createInvestorService(deps: InvestorServiceDeps) {
         return 'First pass the appropriateness assessment.';
       case 'cooling_off':
         return fillText(INVESTOR_TEXTS.coolingOffText, {
-          endsAt: profile.cooling_off_ends_at!.toISOString(),
+          endsAt: ukDateTime(profile.cooling_off_ends_at!),
         });
       case 'confirm':
         return 'You have passed the assessment: confirm after reading the risk warning.';
@@ -251,7 +252,7 @@ export function createInvestorService(deps: InvestorServiceDeps) {
         if (profile.retake_at && profile.retake_at > now())
           throw new AppError(
             'CONFLICT',
-            fillText(INVESTOR_TEXTS.retakeWait, { retakeAt: profile.retake_at.toISOString() }),
+            fillText(INVESTOR_TEXTS.retakeWait, { retakeAt: ukDateTime(profile.retake_at) }),
           );
         const id = randomUUID();
         const drawn = drawAssessment(randomInt);
