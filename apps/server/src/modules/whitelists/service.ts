@@ -27,6 +27,7 @@ import {
   type WhitelistCustomer,
   type WhitelistRepository,
 } from './repository.js';
+import { locateIp } from './ip-location.js';
 
 /** After the e-mailed removal code is confirmed, DELETE may remove the address this long. */
 export const REMOVAL_CONFIRMED_MINUTES = 10;
@@ -322,7 +323,13 @@ export function createWhitelistService(deps: {
     ): Promise<{ data: WhitelistedIp[]; total: number; current_ip: string }> {
       await requireOwner(userId, identification);
       const { rows, total } = await repository.listIps(userId, limit);
-      return { data: rows.map(toIp), total, current_ip: normalizeIp(currentIp) };
+      // Rows stored before locations were looked up are located as they are read.
+      const located = await Promise.all(
+        rows.map(async (row) =>
+          row.city || row.country ? row : { ...row, ...(await locateIp(row.ip_address)) },
+        ),
+      );
+      return { data: located.map(toIp), total, current_ip: normalizeIp(currentIp) };
     },
 
     async addIp(
@@ -346,16 +353,13 @@ export function createWhitelistService(deps: {
       };
       await checkRules(db);
       await requirePasscode(userId, body.passcode);
+      // Our own lookup, not the page's city and country: a customer's browser cannot know better, nor be trusted to.
+      const location = await locateIp(ip);
       const row = await db.transaction().execute(async (trx) => {
         await repository.lockCustomer(trx, userId);
         await checkRules(trx);
         try {
-          return await repository.insertIp(trx, {
-            user_id: userId,
-            ip_address: ip,
-            city: body.city || null,
-            country: body.country || null,
-          });
+          return await repository.insertIp(trx, { user_id: userId, ip_address: ip, ...location });
         } catch (error) {
           if (isUniqueViolation(error, 'whitelisted_ips_once'))
             throw new AppError('CONFLICT', WHITELIST_TEXTS.ipExists);

@@ -594,10 +594,20 @@ describe('IP whitelisting', () => {
     expect(added.statusCode, added.body).toBe(200);
     const addedBody = added.json<{ data: unknown; message: string }>();
     expect(addedBody.message).toBe(WHITELIST_TEXTS.ipAdded);
+    // The page's city and country are not believed: a private address has no known place.
     expect(WhitelistedIpSchema.parse(addedBody.data)).toMatchObject({
       ip_address: customer.browser.ip,
-      city: 'London',
-      country: 'GB',
+      city: null,
+      country: null,
+    });
+    const located = await customer.browser.post(`${base}/whitelist`, {
+      ip_address: '81.2.69.142',
+      passcode: await passcode(customer),
+    });
+    expect(located.statusCode, located.body).toBe(200);
+    expect(located.json<{ data: unknown }>().data).toMatchObject({
+      city: 'St Albans',
+      country: 'United Kingdom',
     });
     const second = await customer.browser.post(`${base}/whitelist`, {
       ip_address: '2001:DB8:0:0:0:0:0:1',
@@ -613,9 +623,21 @@ describe('IP whitelisting', () => {
 
     const list = await customer.browser.get(`${base}/fetchwhitelist?limit=1`);
     const listed = list.json<{ data: unknown[]; total: number; current_ip: string }>();
-    expect(listed.total).toBe(2);
+    expect(listed.total).toBe(3);
     expect(listed.data.map((item) => WhitelistedIpSchema.parse(item).ip_address)).toEqual(['2001:db8::1']);
     expect(listed.current_ip).toBe(customer.browser.ip);
+    // A row saved before locations were looked up is located as the list is read.
+    await db()
+      .updateTable('whitelisted_ips')
+      .set({ city: null, country: null })
+      .where('ip_address', '=', '81.2.69.142')
+      .execute();
+    const full = await customer.browser.get(`${base}/fetchwhitelist`);
+    const places = full.json<{ data: unknown[] }>().data.map((item) => WhitelistedIpSchema.parse(item));
+    expect(places.find((item) => item.ip_address === '81.2.69.142')).toMatchObject({
+      city: 'St Albans',
+      country: 'United Kingdom',
+    });
 
     // The address in use cannot go while others stay: the next sign-in from here would be refused.
     const firstId = WhitelistedIpSchema.parse(addedBody.data).id;
@@ -638,10 +660,10 @@ describe('IP whitelisting', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json()).toEqual({ message: WHITELIST_TEXTS.ipRemoved });
     const after = await customer.browser.get(`${base}/fetchwhitelist`);
-    expect(after.json<{ total: number }>().total).toBe(1);
+    expect(after.json<{ total: number }>().total).toBe(2);
     const subjects = await mailSubjects(db(), customer.email);
     expect(subjects.filter((subject) => subject === 'An IP address was whitelisted — Florin')).toHaveLength(
-      2,
+      3,
     );
     expect(subjects).toContain('An IP address was removed from your whitelist — Florin');
   });

@@ -105,7 +105,8 @@ function AddIpForm({ owner, currentIp }: { owner: string; currentIp: string | un
 }
 
 function IpRow({ ip, onRemove }: { ip: WhitelistedIp; onRemove: () => void }) {
-  const place = [ip.city, ip.country].filter(Boolean).join(', ');
+  // The server looks the place up in its own database; a private or unlisted address has none.
+  const place = [ip.city, ip.country].filter(Boolean).join(', ') || 'Unknown';
   return (
     <Paper component="li" withBorder radius="md" p="sm" aria-label={ip.ip_address}>
       <Group justify="space-between" align="center" wrap="nowrap" gap="sm">
@@ -114,7 +115,7 @@ function IpRow({ ip, onRemove }: { ip: WhitelistedIp; onRemove: () => void }) {
             {ip.ip_address}
           </Text>
           <Text size="xs" c="dimmed">
-            {place && `${place} · `}Added {formatDateTime(ip.created_at)}
+            {place} · Added {formatDateTime(ip.created_at)}
           </Text>
         </Stack>
         <Button
