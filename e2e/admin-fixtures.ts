@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { StaffRole } from '@florin/contracts';
-import { expect, generateTotp, linkIn, test as base, totpStep, uniqueEmail } from './fixtures.js';
+import {
+  expect,
+  generateTotp,
+  linkIn,
+  nextUsableTotpStep,
+  test as base,
+  totpStep,
+  uniqueEmail,
+} from './fixtures.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './test-env.js';
 
 export { expect };
@@ -48,23 +56,14 @@ function sleep(ms: number): Promise<void> {
 }
 
 /**
- * A code the server has not seen for this secret: the current step's, or the
- * next one's (the server accepts one step either side of now), waiting for a
- * new step only when both are spent. Never in a step's last seconds, so the
- * code is still good when it arrives.
+ * A code the server has not seen for this secret: the previous, current or
+ * next step's (it accepts one step either side of now), waiting for a new
+ * step only when all three are spent.
  */
 export async function freshStaffCode(secret: string): Promise<string> {
-  const left = STEP_MS - (Date.now() % STEP_MS);
-  if (left < 3_000) await sleep(left + 50);
-  let current = totpStep();
-  const last = usedSteps.get(secret);
-  if (last !== undefined && last > current) {
-    await sleep(last * STEP_MS - Date.now() + 1_000);
-    current = totpStep();
-  }
-  const step = last === undefined ? current : Math.max(current, last + 1);
+  const step = await nextUsableTotpStep(usedSteps.get(secret));
   usedSteps.set(secret, step);
-  return generateTotp(secret, step * STEP_MS + 1_000);
+  return generateTotp(secret, step * STEP_MS);
 }
 
 async function csrfHeader(request: APIRequestContext): Promise<Record<string, string>> {

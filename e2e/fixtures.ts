@@ -145,13 +145,45 @@ export function totpStep(timestamp = Date.now()): number {
   return Math.floor(timestamp / TOTP_PERIOD_MS);
 }
 
+/** Below this much of the current step left, the previous step's code may die on its way to the server. */
+const PREVIOUS_STEP_MARGIN_MS = 8_000;
+
 /**
- * Waits until the 30-second step after `step` begins: the server accepts each
- * step once per account, so a second code for the same customer needs a new one.
+ * The earliest 30-second step the server still takes and has not taken after
+ * `lastStep`: it accepts one step either side of now, each once and in order
+ * (per account), so the previous, current and next step give three codes at
+ * once. Only a fourth waits, for the step after the current one to begin.
  */
-export async function waitForTotpStepAfter(step: number): Promise<void> {
-  const wait = (step + 1) * TOTP_PERIOD_MS - Date.now();
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + 50));
+export async function nextUsableTotpStep(lastStep?: number): Promise<number> {
+  const now = Date.now();
+  const current = totpStep(now);
+  const left = (current + 1) * TOTP_PERIOD_MS - now;
+  const earliest = left > PREVIOUS_STEP_MARGIN_MS ? current - 1 : current;
+  const step = lastStep === undefined ? earliest : Math.max(earliest, lastStep + 1);
+  if (step > current + 1) {
+    await new Promise((resolve) => setTimeout(resolve, (step - 1) * TOTP_PERIOD_MS - Date.now() + 200));
+  }
+  return step;
+}
+
+/** A customer's authenticator app as a story uses it: every code from a step the account has not used. */
+export type Authenticator = {
+  secret: string;
+  /** The next code the server takes, waiting only when the three steps it accepts now are spent. */
+  code(): Promise<string>;
+};
+
+/** The app holding `secret`, whose codes up to `lastStep` are spent (the one that turned 2FA on, say). */
+export function authenticator(secret: string, lastStep?: number): Authenticator {
+  let last = lastStep;
+  return {
+    secret,
+    async code() {
+      const step = await nextUsableTotpStep(last);
+      last = step;
+      return generateTotp(secret, step * TOTP_PERIOD_MS);
+    },
+  };
 }
 
 /** Six digits that are not the code of the steps the server would accept now (one either side). */
@@ -201,20 +233,21 @@ async function postJson(request: APIRequestContext, url: string, data?: unknown)
 
 /**
  * Turns 2FA on for the customer signed in in `request`'s jar, as the Settings
- * screen does (generate, then confirm with a code), and returns the secret and
- * the ten recovery codes. The confirming code's 30-second step is spent.
+ * screen does (generate, then confirm with a code), and returns the secret,
+ * the ten recovery codes and the app, whose confirming code is spent.
  */
 export async function enableTwoFactor(
   request: APIRequestContext,
-): Promise<{ secret: string; recoveryCodes: string[] }> {
+): Promise<{ secret: string; recoveryCodes: string[]; authenticator: Authenticator }> {
   const generated = await request.get('/api/v1/two-factor-authentication/generate');
   if (!generated.ok()) throw new Error(`2FA generate answered ${generated.status()}`);
   const { secret } = ((await generated.json()) as { data: { secret: string } }).data;
+  const app = authenticator(secret);
   const body = (await postJson(request, '/api/v1/two-factor-authentication/toggle', {
-    passcode: generateTotp(secret),
+    passcode: await app.code(),
     disable_2fa: 0,
   })) as { recovery_codes?: string[] };
-  return { secret, recoveryCodes: body.recovery_codes ?? [] };
+  return { secret, recoveryCodes: body.recovery_codes ?? [], authenticator: app };
 }
 
 /** What the captcha widget sends, computed here: fetch a challenge and solve its proof of work. */

@@ -1,5 +1,5 @@
 import { ACCOUNT_TEXTS, AUTO_TRADE_TEXTS } from '@florin/contracts';
-import { csrfHeaders, enableTwoFactor, generateTotp, totpStep, waitForTotpStepAfter } from '../fixtures.js';
+import { csrfHeaders, enableTwoFactor } from '../fixtures.js';
 import { currentUser } from '../kyc/customer-actions.js';
 import { makeCustomerLive } from '../dashboard/dashboard-actions.js';
 import {
@@ -22,8 +22,7 @@ test.describe('auto trade', () => {
     consoleErrors,
   }) => {
     await makeCustomerLive(page, complianceApi);
-    const { secret } = await enableTwoFactor(page.request);
-    const enabledAt = totpStep();
+    const { authenticator } = await enableTwoFactor(page.request);
     await setGbpDepositDetails(financeApi);
     const { user_identification: reference } = await currentUser(page.request);
 
@@ -65,9 +64,10 @@ test.describe('auto trade', () => {
       AUTO_TRADE_TEXTS.passcodeMissing,
     );
 
-    // The code that switched 2FA on is spent: the next 30-second step gives a fresh one.
-    await waitForTotpStepAfter(enabledAt);
-    await form.getByRole('textbox', { name: AUTO_TRADE_TEXTS.passcodeLabel }).fill(generateTotp(secret));
+    // The code that switched 2FA on is spent: the app's next one is from a later step.
+    await form
+      .getByRole('textbox', { name: AUTO_TRADE_TEXTS.passcodeLabel })
+      .fill(await authenticator.code());
     await form.getByRole('button', { name: AUTO_TRADE_TEXTS.confirm }).click();
     await expect(page.getByRole('alert').filter({ hasText: AUTO_TRADE_TEXTS.created })).toBeVisible();
     const row = table.getByRole('row').filter({ hasText: AUTO_TRADE_TEXTS.autoBuy });

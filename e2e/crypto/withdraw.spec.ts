@@ -1,14 +1,6 @@
 import { WHITELIST_TEXTS } from '@florin/contracts';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import {
-  csrfHeaders,
-  enableTwoFactor,
-  generateTotp,
-  holdRequests,
-  type Mailbox,
-  totpStep,
-  waitForTotpStepAfter,
-} from '../fixtures.js';
+import { type Authenticator, csrfHeaders, enableTwoFactor, holdRequests, type Mailbox } from '../fixtures.js';
 import { fund, makeCustomerLive } from '../dashboard/dashboard-actions.js';
 import { expect, switchOnEmailCodes, test } from '../wallets/fiat-fixtures.js';
 import { chooseCoin, passSecurityWaits } from './crypto-actions.js';
@@ -20,21 +12,17 @@ const MISTYPED_BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx';
 const XRP_ADDRESS = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const SECOND_BTC_ADDRESS = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
-/** Whitelists an address as the Settings tab does, with a fresh authenticator code; returns that code's step. */
+/** Whitelists an address as the Settings tab does, with a fresh authenticator code. */
 async function whitelist(
   request: APIRequestContext,
-  secret: string,
-  afterStep: number,
+  app: Authenticator,
   wallet: { address: string; label: string },
-): Promise<number> {
-  await waitForTotpStepAfter(afterStep);
-  const step = totpStep();
+): Promise<void> {
   const response = await request.post('/api/v1/wallet-address/create', {
-    data: { ...wallet, coin_id: 'btc', passcode: generateTotp(secret) },
+    data: { ...wallet, coin_id: 'btc', passcode: await app.code() },
     headers: await csrfHeaders(request),
   });
   if (!response.ok()) throw new Error(`whitelisting answered ${response.status()}: ${await response.text()}`);
-  return step;
 }
 
 /** "Your code for … is 123456.": the amount earlier in the sentence may have six decimals too (25.000000 XRP). */
@@ -99,8 +87,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     consoleErrors,
   }) => {
     await makeCustomerLive(page, complianceApi);
-    const { secret } = await enableTwoFactor(page.request);
-    const spentStep = totpStep();
+    const { authenticator } = await enableTwoFactor(page.request);
     await fund(api, customer.email, 'BTC', '1.00000000');
 
     // Straight after turning on 2FA, withdrawals wait 24 hours.
@@ -198,10 +185,9 @@ test.describe('crypto withdrawals to an external wallet', () => {
     await expect(twoFactor).toContainText('Enter the 6-digit code from your authenticator app.');
     await expectSummary(twoFactor, approving);
     await saveScreenshots('crypto-withdraw-two-factor');
-    await waitForTotpStepAfter(spentStep);
     await twoFactor
       .getByRole('textbox', { name: '2FA code, digit 1 of 6' })
-      .pressSequentially(generateTotp(secret));
+      .pressSequentially(await authenticator.code());
     await expect(
       page.getByRole('alert').filter({
         hasText:
@@ -483,15 +469,12 @@ test.describe('crypto withdrawals to an external wallet', () => {
     consoleErrors,
   }) => {
     await makeCustomerLive(page, complianceApi);
-    const { secret } = await enableTwoFactor(page.request);
+    const { authenticator } = await enableTwoFactor(page.request);
     await fund(api, customer.email, 'BTC', '1.00000000');
-    const firstStep = await whitelist(page.request, secret, totpStep(), {
-      address: BTC_ADDRESS,
-      label: 'My hardware wallet',
-    });
+    await whitelist(page.request, authenticator, { address: BTC_ADDRESS, label: 'My hardware wallet' });
     // A day later the first address is usable; the second is added then and waits its own day.
     await passSecurityWaits(api, customer.email);
-    await whitelist(page.request, secret, firstStep, { address: SECOND_BTC_ADDRESS, label: 'Exchange' });
+    await whitelist(page.request, authenticator, { address: SECOND_BTC_ADDRESS, label: 'Exchange' });
 
     // The saved addresses cannot be read at first (the read and its one retry fail): the form says so.
     let failures = 2;
@@ -579,7 +562,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     consoleErrors,
   }) => {
     await makeCustomerLive(page, complianceApi);
-    const { secret } = await enableTwoFactor(page.request);
+    const { authenticator } = await enableTwoFactor(page.request);
     await fund(api, customer.email, 'BTC', '1.00000000');
 
     // Settings: whitelist the address with an authenticator code.
@@ -588,9 +571,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     await whitelistForm.getByLabel('Coin').selectOption('btc');
     await whitelistForm.getByLabel('Wallet Address').fill(BTC_ADDRESS);
     await whitelistForm.getByLabel('Label').fill('My hardware wallet');
-    await waitForTotpStepAfter(totpStep());
-    const whitelistStep = totpStep();
-    await whitelistForm.getByLabel('2FA Code').fill(generateTotp(secret));
+    await whitelistForm.getByLabel('2FA Code').fill(await authenticator.code());
     await whitelistForm.getByRole('button', { name: 'Whitelist Address' }).click();
     await expect(
       page.getByRole('alert').filter({ hasText: 'Successfully Whitelisted Wallet Address.' }),
@@ -615,10 +596,9 @@ test.describe('crypto withdrawals to an external wallet', () => {
     await verification.getByRole('button', { name: 'Verify' }).click();
     const twoFactor = page.getByRole('dialog', { name: 'Two Factor Authentication' });
     await expect(twoFactor).toBeVisible();
-    await waitForTotpStepAfter(whitelistStep);
     await twoFactor
       .getByRole('textbox', { name: '2FA code, digit 1 of 6' })
-      .pressSequentially(generateTotp(secret));
+      .pressSequentially(await authenticator.code());
     await expect(twoFactor).toBeHidden();
     const activity = page.getByRole('list', { name: 'BTC activity' });
     await expect(activity.getByRole('listitem', { name: 'Withdrawal -0.30000 BTC Pending' })).toBeVisible();
