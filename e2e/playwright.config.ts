@@ -34,6 +34,32 @@ if (!dataDir) {
 }
 const baseURL = `http://127.0.0.1:${port}`;
 
+/**
+ * Stories that change what every customer of the shared server sees (the fee schedule and a coin's
+ * terms, the message of the day). They run one at a time once the others are done, so no story
+ * meets another's settings halfway.
+ */
+const GLOBAL_SETTINGS_STORIES = ['admin/trading-settings.spec.ts', 'dashboard/message-of-the-day.spec.ts'];
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1280, height: 800 },
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    // Without the background-networking flags Chromium floods a closed network with connection attempts.
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
@@ -42,8 +68,12 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: isCi,
   retries: 0,
-  workers: isCi ? 1 : 2,
-  timeout: 30_000,
+  // Two, also in CI: each story has customers and staff of its own (fixtures.ts, admin-fixtures.ts).
+  workers: 2,
+  // No story should take longer on a two-core machine; the heavier ones set more, and say why.
+  timeout: 60_000,
+  // Two browsers, the server and its database share two cores: a screen can take more than the default 5 s.
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL,
@@ -56,32 +86,20 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1280, height: 800 },
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          // Without the background-networking flags Chromium floods a closed network with connection attempts.
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
-      },
+      testIgnore: GLOBAL_SETTINGS_STORIES,
+      use: chromium,
+      // Runs after this project whether its stories passed or not (a dependency would be skipped on a failure).
+      teardown: 'global settings',
     },
+    { name: 'global settings', testMatch: GLOBAL_SETTINGS_STORIES, use: chromium, workers: 1 },
   ],
   webServer: {
     command: 'npx tsx apps/server/src/main.ts',
     cwd: repoRoot,
     url: `${baseURL}/api/v1/health`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // A fresh install migrates the embedded database; on a busy two-core machine that took 170 s.
+    timeout: 240_000,
     stdout: 'ignore',
     stderr: 'pipe',
     // Let the server close its embedded database before the data folder is removed.
