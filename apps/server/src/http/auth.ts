@@ -3,6 +3,7 @@ import { API_TOKEN_PREFIX, AppError, UNATTENDED_HEADER, type StaffRole } from '@
 import type { StaffSession, StaffSessionStore } from '../modules/admin/sessions.js';
 import type { ActiveSession, SessionStore } from '../modules/auth/sessions.js';
 import { randomToken, safeEqual } from '../security/secret-box.js';
+import { isApiRoute, matchedRoute } from './matched-route.js';
 
 export const SESSION_COOKIE = 'access_token';
 export const CSRF_COOKIE = 'csrf_token';
@@ -136,13 +137,9 @@ export function staffMayCall(staff: StaffSession | null, access: StaffAccess): b
   return staff !== null && (staff.role === 'superadmin' || access.staff.includes(staff.role));
 }
 
-/**
- * Whether a request is for the back office. The route the router matched
- * decides, not the raw URL: the router decodes percent-escapes, so
- * /api/%61dmin/staff reaches the /api/admin/staff route.
- */
+/** Whether a request reached a back-office route (matchedRoute: /api/%61dmin/staff reaches /api/admin/staff). */
 function isAdminRequest(request: FastifyRequest): boolean {
-  return isAdminApiPath(request.routeOptions.url ?? request.url);
+  return isAdminApiPath(matchedRoute(request) ?? '');
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -183,7 +180,7 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
 
   app.addHook('onRequest', async (request) => {
     // The back office has its own sessions (registerStaffAuth); a customer's means nothing there.
-    if (!request.url.startsWith('/api/') || isAdminRequest(request)) return;
+    if (!isApiRoute(request) || isAdminRequest(request)) return;
     const bearer = bearerToken(request);
     // An API token is no session: modules/api-tokens signs it in, and it carries no cookie to need CSRF.
     if (bearer?.startsWith(API_TOKEN_PREFIX)) return;
@@ -220,7 +217,7 @@ export function registerAuth(app: FastifyInstance, sessions: SessionStore, cooki
 
   // A browser without a CSRF cookie gets one with its first API answer.
   app.addHook('onSend', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.cookies[CSRF_COOKIE]) return;
+    if (!isApiRoute(request) || request.cookies[CSRF_COOKIE]) return;
     const setCookie = reply.getHeader('set-cookie');
     if (String(setCookie ?? '').includes(`${CSRF_COOKIE}=`)) return;
     reply.setCookie(CSRF_COOKIE, randomToken(24), { sameSite: 'strict', secure: cookies.secure, path: '/' });
