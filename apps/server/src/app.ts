@@ -15,6 +15,7 @@ import { registerSpa } from './http/spa.js';
 import type { CheckResult, DomainCheck, Ledger } from './ledger/index.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { registerAuth, registerStaffAuth } from './http/auth.js';
+import { isApiRoute } from './http/matched-route.js';
 import { registerInputGuards, trackRoutes } from './http/route.js';
 import { createAdminAuthService } from './modules/admin/auth-service.js';
 import { createStaffMailer } from './modules/admin/mail.js';
@@ -209,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // API answers are private (balances, secrets being enrolled, documents) unless a route says otherwise.
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+    if (isApiRoute(request) && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
@@ -260,7 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     // Only the API is limited; the web app's files are static and cached.
-    allowList: (request) => config.ABUSE_LIMITS === 'off' || !request.url.startsWith('/api/'),
+    allowList: (request) => config.ABUSE_LIMITS === 'off' || !isApiRoute(request),
   });
 
   await app.register(fastifySwagger, {
