@@ -210,8 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // API answers are private (balances, secrets being enrolled, documents) unless a route says otherwise.
-    if (isApiRoute(request) && !reply.hasHeader('cache-control'))
-      reply.header('cache-control', 'no-store');
+    if (isApiRoute(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
   // JSON, and the two exceptions below; Fastify's plain-text parser would let any text through to a route.
