@@ -31,6 +31,11 @@ const config = loadConfig({
   // Production requires both; the bench mails into the dev mailbox below and serves loopback only.
   SMTP_URL: 'smtp://127.0.0.1:2525',
   PUBLIC_URL: 'https://florin.example',
+  // Production also refuses to run without the company's legal details; the bench shows no page.
+  COMPANY_NAME: 'Florin Ltd',
+  COMPANY_NUMBER: '12345678',
+  COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+  COMPANY_FCA_REFERENCE: '987654',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   DATABASE_URL: databaseUrl,

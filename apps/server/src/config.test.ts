@@ -44,6 +44,10 @@ describe('configuration', () => {
       ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
       SMTP_URL: 'smtp://mail.florin.example:587',
       PUBLIC_URL: 'https://app.florin.example',
+      COMPANY_NAME: 'Florin Ltd',
+      COMPANY_NUMBER: '12345678',
+      COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+      COMPANY_FCA_REFERENCE: '987654',
     };
     expect(loadConfig(complete).isProduction).toBe(true);
     expect(() => loadConfig({ ...complete, PUBLIC_URL: 'http://app.florin.example' })).toThrow(
@@ -54,6 +58,49 @@ describe('configuration', () => {
       /ABUSE_LIMITS: must stay on in production/,
     );
     expect(loadConfig({ ABUSE_LIMITS: 'off' }).ABUSE_LIMITS).toBe('off');
+  });
+
+  it("refuses to start in production without the company's real legal details, naming each", () => {
+    const complete = {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      SMTP_URL: 'smtp://mail.florin.example:587',
+      PUBLIC_URL: 'https://app.florin.example',
+    };
+    expect(() => loadConfig(complete)).toThrow(
+      /COMPANY_NAME: required in production.*\n.*COMPANY_NUMBER: required in production.*\n.*COMPANY_ADDRESS: required in production.*\n.*COMPANY_FCA_REFERENCE: required in production/,
+    );
+    // The development samples, a template's zeros or words are placeholders, never shown to customers.
+    expect(() =>
+      loadConfig({
+        ...complete,
+        COMPANY_NAME: 'Sample Company Ltd',
+        COMPANY_NUMBER: '00000000',
+        COMPANY_ADDRESS: '1 Sample Street, London EC1A 1AA',
+        COMPANY_FCA_REFERENCE: '000000',
+      }),
+    ).toThrow(
+      /COMPANY_NAME: "Sample Company Ltd" is a placeholder.*\n.*COMPANY_NUMBER: "00000000" is a placeholder.*\n.*COMPANY_ADDRESS: .* is a placeholder.*\n.*COMPANY_FCA_REFERENCE: "000000" is a placeholder/,
+    );
+    expect(() => loadConfig({ COMPANY_NUMBER: '1234' })).toThrow(
+      /COMPANY_NUMBER: must be a Companies House number/,
+    );
+    const real = loadConfig({
+      ...complete,
+      COMPANY_NAME: 'Florin Ltd',
+      COMPANY_NUMBER: '12345678',
+      COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+      COMPANY_FCA_REFERENCE: '987654',
+    });
+    expect(real.company).toEqual({
+      name: 'Florin Ltd',
+      number: '12345678',
+      address: '1 Poultry, London EC2R 8EJ',
+      fcaReference: '987654',
+      isSample: false,
+    });
+    // Outside production the samples stand in, marked as such.
+    expect(loadConfig({}).company).toMatchObject({ number: '00000000', isSample: true });
   });
 
   it('documents every variable in the README configuration table', () => {

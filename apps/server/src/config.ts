@@ -86,6 +86,35 @@ export const CONFIG_VARIABLES = {
     ),
     help: 'The phone line the contact page shows with its opening hours (UK business hours Mon-Fri 9am-6pm). Unset: no phone line.',
   },
+  COMPANY_NAME: {
+    schema: optionalText.pipe(z.string().max(160).optional()),
+    help: 'The legal name of the company that runs Florin, as the footer and the legal pages give it (`Florin Ltd`). Unset: a sample outside production; required in production.',
+  },
+  COMPANY_NUMBER: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^(\d{8}|[A-Z]{2}\d{6})$/,
+          'must be a Companies House number: 8 digits, or 2 letters and 6 digits',
+        )
+        .optional(),
+    ),
+    help: 'Its Companies House number (`12345678`, `SC123456`). Unset: a sample outside production; required in production.',
+  },
+  COMPANY_ADDRESS: {
+    schema: optionalText.pipe(z.string().max(300).optional()),
+    help: 'Its registered office address, on one line. Unset: a sample outside production; required in production.',
+  },
+  COMPANY_FCA_REFERENCE: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d{6,7}$/, 'must be the firm reference number on the FCA register (6 or 7 digits)')
+        .optional(),
+    ),
+    help: 'Its firm reference number on the FCA register. Unset: a sample outside production; required in production.',
+  },
   GUIDE_URL: {
     schema: optionalHttpsUrl,
     help: "The public site's external guide link (https). Unset: hidden.",
@@ -231,13 +260,69 @@ export const CONFIG_VARIABLES = {
 type Variables = typeof CONFIG_VARIABLES;
 type Parsed = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
 
+export type CompanyDetails = {
+  name: string;
+  number: string;
+  address: string;
+  fcaReference: string;
+  /** True while the details are the development samples below: the footer says so. */
+  isSample: boolean;
+};
+
 export type Config = Parsed & {
+  company: CompanyDetails;
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
 };
 
 export class ConfigError extends Error {}
+
+/** What a development install shows, marked as samples on every page; production refuses to run on them. */
+export const SAMPLE_COMPANY = {
+  name: 'Florin Ltd',
+  number: '00000000',
+  address: '1 Sample Street, London EC1A 1AA',
+  fcaReference: '000000',
+} as const;
+
+/** A value copied from a template instead of the real register: the samples, all zeros, or a word saying so. */
+function isPlaceholder(value: string, sample: string | undefined): boolean {
+  return (
+    value === sample || /^[0\s]+$/.test(value) || /sample|example|placeholder|changeme|todo|xxx/i.test(value)
+  );
+}
+
+function companyProblems(values: Parsed): string[] {
+  const given = [
+    // A real company may well be called Florin Ltd: only the words give a sample name away.
+    ['COMPANY_NAME', values.COMPANY_NAME, undefined],
+    ['COMPANY_NUMBER', values.COMPANY_NUMBER, SAMPLE_COMPANY.number],
+    ['COMPANY_ADDRESS', values.COMPANY_ADDRESS, SAMPLE_COMPANY.address],
+    ['COMPANY_FCA_REFERENCE', values.COMPANY_FCA_REFERENCE, SAMPLE_COMPANY.fcaReference],
+  ] as const;
+  return given.flatMap(([name, value, sample]) => {
+    if (!value) return [`${name}: required in production (the footer and the legal pages show it)`];
+    if (isPlaceholder(value, sample)) return [`${name}: "${value}" is a placeholder; give the real value`];
+    return [];
+  });
+}
+
+function companyFrom(values: Parsed): CompanyDetails {
+  const isSample = !(
+    values.COMPANY_NAME &&
+    values.COMPANY_NUMBER &&
+    values.COMPANY_ADDRESS &&
+    values.COMPANY_FCA_REFERENCE
+  );
+  return {
+    name: values.COMPANY_NAME ?? SAMPLE_COMPANY.name,
+    number: values.COMPANY_NUMBER ?? SAMPLE_COMPANY.number,
+    address: values.COMPANY_ADDRESS ?? SAMPLE_COMPANY.address,
+    fcaReference: values.COMPANY_FCA_REFERENCE ?? SAMPLE_COMPANY.fcaReference,
+    isSample,
+  };
+}
 
 /** Parses the environment; a bad variable stops the process with its name. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -266,6 +351,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? null
         : 'PUBLIC_URL: required in production, an https:// address',
       values.ABUSE_LIMITS === 'on' ? null : 'ABUSE_LIMITS: must stay on in production',
+      // A regulated firm must name itself truly on every page; a template's zeros must never reach customers.
+      ...companyProblems(values),
     ].filter((problem) => problem !== null);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }
@@ -276,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...values,
+    company: companyFrom(values),
     dataDir: path.resolve(values.DATA_DIR),
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
     isProduction: values.NODE_ENV === 'production',

@@ -20,6 +20,15 @@ export const SiteInfoSchema = z.object({
     blog: z.string().nullable(),
     support: z.string().nullable(),
   }),
+  /** The company behind Florin, as the footer and the legal pages name it (configuration, COMPANY_*). */
+  company: z.object({
+    name: z.string(),
+    number: z.string(),
+    registered_address: z.string(),
+    fca_reference: z.string(),
+    /** Development samples, not a real register's entries: the footer says so. */
+    is_sample: z.boolean(),
+  }),
   /** The footer's social links, in this order; unset ones are left out. */
   social: z.array(z.object({ name: z.enum(['X', 'LinkedIn', 'Facebook', 'Instagram']), url: z.string() })),
 });
@@ -28,6 +37,7 @@ export type SiteInfo = z.infer<typeof SiteInfoSchema>;
 export const getSiteInfo = defineEndpoint({
   method: 'GET',
   path: '/api/v1/site',
-  summary: 'Contacts, external links and social links of the public site, from configuration',
+  summary:
+    "Contacts, the company's legal details, external and social links of the public site, from configuration",
   responses: { 200: SiteInfoSchema },
 });

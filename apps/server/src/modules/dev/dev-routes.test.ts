@@ -12,6 +12,10 @@ describe('the dev routes in production', () => {
         PUBLIC_URL: 'https://florin.example',
         SMTP_URL: 'smtp://mail.florin.example:587',
         ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+        COMPANY_NAME: 'Florin Ltd',
+        COMPANY_NUMBER: '12345678',
+        COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+        COMPANY_FCA_REFERENCE: '987654',
       },
     });
   });

@@ -11,7 +11,7 @@ import { registerRoute } from '../../http/route.js';
  */
 export const SITE_INFO_CACHE_CONTROL = 'private, max-age=60';
 
-/** The public site's contacts and links, as configured (config.ts); unset links are null or left out. */
+/** The public site's contacts, company details and links, as configured (config.ts); unset links are null or left out. */
 export function siteInfoFrom(config: Config): SiteInfo {
   const social = [
     { name: 'X', url: config.SOCIAL_X_URL },
@@ -31,6 +31,13 @@ export function siteInfoFrom(config: Config): SiteInfo {
       guide: config.GUIDE_URL ?? null,
       blog: config.BLOG_URL ?? null,
       support: config.SUPPORT_URL ?? null,
+    },
+    company: {
+      name: config.company.name,
+      number: config.company.number,
+      registered_address: config.company.address,
+      fca_reference: config.company.fcaReference,
+      is_sample: config.company.isSample,
     },
     social: social.flatMap(({ name, url }) => (url ? [{ name, url }] : [])),
   };

@@ -28,6 +28,13 @@ describe('GET /api/v1/site', () => {
         phone: null,
       },
       links: { guide: null, blog: null, support: null },
+      company: {
+        name: 'Florin Ltd',
+        number: '00000000',
+        registered_address: '1 Sample Street, London EC1A 1AA',
+        fca_reference: '000000',
+        is_sample: true,
+      },
       social: [],
     });
   });
@@ -44,6 +51,10 @@ describe('GET /api/v1/site', () => {
       SUPPORT_URL: '',
       SOCIAL_INSTAGRAM_URL: 'https://instagram.com/florin',
       SOCIAL_X_URL: 'https://x.com/florin',
+      COMPANY_NAME: 'Florin Markets Ltd',
+      COMPANY_NUMBER: 'SC123456',
+      COMPANY_ADDRESS: '10 Queen Street, Edinburgh EH2 1JQ',
+      COMPANY_FCA_REFERENCE: '9876543',
     });
     const info = SiteInfoSchema.parse(response.json());
     expect(info).toEqual({
@@ -55,6 +66,13 @@ describe('GET /api/v1/site', () => {
         phone: '+44 20 7946 0000',
       },
       links: { guide: 'https://guide.florin.example/', blog: 'https://blog.florin.example', support: null },
+      company: {
+        name: 'Florin Markets Ltd',
+        number: 'SC123456',
+        registered_address: '10 Queen Street, Edinburgh EH2 1JQ',
+        fca_reference: '9876543',
+        is_sample: false,
+      },
       social: [
         { name: 'X', url: 'https://x.com/florin' },
         { name: 'Instagram', url: 'https://instagram.com/florin' },

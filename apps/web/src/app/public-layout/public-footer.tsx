@@ -1,7 +1,7 @@
 import { Anchor, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
-import { COMPANY } from '../../lib/company';
+import { COMPANY_PLACEHOLDER_NAME, registrationText } from '../../lib/company';
 import { LEGAL_LINKS, PATHS } from '../../lib/paths';
 import { useSiteInfo } from '../../lib/site-info';
 import classes from './public-layout.module.css';
@@ -97,11 +97,13 @@ export function PublicFooter() {
           </nav>
           <Stack gap={4}>
             <Text size="sm" c="gray.4">
-              © {year} {COMPANY.name}. All rights reserved.
+              © {year} {site?.company.name ?? COMPANY_PLACEHOLDER_NAME}. All rights reserved.
             </Text>
-            <Text size="xs" c="gray.4">
-              {COMPANY.registration}
-            </Text>
+            {site && (
+              <Text size="xs" c="gray.4">
+                {registrationText(site.company)}
+              </Text>
+            )}
           </Stack>
         </Stack>
       </Container>

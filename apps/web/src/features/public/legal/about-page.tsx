@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
-import { COMPANY } from '../../../lib/company';
+import { registrationText, useCompany } from '../../../lib/company';
 import { PATHS } from '../../../lib/paths';
 import { TradingFeesFrom } from '../../../components/trading-fees-from';
 import { StaticPage } from '../static-page';
 
 export function AboutPage() {
+  const company = useCompany();
   return (
     <StaticPage
       title="About us"
@@ -67,7 +68,7 @@ export function AboutPage() {
 
       <h2>The company</h2>
       <p>
-        Florin is run by {COMPANY.name}. {COMPANY.registration} To talk to us, see our{' '}
+        {company && `Florin is run by ${company.name}. ${registrationText(company)} `}To talk to us, see our{' '}
         <Link to={PATHS.contact}>Contact us</Link> page.
       </p>
     </StaticPage>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { COMPANY } from '../../../lib/company';
+import { COMPANY_PLACEHOLDER_NAME, registrationText, useCompany } from '../../../lib/company';
 import { PATHS } from '../../../lib/paths';
 import { ScrollableTable, StaticPage } from '../static-page';
 import { ContactLine } from './contact-line';
@@ -38,6 +38,7 @@ const PURPOSES = [
 ] as const;
 
 export function PrivacyPage() {
+  const company = useCompany();
   return (
     <StaticPage
       title="Privacy Policy"
@@ -46,9 +47,9 @@ export function PrivacyPage() {
     >
       <h2>Who we are</h2>
       <p>
-        {COMPANY.name} is the controller of the personal data described here, under the UK General Data
-        Protection Regulation (UK GDPR) and the Data Protection Act 2018. {COMPANY.registration} You can reach
-        us about your data <ContactLine />.
+        {company?.name ?? COMPANY_PLACEHOLDER_NAME} is the controller of the personal data described here,
+        under the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.{' '}
+        {company && `${registrationText(company)} `}You can reach us about your data <ContactLine />.
       </p>
 
       <h2>The data we collect</h2>

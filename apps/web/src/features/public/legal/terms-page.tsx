@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { COMPANY } from '../../../lib/company';
+import { COMPANY_PLACEHOLDER_NAME, registrationText, useCompany } from '../../../lib/company';
 import { PATHS } from '../../../lib/paths';
 import { StaticPage } from '../static-page';
 import { LastUpdated } from './last-updated';
@@ -10,6 +10,7 @@ import { LastUpdated } from './last-updated';
  * of the spec's 30-day invitation.
  */
 export function TermsPage() {
+  const company = useCompany();
   return (
     <StaticPage
       title="Terms of Service"
@@ -18,9 +19,10 @@ export function TermsPage() {
     >
       <h2>1. About these terms</h2>
       <p>
-        These terms are an agreement between you and {COMPANY.name} (&ldquo;Florin&rdquo;, &ldquo;we&rdquo;,
-        &ldquo;us&rdquo;). {COMPANY.registration} They apply whenever you use your Account, our website or our
-        API. Please read them together with our <Link to={PATHS.privacy}>Privacy Policy</Link>, our{' '}
+        These terms are an agreement between you and {company?.name ?? COMPANY_PLACEHOLDER_NAME}{' '}
+        (&ldquo;Florin&rdquo;, &ldquo;we&rdquo;, &ldquo;us&rdquo;).{' '}
+        {company && `${registrationText(company)} `}They apply whenever you use your Account, our website or
+        our API. Please read them together with our <Link to={PATHS.privacy}>Privacy Policy</Link>, our{' '}
         <Link to={PATHS.cookies}>Cookie Policy</Link> and our <Link to={PATHS.fees}>Fees</Link> page. By
         opening an Account you accept these terms.
       </p>
