@@ -397,6 +397,10 @@ describe('the log', () => {
       '/api/v1/balance?percentage=true&TOKEN=[redacted]',
     );
     expect(withoutTokenInUrl('/api/v1/balance?percentage=true')).toBe('/api/v1/balance?percentage=true');
+    // The query parser decodes names, so an escaped one is a token all the same.
+    expect(withoutTokenInUrl('/api/v1/balance?%74ok%65n=flr_secret&percentage=true')).toBe(
+      '/api/v1/balance?%74ok%65n=[redacted]&percentage=true',
+    );
   });
 });
 

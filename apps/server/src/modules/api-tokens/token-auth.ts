@@ -28,9 +28,30 @@ const TOKEN_ROUTES = new Set(
   ),
 );
 
-/** A URL fit for the log: the value of any `token=` in its query blanked (GET /api/v1/balance?token=…). */
+/**
+ * A URL fit for the log: the value of any `token=` in its query blanked (GET /api/v1/balance?token=…),
+ * however its name is escaped: the query parser reads ?%74oken=… as token too.
+ */
 export function withoutTokenInUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = pair.slice(0, equals);
+      return equals !== -1 && decodedName(name).toLowerCase() === 'token' ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
 }
 
 /** The token a request presents: `Authorization: Bearer flr_…`, or `?token=` on GET /api/v1/balance only (spec 002 §7). */
