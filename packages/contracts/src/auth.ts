@@ -250,7 +250,8 @@ export const ResetPasswordBodySchema = confirmed(
     email,
     password: newPassword,
     password_confirmation: z.string(),
-    token: z.string().min(16).max(200),
+    // A link cut short by a mail client is the usual cause: the customer is told to ask for a new one.
+    token: z.string().min(16, AUTH_TEXTS.resetTokenInvalid).max(200, AUTH_TEXTS.resetTokenInvalid),
   }),
 );
 

@@ -33,3 +33,4 @@ export * from './sanctions.js';
 export * from './carf.js';
 export * from './closure.js';
 export * from './uk-time.js';
+export * from './customer-messages.js';

@@ -1,4 +1,11 @@
-import { AppError, AUTH_TEXTS, RegisterBodySchema } from '@florin/contracts';
+import {
+  AppError,
+  AUTH_TEXTS,
+  CUSTOMER_MESSAGES,
+  RegisterBodySchema,
+  ResetPasswordBodySchema,
+} from '@florin/contracts';
+import { z } from 'zod';
 import type { ResolverOptions } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import { contractResolver, markFieldErrors } from './forms';
@@ -68,5 +75,39 @@ describe('markFieldErrors', () => {
       type: 'server',
       message: AUTH_TEXTS.passwordTooCommon,
     });
+  });
+});
+
+describe('contractResolver with checks the contract gave no words to', () => {
+  type ResetForm = { email: string; password: string; password_confirmation: string; token: string };
+  const resolveReset = contractResolver<ResetForm>(ResetPasswordBodySchema);
+  const resetOptions: ResolverOptions<ResetForm> = { fields: {}, shouldUseNativeValidation: false };
+
+  it('says a truncated reset link is invalid, never what zod says of a short string', async () => {
+    const result = await resolveReset(
+      {
+        email: 'ada@example.com',
+        password: 'Analytical-1843',
+        password_confirmation: 'Analytical-1843',
+        token: 'abc',
+      },
+      undefined,
+      resetOptions,
+    );
+    expect(result.errors.token?.message).toBe(AUTH_TEXTS.resetTokenInvalid);
+  });
+
+  it('gives a sentence a customer understands for a bare zod check', async () => {
+    type Form = { code: string; amount: number; site: string };
+    const resolveBare = contractResolver<Form>(
+      z.object({ code: z.string().min(16), amount: z.number().max(10), site: z.url() }),
+    );
+    const result = await resolveBare({ code: 'abc', amount: 11, site: 'nowhere' }, undefined, {
+      fields: {},
+      shouldUseNativeValidation: false,
+    });
+    expect(result.errors.code?.message).toBe('Please enter at least 16 characters.');
+    expect(result.errors.amount?.message).toBe('Please enter 10 or less.');
+    expect(result.errors.site?.message).toBe(CUSTOMER_MESSAGES.url);
   });
 });

@@ -9,7 +9,7 @@ import { PATHS } from '../../lib/paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toasts';
 import { useSetNewPassword, type ResetPasswordInput } from './api/reset-password';
 import { AuthCard } from './components/auth-card';
-import { resetTokenFrom } from './reset-token';
+import { isResetTokenWellFormed, resetTokenFrom } from './reset-token';
 
 const resolver = contractResolver<ResetPasswordInput>(ResetPasswordBodySchema, {
   confirm: ['password', 'password_confirmation', AUTH_TEXTS.passwordMismatch],
@@ -20,6 +20,7 @@ export function PasswordResetPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const token = resetTokenFrom(location.search);
+  const isLinkUsable = isResetTokenWellFormed(token);
   const reset = useSetNewPassword();
   const form = useForm<ResetPasswordInput>({
     resolver,
@@ -45,7 +46,7 @@ export function PasswordResetPage() {
 
   return (
     <AuthCard title="Choose a new password" description="Enter your email address and your new password.">
-      {!token && (
+      {!isLinkUsable && (
         <Alert color="red" variant="light" role="alert">
           {AUTH_TEXTS.resetTokenInvalid}{' '}
           <Anchor component={Link} to={PATHS.forgotPassword} inherit>
@@ -76,7 +77,7 @@ export function PasswordResetPage() {
             error={errors.password_confirmation?.message}
             {...form.register('password_confirmation')}
           />
-          <Button type="submit" size="md" fullWidth loading={reset.isPending} disabled={!token}>
+          <Button type="submit" size="md" fullWidth loading={reset.isPending} disabled={!isLinkUsable}>
             Submit
           </Button>
           <Text size="sm" ta="center">

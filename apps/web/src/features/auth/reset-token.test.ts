@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resetTokenFrom } from './reset-token';
+import { isResetTokenWellFormed, resetTokenFrom } from './reset-token';
 
 describe('resetTokenFrom', () => {
   it('takes the text after the last question mark', () => {
@@ -9,5 +9,16 @@ describe('resetTokenFrom', () => {
 
   it('is empty without a question mark', () => {
     expect(resetTokenFrom('')).toBe('');
+  });
+});
+
+describe('isResetTokenWellFormed', () => {
+  it('refuses an empty token and one cut short by a mail client', () => {
+    expect(isResetTokenWellFormed('')).toBe(false);
+    expect(isResetTokenWellFormed('abc123')).toBe(false);
+  });
+
+  it('takes a token of the length the reset e-mail writes', () => {
+    expect(isResetTokenWellFormed('a'.repeat(43))).toBe(true);
   });
 });
