@@ -68,6 +68,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (appError.status >= 500 && error instanceof AppError)
       request.log.error({ err: error }, 'request failed');
+    const retryAfter = appError.data?.retry_after;
+    // @fastify/rate-limit sets its own; the abuse limits (security/rate-limits.ts) say theirs here.
+    if (appError.code === 'RATE_LIMITED' && typeof retryAfter === 'number' && !reply.hasHeader('retry-after'))
+      void reply.header('retry-after', String(retryAfter));
     return reply.status(appError.status).send(appError.toBody(request.id));
   });
 }

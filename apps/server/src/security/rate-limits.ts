@@ -31,10 +31,13 @@ export const LIMITS = {
   withdrawalCodeResends: { name: 'withdrawal-code-resend:withdrawal', max: 5, windowMinutes: 24 * 60 },
 } as const satisfies Record<string, Limit>;
 
-function tooMany(limit: Limit): AppError {
+/** `retry_after` (seconds) becomes the answer's Retry-After header, so the page can say when to try again. */
+function tooMany(limit: Limit, retryAfterSeconds: number): AppError {
   return new AppError(
     'RATE_LIMITED',
     `Too many attempts. Please wait ${limit.windowMinutes} minutes and try again.`,
+    undefined,
+    { retry_after: retryAfterSeconds },
   );
 }
 
@@ -54,6 +57,14 @@ export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } 
     );
     return row.rows[0]?.count ?? 0;
   };
+  // The window frees a place when its oldest counted event leaves it.
+  const secondsUntilFree = async (executor: Kysely<DB>, limit: Limit, key: string) => {
+    const row = await sql<{ seconds: number | null }>`
+      SELECT ceil(extract(epoch FROM min(at) + make_interval(mins => ${limit.windowMinutes}) - now()))::int AS seconds
+      FROM rate_limit_hits
+      WHERE key = ${key} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(executor);
+    return Math.max(1, row.rows[0]?.seconds ?? limit.windowMinutes * 60);
+  };
   return {
     /**
      * Counts and records under a lock on the key: of many concurrent attempts
@@ -64,7 +75,8 @@ export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } 
       const key = `${limit.name}:${subject}`;
       await db.transaction().execute(async (trx) => {
         await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-        if ((await count(trx, limit, subject)) >= limit.max) throw tooMany(limit);
+        if ((await count(trx, limit, subject)) >= limit.max)
+          throw tooMany(limit, await secondsUntilFree(trx, limit, key));
         await trx.insertInto('rate_limit_hits').values({ key }).execute();
       });
     },
