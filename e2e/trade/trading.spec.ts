@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { formatAmount, parseAmount } from '@florin/domain';
 import { expect, test as base } from '../admin-fixtures.js';
 import { fund, makeCustomerLive, screenAmount } from '../dashboard/dashboard-actions.js';
-import { csrfHeaders } from '../fixtures.js';
+import { csrfHeaders, holdRequests } from '../fixtures.js';
 
 /**
  * The trading screen of a trading-platform customer (issue 9): market and
@@ -207,12 +207,10 @@ test.describe('the trading screen', () => {
     await saveScreenshots('trading-open-orders');
 
     // Cancel the buy: the row says it is working until the server answers.
-    await page.route('**/api/v1/crypto/limit_order/*/cancel', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      await route.continue();
-    });
+    const releaseCancel = await holdRequests(page, '**/api/v1/crypto/limit_order/*/cancel');
     await buyOrder.getByRole('button', { name: 'Cancel buy order' }).click();
     await expect(buyOrder.getByRole('button', { name: 'Cancel order processing...' })).toBeVisible();
+    releaseCancel();
     await expect(page.getByText('Order cancelled.').first()).toBeVisible();
     await expect(buyOrder).toHaveCount(0);
     await page.unroute('**/api/v1/crypto/limit_order/*/cancel');
