@@ -29,3 +29,30 @@ export const getReadiness = defineEndpoint({
   summary: 'Whether a load balancer should send this instance traffic (cheap: no ledger check)',
   responses: { 200: ReadinessSchema, 503: ReadinessSchema },
 });
+
+/** At most this many violations are listed; `violation_count` has them all. */
+export const LEDGER_CHECK_LISTED_VIOLATIONS = 200;
+
+/**
+ * The ledger check (invariants 1–8, as `npm run ledger:check` runs it) on the
+ * server's own database, for staff: a running server's embedded data folder
+ * is locked, so the command cannot check it from outside.
+ */
+export const LedgerCheckReportSchema = z.object({
+  ok: z.boolean(),
+  engine: z.enum(['pglite', 'postgres']),
+  checked_at: z.string(),
+  violation_count: z.number().int(),
+  violations: z
+    .array(z.object({ invariant: z.number().int(), message: z.string() }))
+    .max(LEDGER_CHECK_LISTED_VIOLATIONS),
+});
+export type LedgerCheckReport = z.infer<typeof LedgerCheckReportSchema>;
+
+export const runAdminLedgerCheck = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/ledger-check',
+  summary:
+    'Runs the ledger check with every domain check on this server’s database now, and lists what breaks',
+  responses: { 200: z.object({ data: LedgerCheckReportSchema }) },
+});

@@ -241,7 +241,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       'PUT /api/admin/customers/:userId/identity',
     ],
   ],
-  [COMPLIANCE_FINANCE, ['GET /api/admin/reports/carf']],
+  [COMPLIANCE_FINANCE, ['GET /api/admin/reports/carf', 'GET /api/admin/ledger-check']],
   [SUPPORT_FINANCE, ['GET /api/admin/upgrades']],
   [
     COMPLIANCE,

@@ -17,11 +17,16 @@ export function createHealthService(deps: {
   let lastCheck = deps.initialCheck;
   let running: Promise<CheckResult> | undefined;
 
-  async function ledgerStatus(): Promise<CheckResult> {
-    if (lastCheck && Date.now() - lastCheck.checkedAt.getTime() < LEDGER_CHECK_TTL_MS) return lastCheck;
+  /** A check run now, or joined if one is already running: one full read of the ledger at a time. */
+  async function checkNow(): Promise<CheckResult> {
     running ??= checkLedger(deps.db, deps.domainChecks).finally(() => (running = undefined));
     lastCheck = await running;
     return lastCheck;
+  }
+
+  async function ledgerStatus(): Promise<CheckResult> {
+    if (lastCheck && Date.now() - lastCheck.checkedAt.getTime() < LEDGER_CHECK_TTL_MS) return lastCheck;
+    return checkNow();
   }
 
   function isReachable(): Promise<boolean> {
@@ -32,6 +37,9 @@ export function createHealthService(deps: {
   }
 
   return {
+    engine: deps.engine,
+    checkLedgerNow: checkNow,
+
     /** Cheap, for a load balancer's frequent checks; once close() has begun Fastify answers 503 itself. */
     async getReadiness(): Promise<Readiness> {
       const reachable = await isReachable();
