@@ -6,9 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { verify } from '@node-rs/argon2';
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { openDatabase } from './db/index.js';
-import { createTestDatabase } from './test/database.js';
+import { createTestDatabase, pgliteTemplate } from './test/database.js';
 
 /**
  * The real entry point, as `npm start` runs it: on the engine under test
@@ -59,18 +59,25 @@ function runMain(env: Record<string, string>): Promise<Started> {
   });
 }
 
-/** A place for a fresh install on the engine under test, and a way to reach its database. */
-async function freshInstall(): Promise<{
-  env: Record<string, string>;
-  open: () => ReturnType<typeof openDatabase>;
-}> {
+type Install = { env: Record<string, string>; open: () => ReturnType<typeof openDatabase> };
+
+/**
+ * A place for a fresh install on the engine under test, and a way to reach its
+ * database. Empty, so main.ts creates and migrates it; `migrated` has the
+ * migrations run already (the test template), for a test about what comes after.
+ */
+async function freshInstall(
+  options: { migrated?: boolean; removals?: (() => Promise<void>)[] } = {},
+): Promise<Install> {
+  const removals = options.removals ?? cleanups;
   const probe = await createTestDatabase();
   if (probe.engine === 'postgres' && probe.url) {
     const url = probe.url;
-    // main.ts migrates an existing database; give it an empty one instead of the template's clone.
-    await sql`DROP SCHEMA public CASCADE`.execute(probe.db);
-    await sql`CREATE SCHEMA public`.execute(probe.db);
-    cleanups.push(() => probe.close());
+    if (!options.migrated) {
+      await sql`DROP SCHEMA public CASCADE`.execute(probe.db);
+      await sql`CREATE SCHEMA public`.execute(probe.db);
+    }
+    removals.push(() => probe.close());
     return {
       env: { DATABASE_URL: url, ENCRYPTION_KEY: randomBytes(32).toString('base64') },
       open: () => openDatabase({ engine: 'postgres', url, poolSize: 2 }),
@@ -78,13 +85,33 @@ async function freshInstall(): Promise<{
   }
   await probe.close();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'florin-main-'));
-  cleanups.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
+  removals.push(() => fs.promises.rm(dataDir, { recursive: true, force: true }));
+  // PGlite's initdb is the slowest part of a first start: the template's folder skips it.
+  if (options.migrated)
+    await (await openDatabase({ engine: 'pglite', dataDir, template: await pgliteTemplate() })).close();
   return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ engine: 'pglite', dataDir }) };
 }
 
+/**
+ * A first start is the slow one (migrations, the simulated past), so the tests
+ * that need one with a generated password share it; the refusal test, which
+ * spoils the ledger, comes last.
+ */
+const sharedCleanups: (() => Promise<void>)[] = [];
+let shared: Promise<{ install: Install; first: Started }> | undefined;
+afterAll(async () => {
+  for (const cleanup of sharedCleanups.splice(0)) await cleanup();
+});
+function firstStart(): Promise<{ install: Install; first: Started }> {
+  shared ??= freshInstall({ removals: sharedCleanups }).then(async (install) => ({
+    install,
+    first: await runMain(install.env),
+  }));
+  return shared;
+}
+
 it('creates one superadmin on the first start, prints a random password once, and keeps its data on restart', async () => {
-  const install = await freshInstall();
-  const first = await runMain(install.env);
+  const { install, first } = await firstStart();
   expect(first.stderr).toBe('');
   expect(first.code).toBe(0);
   const password = /password: (\S+)/.exec(first.stdout)?.[1];
@@ -106,7 +133,8 @@ it('creates one superadmin on the first start, prints a random password once, an
 }, 240_000);
 
 it('uses ADMIN_EMAIL and ADMIN_PASSWORD when they are set, and never prints the password', async () => {
-  const install = await freshInstall();
+  // The first staff account is made after the migrations, so this install need not start empty.
+  const install = await freshInstall({ migrated: true });
   const started = await runMain({
     ...install.env,
     ADMIN_EMAIL: 'ops@example.com',
@@ -118,8 +146,8 @@ it('uses ADMIN_EMAIL and ADMIN_PASSWORD when they are set, and never prints the 
 }, 240_000);
 
 it('refuses to serve a database whose ledger fails the invariant check, and says why', async () => {
-  const install = await freshInstall();
-  expect((await runMain(install.env)).code).toBe(0);
+  const { install, first } = await firstStart();
+  expect(first.code).toBe(0);
   const database = await install.open();
   // Money that appeared without a journal.
   await sql`UPDATE accounts SET posted = posted + 500 WHERE asset = 'GBP' AND kind = 'bank'`.execute(

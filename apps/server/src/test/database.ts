@@ -49,6 +49,10 @@ export async function createTestDatabase(
     };
   }
   if (options.unmigrated) return openDatabase({ engine: 'pglite' });
-  const template = new Blob([await fs.readFile(inject('pgliteTemplate'))]);
-  return openDatabase({ engine: 'pglite', template });
+  return openDatabase({ engine: 'pglite', template: await pgliteTemplate() });
+}
+
+/** The migrated PGlite folder global-setup dumped, to start a PGlite from. */
+export async function pgliteTemplate(): Promise<Blob> {
+  return new Blob([await fs.readFile(inject('pgliteTemplate'))]);
 }
