@@ -15,7 +15,7 @@ import { registerSpa } from './http/spa.js';
 import type { CheckResult, DomainCheck, Ledger } from './ledger/index.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import { registerAuth, registerStaffAuth } from './http/auth.js';
-import { isApiRoute } from './http/matched-route.js';
+import { isApiRoute, isPrivateByDefault } from './http/matched-route.js';
 import { registerInputGuards, trackRoutes } from './http/route.js';
 import { createAdminAuthService } from './modules/admin/auth-service.js';
 import { createStaffMailer } from './modules/admin/mail.js';
@@ -209,8 +209,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    // API answers are private (balances, secrets being enrolled, documents) unless a route says otherwise.
-    if (isApiRoute(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // API answers are private (balances, secrets being enrolled, documents) unless a route says otherwise;
+    // so is any answer no route gave (a 404 may be for an API path).
+    if (isPrivateByDefault(request) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
   // JSON, and the two exceptions below; Fastify's plain-text parser would let any text through to a route.

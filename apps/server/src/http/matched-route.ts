@@ -13,3 +13,11 @@ export function matchedRoute(request: FastifyRequest): string | undefined {
 export function isApiRoute(request: FastifyRequest): boolean {
   return matchedRoute(request)?.startsWith('/api/') ?? false;
 }
+
+/**
+ * Whether an answer is private unless it says otherwise: an API route's, or one no route gave (a 404,
+ * also what a route that hands over to the not-found handler sends, as @fastify/static does).
+ */
+export function isPrivateByDefault(request: FastifyRequest): boolean {
+  return matchedRoute(request) === undefined || isApiRoute(request);
+}
