@@ -1,16 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-// The backup drill and the two-instance test start their own PostgreSQL servers whichever engine the
-// API suite uses, so the PostgreSQL pass (FLORIN_TEST_DB=postgres) leaves the drill to the first pass.
 // The two-instance test (three processes and nginx) runs alone in `npm run test:scale`
 // (FLORIN_TEST_SCALE=1): beside the other files it starves their timing-sensitive tests of CPU.
 const isScaleRun = process.env.FLORIN_TEST_SCALE === '1';
-const serverExclude = isScaleRun
-  ? []
-  : [
-      'apps/server/src/scale/**',
-      ...(process.env.FLORIN_TEST_DB === 'postgres' ? ['apps/server/src/ops/**'] : []),
-    ];
+const serverExclude = isScaleRun ? [] : ['apps/server/src/scale/**'];
 
 export default defineConfig({
   test: {
