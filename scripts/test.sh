@@ -44,31 +44,34 @@ step() {
   return $status
 }
 
-# Typecheck, lint and format each use one core: run side by side, each into its own log, shown in order.
+# ESLint uses one core for most of its run; typecheck, Prettier and the web build (for the browser tests)
+# take the other. Each writes its own log, shown in order once both lanes are done.
 static_checks() {
   local dir
   dir=$(mktemp -d)
-  npm run --silent typecheck > "$dir/typecheck" 2>&1 &
-  local typecheck=$!
   npx eslint . --max-warnings 0 --cache --cache-location .cache/eslint/ > "$dir/eslint" 2>&1 &
   local eslint=$!
-  npx prettier --check --cache --cache-location .cache/prettier . > "$dir/prettier" 2>&1 &
-  local prettier=$!
+  (
+    npm run --silent typecheck > "$dir/typecheck" 2>&1 || exit 1
+    npx prettier --check --cache --cache-location .cache/prettier . > "$dir/prettier" 2>&1 || exit 1
+    npm run --silent build > "$dir/build" 2>&1 || exit 1
+  ) &
+  local others=$!
   local failed=0
-  wait $typecheck || failed=1
   wait $eslint || failed=1
-  wait $prettier || failed=1
-  for check in typecheck eslint prettier; do
-    printf -- '-- %s\n' "$check"
-    cat "$dir/$check"
+  wait $others || failed=1
+  for log in typecheck prettier build eslint; do
+    [ -f "$dir/$log" ] || continue
+    printf -- '-- %s\n' "$log"
+    cat "$dir/$log"
   done
   rm -rf "$dir"
   return $failed
 }
 
 step 'System packages (PostgreSQL, Chromium, oathtool, nginx, sqlmap)' bash scripts/ensure-system-deps.sh
-step 'Typecheck, lint and format (side by side)' static_checks
+step 'Typecheck, lint, format and the web build (two lanes)' static_checks
 step 'Unit, web and API tests (API on a PostgreSQL server)' env FLORIN_TEST_DB=postgres npx vitest run
 step 'Engine-sensitive API tests on PGlite' env FLORIN_TEST_DB=pglite npx vitest run --project server "${BOTH_ENGINES[@]}"
 step 'Two instances behind nginx, crashes under load and sqlmap' npm run --silent test:scale
-step 'Browser tests (Playwright, Chromium, on PGlite)' npm run --silent test:e2e
+step 'Browser tests (Playwright, Chromium, on PGlite)' npx playwright test -c e2e/playwright.config.ts
