@@ -224,7 +224,10 @@ async function readError(response: Response): Promise<AppError> {
   if ((response.headers.get('content-type') ?? '').includes('json')) {
     const body = ErrorBodySchema.safeParse(await response.json().catch(() => undefined));
     if (body.success) {
-      return new AppError(body.data.code, body.data.message, body.data.errors, body.data.data);
+      // A limit's Retry-After rides in the error's data, so the page can say when to try again.
+      const retryAfter = response.headers.get('retry-after');
+      const data = retryAfter ? { retry_after: Number(retryAfter), ...body.data.data } : body.data.data;
+      return new AppError(body.data.code, body.data.message, body.data.errors, data);
     }
   }
   return new AppError(codeForStatus(response.status));

@@ -5,6 +5,7 @@ import {
   GENERIC_FAILURE_TITLE,
   type ErrorCode,
 } from '@florin/contracts';
+import { noteRateLimit } from './rate-limit-notice';
 import { showErrorToast } from './toasts';
 
 /**
@@ -120,6 +121,11 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): v
   const appError = toAppError(error);
   if (appError.code === 'UNAUTHENTICATED' && unauthenticatedHandler) {
     unauthenticatedHandler(appError);
+    return;
+  }
+  if (appError.code === 'RATE_LIMITED') {
+    // An alert above the page's forms (RateLimitAlert) that stays until the wait is over, not a 3-second toast.
+    noteRateLimit(appError);
     return;
   }
   const title =

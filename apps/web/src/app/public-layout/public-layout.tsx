@@ -1,5 +1,6 @@
 import { useElementSize } from '@mantine/hooks';
 import { Outlet } from 'react-router';
+import { RateLimitAlert } from '../../components/rate-limit-alert';
 import { CookieConsentBar } from '../../components/cookie-consent-bar';
 import { RiskWarning } from '../../components/risk-warning';
 import { useScrolledPast } from '../../lib/use-scrolled-past';
@@ -34,6 +35,7 @@ export function PublicLayout() {
         </div>
       </div>
       <main id="main" tabIndex={-1} className={classes.main}>
+        <RateLimitAlert maw={460} />
         <Outlet />
       </main>
       <PublicFooter />

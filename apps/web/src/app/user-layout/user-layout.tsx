@@ -8,6 +8,7 @@ import { useSignOut } from '../../features/auth/api/logout';
 import { MessageOfTheDay } from '../../features/dashboard/components/motd-toast';
 import { needsVerificationScreen } from '../../features/kyc/verification';
 import { useCurrentUser } from '../../lib/current-user';
+import { RateLimitAlert } from '../../components/rate-limit-alert';
 import { PublicFooter } from '../public-layout/public-footer';
 import { AccountBanners } from './account-banners';
 import { UserHeader } from './user-header';
@@ -80,6 +81,7 @@ export function UserLayout() {
       </div>
       <main id="main" tabIndex={-1} className={classes.main}>
         <AccountBanners user={user} />
+        <RateLimitAlert />
         {showsRequestedPage ? (
           <Outlet />
         ) : (

@@ -1,0 +1,27 @@
+import { Alert, Box } from '@mantine/core';
+import { useLocation } from 'react-router';
+import { describeRateLimit, useRateLimitNotice } from '../lib/rate-limit-notice';
+import { isWaiting, useNowPassing } from '../lib/use-now-passing';
+
+/**
+ * A 429 on this page, told until the wait is over: a toast of 3 seconds was
+ * gone before anyone read it, and the form then looked as if it did nothing.
+ * The layouts show it once, above every page's forms.
+ */
+export function RateLimitAlert({
+  maw,
+}: {
+  /** As wide as the page's form (the sign-in card's 460 px). */ maw?: number;
+}) {
+  const { pathname } = useLocation();
+  const notice = useRateLimitNotice(pathname);
+  const now = useNowPassing([notice?.until]);
+  if (!notice || (notice.until !== null && !isWaiting(notice.until, now))) return null;
+  return (
+    <Box maw={maw} mx="auto" px={maw ? 'md' : 0} pt={maw ? 'md' : 0}>
+      <Alert color="orange" variant="light" role="alert" title="Too many attempts" mb="md">
+        {describeRateLimit(notice.message, notice.until)}
+      </Alert>
+    </Box>
+  );
+}
