@@ -21,11 +21,21 @@ type ValidationIssue = {
   params: Record<string, unknown>;
 };
 
+/**
+ * An empty errors map and its `add`. No prototype: a field named "constructor", "toString" or
+ * "__proto__" is a key like any other (on `{}` it would find Object.prototype's and fail with a 500).
+ */
+export function fieldErrorsCollector(): {
+  errors: FieldErrors;
+  add: (field: string, message: string) => void;
+} {
+  const errors = Object.create(null) as FieldErrors;
+  return { errors, add: (field, message) => (errors[field] ??= []).push(message) };
+}
+
 /** zod issues as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
 function fieldErrors(error: { validation: ValidationIssue[]; validationContext?: string }): FieldErrors {
-  // No prototype: a field named "constructor" or "__proto__" is a key like any other.
-  const errors = Object.create(null) as FieldErrors;
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const { errors, add } = fieldErrorsCollector();
   for (const issue of error.validation) {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const unknownKeys = issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined;

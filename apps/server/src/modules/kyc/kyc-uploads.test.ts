@@ -142,6 +142,34 @@ describe('a refused upload stores nothing', () => {
   });
 });
 
+describe('an upload naming fields after built-in object keys', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf'])(
+    'answers 422 naming %s, in parameters and as a form field, and stores nothing',
+    async (key) => {
+      const customer = await newCustomer(t);
+      const inParameters = await customer.upload('/api/v1/user/documents/upload', [
+        { name: 'parameters', value: `{"user_id":${customer.id},"key":"passport","${key}":"x"}` },
+        filePart(await jpeg(), 'a.jpg'),
+      ]);
+      expect(inParameters.statusCode, inParameters.body).toBe(422);
+      // Read as entries: a parsed "__proto__" key would vanish into the prototype again.
+      expect(Object.entries(inParameters.json<{ errors: object }>().errors)).toEqual([
+        [key, ['This field is not allowed.']],
+      ]);
+
+      const asField = await customer.upload('/api/v1/user/id-proof', [
+        { name: 'doc_type', value: 'passport' },
+        { name: key, value: 'x' },
+        filePart(await jpeg(), 'a.jpg'),
+      ]);
+      expect(asField.statusCode, asField.body).toBe(422);
+      expect(errorOf(asField).errors).toEqual({ body: ['The form has a field that is not allowed.'] });
+      expect(await documentCount()).toBe(0);
+      expect(storedFiles(t)).toEqual([]);
+    },
+  );
+});
+
 describe('an accepted upload', () => {
   it('is stored re-encoded under a random name, and its owner reads it back as a download', async () => {
     const customer = await newCustomer(t);

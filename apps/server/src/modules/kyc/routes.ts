@@ -23,6 +23,7 @@ import {
   type FieldErrors,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
+import { fieldErrorsCollector } from '../../http/errors.js';
 import { registerRoute, type RouteRateLimit } from '../../http/route.js';
 import type { DocumentFile, IncomingFile, KycService } from './service.js';
 
@@ -43,12 +44,13 @@ const UPLOAD_LIMIT: RouteRateLimit = {
 /** `file`, `file[]` or `file[0]`: the names the spec's client and plain HTML forms use. */
 const FILE_FIELD = /^file(\[\d*\])?$/;
 
+const FIELD_NAME_NOT_ALLOWED = 'The form has a field that is not allowed.';
+
 type MultipartForm = { fields: Record<string, unknown>; files: IncomingFile[] };
 
 /** zod issues as the API's field map, as the error handler writes them for JSON bodies. */
 function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const { errors, add } = fieldErrorsCollector();
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -106,6 +108,9 @@ async function readMultipart(
         const message = tooManyFilesMessage(form.fields);
         throw new AppError('VALIDATION_FAILED', message, { file: [message] });
       }
+      case 'FST_PROTO_VIOLATION':
+        // The plugin refuses a part named after a built-in key (toString, __proto__) without naming it.
+        throw new AppError('VALIDATION_FAILED', FIELD_NAME_NOT_ALLOWED, { body: [FIELD_NAME_NOT_ALLOWED] });
       case 'FST_FIELDS_LIMIT':
       case 'FST_PARTS_LIMIT':
         throw new AppError('PAYLOAD_TOO_LARGE');
