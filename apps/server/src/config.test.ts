@@ -17,6 +17,27 @@ describe('configuration', () => {
     expect(config.publicUrl).toBe('http://localhost:8080');
   });
 
+  it('listens on this machine only unless HOST says otherwise, and everywhere in production', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '::' }).HOST).toBe('::');
+    const production = {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      SMTP_URL: 'smtp://mail.florin.example:587',
+      PUBLIC_URL: 'https://app.florin.example',
+      COMPANY_NAME: 'Florin Ltd',
+      COMPANY_NUMBER: '12345678',
+      COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+      COMPANY_FCA_REFERENCE: '987654',
+    };
+    // A production server listens where it did before this default (the image sets HOST=0.0.0.0 anyway).
+    expect(loadConfig(production).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...production, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+  });
+
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: '99999', ADMIN_PASSWORD: 'short', LOG_LEVEL: 'loud' })).toThrow(
       ConfigError,

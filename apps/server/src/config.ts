@@ -27,7 +27,10 @@ export const CONFIG_VARIABLES = {
     schema: z.coerce.number().int().min(0).max(65_535).default(8080),
     help: 'HTTP port of the API, the websocket and the web app.',
   },
-  HOST: { schema: z.string().default('0.0.0.0'), help: 'Address to listen on.' },
+  HOST: {
+    schema: optionalText,
+    help: 'Address to listen on. Unset: 127.0.0.1 (this machine only) outside production, 0.0.0.0 (every interface) in production.',
+  },
   DATA_DIR: {
     schema: z.string().default('./data'),
     help: 'Folder for everything the embedded defaults write (PGlite database, uploads). A fresh folder is a fresh install.',
@@ -269,7 +272,8 @@ export type CompanyDetails = {
   isSample: boolean;
 };
 
-export type Config = Parsed & {
+export type Config = Omit<Parsed, 'HOST'> & {
+  HOST: string;
   company: CompanyDetails;
   dataDir: string;
   publicUrl: string;
@@ -363,6 +367,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...values,
+    // A first `npm start` on a networked machine must not offer the /dev/ helpers to its network.
+    HOST: values.HOST ?? (values.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     company: companyFrom(values),
     dataDir: path.resolve(values.DATA_DIR),
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),

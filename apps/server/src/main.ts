@@ -118,6 +118,11 @@ async function main(): Promise<void> {
   console.log(
     `\nFlorin is running on http://localhost:${port} (${database.engine}${database.engine === 'pglite' ? `, data in ${config.dataDir}` : ''})`,
   );
+  console.log(
+    `Listening on ${config.HOST}:${port}${config.HOST === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 opens it to the network)' : ''}`,
+  );
+  if (!config.isProduction)
+    console.log('The /dev/ helpers (test funds, the dev mailbox) answer only callers on this machine.');
   if (mailer.kind === 'dev-mailbox')
     console.log(`Mail goes to the dev mailbox: http://localhost:${port}/dev/mailbox`);
   if (firstStaff) {

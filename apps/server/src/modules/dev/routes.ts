@@ -6,6 +6,7 @@ import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { UserEvents } from '../realtime/index.js';
+import { keepDevRoutesToLoopback } from './loopback-only.js';
 
 const DevFundSchema = z
   .object({
@@ -28,13 +29,16 @@ function escapeHtml(text: string): string {
 
 /**
  * The dev mailbox: what the embedded mail default "sent", newest first, as a
- * page and as JSON for the e2e fixtures. Never registered in production.
+ * page and as JSON for the e2e fixtures. Never registered in production, and
+ * answering only callers on this machine elsewhere (loopback-only.ts).
  */
 export function registerDevRoutes(
   app: FastifyInstance,
   deps: { db: Kysely<DB>; ledger: Ledger; userEvents: UserEvents },
 ): void {
   const { db } = deps;
+  // Every /dev/ route, these and the other modules' helpers registered beside them.
+  keepDevRoutesToLoopback(app);
 
   /**
    * Gives a customer money out of the house's suspense account (or takes it
