@@ -4,6 +4,7 @@ import { AppError } from '@florin/contracts';
 import type { Database } from '../db/index.js';
 import { createTestDatabase } from '../test/database.js';
 import { available, createTestUser, expectLedgerToHold } from '../test/ledger.js';
+import { seedOf, volumeOf } from '../test/volume.js';
 import { createLedger, type JournalInput, type Ledger } from './index.js';
 
 /**
@@ -11,7 +12,14 @@ import { createLedger, type JournalInput, type Ledger } from './index.js';
  * included, against a model of bigint balances and holds. After every step
  * the customer accounts and holds in the database must equal the model; after
  * every run the invariant checker must pass.
+ *
+ * LEDGER_MODEL_RUNS runs (50 in `npm test`, 200 in `npm run test:deep`) from
+ * LEDGER_MODEL_SEED, printed; a failure also prints fast-check's path, and
+ * LEDGER_MODEL_SEED with LEDGER_MODEL_PATH replays just the failing run.
  */
+const RUNS = volumeOf('LEDGER_MODEL_RUNS', 50);
+const SEED = seedOf('LEDGER_MODEL_SEED');
+const REPLAY_PATH = process.env.LEDGER_MODEL_PATH || undefined;
 
 type Asset = 'GBP' | 'BTC';
 const ASSETS: Asset[] = ['GBP', 'BTC'];
@@ -434,7 +442,8 @@ async function expectDatabaseEqualsModel(model: Model, real: Real): Promise<void
   }
 }
 
-it('matches a model of balances and holds through 200 random runs of up to 50 operations', async () => {
+it(`matches a model of balances and holds through ${RUNS} random runs of up to 50 operations`, async () => {
+  console.log(`ledger model: ${RUNS} runs, LEDGER_MODEL_SEED=${SEED}`);
   await fc.assert(
     fc.asyncProperty(fc.commands(commands, { maxCommands: 50, size: 'max' }), async (cmds) => {
       run += 1;
@@ -463,9 +472,12 @@ it('matches a model of balances and holds through 200 random runs of up to 50 op
       await fc.asyncModelRun(() => ({ model, real }), checked);
       await expectLedgerToHold(database.db);
     }),
-    { numRuns: 200 },
+    { numRuns: RUNS, seed: SEED, ...(REPLAY_PATH ? { path: REPLAY_PATH } : {}) },
   );
   const runs = [...seen.entries()];
+  console.log(`ledger model: ${JSON.stringify(Object.fromEntries(runs))}`);
+  // A replayed path is one run, too few to reach every operation.
+  if (REPLAY_PATH) return;
   expect(Object.fromEntries(runs)).toMatchObject(
     Object.fromEntries(
       [
@@ -483,5 +495,4 @@ it('matches a model of balances and holds through 200 random runs of up to 50 op
       ].map((name) => [name, expect.any(Number) as number]),
     ),
   );
-  console.log(`ledger model: ${JSON.stringify(Object.fromEntries(runs))}`);
 }, 600_000);

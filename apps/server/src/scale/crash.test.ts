@@ -18,20 +18,21 @@ import {
 } from '../test/http-client.js';
 import { postgresForMain, startMain, type MainProcess } from '../test/main-process.js';
 import { freePort, type PostgresServer } from '../test/postgres-server.js';
+import { volumeOf } from '../test/volume.js';
 import { createLocalStorage } from '../adapters/storage/index.js';
 
 /**
  * Issue 15's crash test: main.ts in its own process on a PostgreSQL server,
  * under customers buying at quotes, locking term deposits and uploading
  * documents, each request retried with its own key until it gets an answer;
- * the server is killed with SIGKILL at CRASH_KILLS random moments (20 in
- * `npm test`, 100 in `npm run test:chaos`) and started again, then the
- * PostgreSQL server is killed the same way a few times. Afterwards the ledger
- * holds, every acknowledged operation exists exactly once, no operation exists
- * twice, and every document row has its file.
+ * the server is killed with SIGKILL at CRASH_KILLS random moments (8 in
+ * `npm test`, 20 in `npm run test:deep`, 100 in `npm run test:chaos`) and
+ * started again, then the PostgreSQL server is killed the same way a few
+ * times. Afterwards the ledger holds, every acknowledged operation exists
+ * exactly once, no operation exists twice, and every document row has its file.
  */
-const KILLS = Number(process.env.CRASH_KILLS ?? 20);
-const DATABASE_KILLS = Number(process.env.CRASH_DATABASE_KILLS ?? 3);
+const KILLS = volumeOf('CRASH_KILLS', 8);
+const DATABASE_KILLS = volumeOf('CRASH_DATABASE_KILLS', 3);
 const CUSTOMERS = 3;
 
 type Operation = { kind: 'trade' | 'term' | 'upload'; key: string; acknowledged: boolean; answer?: string };

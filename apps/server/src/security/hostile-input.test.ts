@@ -7,16 +7,18 @@ import { createBrowser, type Browser } from '../test/browser.js';
 import { changedTables, databaseFingerprint } from '../test/fingerprint.js';
 import { hostileInputsFor } from '../test/hostile-inputs.js';
 import { browserHeaders, callerOf, STATE_CHANGING, sweptRoutes } from '../test/route-sweep.js';
+import { seedOf, volumeOf } from '../test/volume.js';
 
 /**
  * Every route of the running app meets HOSTILE_INPUTS_PER_ROUTE bad inputs
- * (500 in `npm test`; `npm run test:hostile` runs 5,000), drawn afresh each
- * run from HOSTILE_SEED (printed, so a failure can be replayed). The answers
- * may never be a 5xx or show a stack, a file path or SQL; a change of state
- * must refuse every one of them and leave every table as it was.
+ * (25 in `npm test`, 500 in `npm run test:deep`, 5,000 in `npm run
+ * test:hostile`), drawn afresh each run from HOSTILE_SEED (printed, so a
+ * failure can be replayed; a fresh seed each run keeps widening the search).
+ * The answers may never be a 5xx or show a stack, a file path or SQL; a change
+ * of state must refuse every one of them and leave every table as it was.
  */
-const PER_ROUTE = Number(process.env.HOSTILE_INPUTS_PER_ROUTE ?? 500);
-const SEED = Number(process.env.HOSTILE_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const PER_ROUTE = volumeOf('HOSTILE_INPUTS_PER_ROUTE', 25);
+const SEED = seedOf('HOSTILE_SEED');
 
 /** What a refusal must never show: a stack frame, our source, the database talking. */
 const LEAK =
