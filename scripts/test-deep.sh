@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# npm run test:deep: the random and heavy tests at their full volumes, on both engines as npm test
-# runs them. npm test runs fewer random cases of each (fresh seeds every run); this is the soak.
+# npm run test:deep: what npm test runs less of. The whole API suite on PGlite too (npm test runs only
+# its engine-sensitive parts there), and the random tests at their full volumes on both engines
+# (npm test draws fewer cases of each, from a fresh seed every run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,16 +11,12 @@ export HOSTILE_INPUTS_PER_ROUTE="${HOSTILE_INPUTS_PER_ROUTE:-500}"
 export LEDGER_MODEL_RUNS="${LEDGER_MODEL_RUNS:-200}"
 export CRASH_KILLS="${CRASH_KILLS:-20}"
 
-deep=(
-  apps/server/src/security/hostile-input.test.ts
-  apps/server/src/ledger/ledger.model.test.ts
-)
+step "The whole API suite on PGlite ($HOSTILE_INPUTS_PER_ROUTE hostile inputs per route, $LEDGER_MODEL_RUNS ledger model runs)"
+FLORIN_TEST_DB=pglite npx vitest run --project server
 
-step "Hostile input ($HOSTILE_INPUTS_PER_ROUTE per route) and the ledger model ($LEDGER_MODEL_RUNS runs) on PGlite"
-npx vitest run --project server "${deep[@]}"
-
-step 'The same on a PostgreSQL server'
-FLORIN_TEST_DB=postgres npx vitest run --project server "${deep[@]}"
+step 'Hostile input and the ledger model at the same volumes on a PostgreSQL server'
+FLORIN_TEST_DB=postgres npx vitest run --project server \
+  apps/server/src/security/hostile-input.test.ts apps/server/src/ledger/ledger.model.test.ts
 
 step "Crashes under load ($CRASH_KILLS server kills) on a PostgreSQL server"
 FLORIN_TEST_SCALE=1 npx vitest run --project server apps/server/src/scale/crash.test.ts
