@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { AssetCodeSchema, DecimalStringSchema } from './money.js';
 import { pageSchema } from './pagination.js';
+import { freeTextSchema, nameSchema } from './text.js';
 import {
   BirthdateSchema,
   DocumentKeySchema,
@@ -93,11 +94,11 @@ const DocumentParams = z.strictObject({
 const ok = z.object({ message: z.string() });
 
 /** A free-text reason kept in the audit log (and, for a hold, shown to staff). */
-export const ReasonSchema = z
-  .string({ error: COMPLIANCE_TEXTS.reasonRequired })
-  .trim()
-  .min(1, COMPLIANCE_TEXTS.reasonRequired)
-  .max(500, COMPLIANCE_TEXTS.reasonTooLong);
+export const ReasonSchema = freeTextSchema({
+  required: COMPLIANCE_TEXTS.reasonRequired,
+  tooLong: COMPLIANCE_TEXTS.reasonTooLong,
+  max: 500,
+});
 
 /** Rows per page of the queue, the search and the ledger history. */
 export const ADMIN_PAGE_SIZE = 25;
@@ -480,11 +481,11 @@ export const setCustomerEmailCodes = defineEndpoint({
 });
 
 const personName = (field: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `The ${field} field is required.`)
-    .max(100, `The ${field} may be at most 100 characters.`);
+  nameSchema({
+    required: `The ${field} field is required.`,
+    tooLong: `The ${field} may be at most 100 characters.`,
+    max: 100,
+  });
 
 export const EditIdentityBodySchema = z
   .strictObject({

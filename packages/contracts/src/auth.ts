@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { NotificationFlagsSchema } from './alerts.js';
 import { defineEndpoint } from './endpoint.js';
-import { CONTROL_CHARACTER } from './enquiries.js';
 import { VerificationStateSchema } from './kyc.js';
+import { TEXT_RULE_TEXTS, nameSchema } from './text.js';
 
 /** The spec's texts for identity screens, word for word (DECISIONS.md replaces some). */
 
@@ -39,8 +39,8 @@ export const AUTH_TEXTS = {
   emailTaken: 'An account with this email already exists.',
   emailChangeSent: 'We have sent a confirmation link to your new email address.',
   loggedOut: 'You have been signed out.',
-  /** A first name opens the verification mail ("Hello …,"): no line breaks or other control characters. */
-  nameInvalid: 'Please enter a name without line breaks.',
+  /** A first name opens the verification mail ("Hello …,"): one line, nothing invisible (text.ts). */
+  nameInvalid: TEXT_RULE_TEXTS.nameInvalid,
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -51,12 +51,11 @@ const newPassword = z
   .min(PASSWORD_MIN_LENGTH, AUTH_TEXTS.passwordTooShort)
   .max(200, 'The password must be at most 200 characters.');
 const name = (label: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `The ${label} field is required.`)
-    .max(100, `The ${label} may be at most 100 characters.`)
-    .refine((value) => !CONTROL_CHARACTER.test(value), AUTH_TEXTS.nameInvalid);
+  nameSchema({
+    required: `The ${label} field is required.`,
+    tooLong: `The ${label} may be at most 100 characters.`,
+    max: 100,
+  });
 /** 6 digits from an authenticator, or one of the ten recovery codes (xxxxx-xxxxx). */
 export const PasscodeSchema = z
   .string()

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { pageSchema } from './pagination.js';
+import { TEXT_RULE_TEXTS, freeTextSchema, nameSchema } from './text.js';
 
 /**
  * Product enquiries from the contact page (spec 002 §2.13, §5, §7): a
@@ -39,24 +40,15 @@ export const ENQUIRY_TEXTS = {
   firstNameTooLong: `The first name may be at most ${ENQUIRY_NAME_MAX} characters.`,
   lastNameRequired: 'The last name field is required.',
   lastNameTooLong: `The last name may be at most ${ENQUIRY_NAME_MAX} characters.`,
-  /** A name goes into the subject line of the forwarded mail: no line breaks or other control characters. */
-  nameInvalid: 'Please enter a name without line breaks.',
+  /** A name goes into the subject line of the forwarded mail: one line, nothing invisible (text.ts). */
+  nameInvalid: TEXT_RULE_TEXTS.nameInvalid,
   emailRequired: 'The email field is required.',
   emailInvalid: 'Please enter a valid email address.',
   messageRequired: 'The message field is required.',
   messageTooLong: `The message may be at most ${ENQUIRY_MESSAGE_MAX} characters.`,
 } as const;
 
-/** Any control character: a name is one line (registration's names use it too). */
-export const CONTROL_CHARACTER = /\p{Cc}/u;
-
-const name = (required: string, tooLong: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(ENQUIRY_NAME_MAX, tooLong)
-    .refine((value) => !CONTROL_CHARACTER.test(value), ENQUIRY_TEXTS.nameInvalid);
+const name = (required: string, tooLong: string) => nameSchema({ required, tooLong, max: ENQUIRY_NAME_MAX });
 
 export const EnquiryBodySchema = z.strictObject({
   first_name: name(ENQUIRY_TEXTS.firstNameRequired, ENQUIRY_TEXTS.firstNameTooLong),
@@ -68,11 +60,11 @@ export const EnquiryBodySchema = z.strictObject({
     .min(1, ENQUIRY_TEXTS.emailRequired)
     .max(EMAIL_MAX, ENQUIRY_TEXTS.emailInvalid)
     .pipe(z.email(ENQUIRY_TEXTS.emailInvalid)),
-  message: z
-    .string({ error: ENQUIRY_TEXTS.messageRequired })
-    .trim()
-    .min(1, ENQUIRY_TEXTS.messageRequired)
-    .max(ENQUIRY_MESSAGE_MAX, ENQUIRY_TEXTS.messageTooLong),
+  message: freeTextSchema({
+    required: ENQUIRY_TEXTS.messageRequired,
+    tooLong: ENQUIRY_TEXTS.messageTooLong,
+    max: ENQUIRY_MESSAGE_MAX,
+  }),
 });
 export type EnquiryBody = z.infer<typeof EnquiryBodySchema>;
 export type EnquiryInput = z.input<typeof EnquiryBodySchema>;

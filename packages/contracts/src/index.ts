@@ -34,3 +34,4 @@ export * from './carf.js';
 export * from './closure.js';
 export * from './uk-time.js';
 export * from './customer-messages.js';
+export * from './text.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCountryCode, isOwnerStatus, isPermittedCountry } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
+import { nameSchema } from './text.js';
 
 /** The £15,000-a-year source-of-wealth threshold (spec 000 section 9), in pounds. */
 export const SOURCE_OF_WEALTH_THRESHOLD_GBP = 15_000;
@@ -87,6 +88,10 @@ const required = (message: string, max = 200) =>
     // An empty field gets only the spec's "is required" text, not also a format complaint.
     .min(1, { message, abort: true })
     .max(max, `This field may be at most ${max} characters.`);
+
+/** A director's or owner's name: the shared name rule (text.ts), 100 characters. */
+const personName = (message: string) =>
+  nameSchema({ required: message, tooLong: 'This field may be at most 100 characters.', max: 100 });
 
 /** Residence and company country: a permitted jurisdiction (DECISIONS.md), ISO alpha-2. */
 export const PermittedCountrySchema = z
@@ -510,7 +515,11 @@ export const updateKyc = defineEndpoint({
 // ---- Corporate: company, directors and owners ----
 
 export const CompanyBodySchema = z.strictObject({
-  name: required(KYC_TEXTS.nameRequired),
+  name: nameSchema({
+    required: KYC_TEXTS.nameRequired,
+    tooLong: 'This field may be at most 200 characters.',
+    max: 200,
+  }),
   company_number: z
     .string({ error: KYC_TEXTS.companyNumberRequired })
     .trim()
@@ -554,8 +563,8 @@ export function isUndeclaredOwner(shareHolding: string, status: number): boolean
 }
 
 const directorFields = {
-  firstName: required(KYC_TEXTS.firstNameRequired, 100),
-  lastName: required(KYC_TEXTS.lastNameRequired, 100),
+  firstName: personName(KYC_TEXTS.firstNameRequired),
+  lastName: personName(KYC_TEXTS.lastNameRequired),
   shareHolding: ShareHoldingSchema,
   address: required(KYC_TEXTS.addressRequired),
   city: required(KYC_TEXTS.cityRequired, 100),

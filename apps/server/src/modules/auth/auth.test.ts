@@ -190,7 +190,7 @@ describe('registration and e-mail verification', () => {
     );
   });
 
-  it('refuses a name with a line break or another control character, and stores and mails nothing', async () => {
+  it('refuses a name with a line break, a control or an invisible character, or nothing visible, and stores and mails nothing', async () => {
     const browser = createBrowser(t.app);
     const email = newEmail();
     const cases: [Record<string, unknown>, Record<string, string[]>][] = [
@@ -199,6 +199,15 @@ describe('registration and e-mail verification', () => {
       [{ last_name: 'Love\u001b[2Jlace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
       [{ last_name: 'Love\u007flace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
       [{ last_name: 'Love\tlace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
+      // Invisible and text-reversing characters: the staff mail's subject would read "Urgent exe.doc".
+      [{ first_name: 'Urgent\u202Ecod.exe' }, { first_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ first_name: 'Ada\u2066Lovelace\u2069' }, { first_name: [AUTH_TEXTS.nameInvalid] }],
+      [{ last_name: 'Love\u200Blace' }, { last_name: [AUTH_TEXTS.nameInvalid] }],
+      [
+        { first_name: '\u200B\u200C\u200D\u2060\uFEFF' },
+        { first_name: ['The first name field is required.'] },
+      ],
+      [{ last_name: '\u3164\u0301' }, { last_name: ['The last name field is required.'] }],
     ];
     for (const [change, errors] of cases) {
       const response = await register(browser, email, change);

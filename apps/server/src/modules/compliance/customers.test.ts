@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  AUTH_TEXTS,
   COMPLIANCE_TEXTS,
   CRYPTO_WITHDRAW_TEXTS,
   CustomerProfileSchema,
@@ -8,6 +9,7 @@ import {
   ErrorBodySchema,
   FIAT_TEXTS,
   KYC_TEXTS,
+  TEXT_RULE_TEXTS,
   LedgerLineSchema,
   NewApiTokenSchema,
   pageSchema,
@@ -433,6 +435,14 @@ describe('helping a customer', () => {
     expect(errorOf(withoutReason).errors).toEqual({ reason: [COMPLIANCE_TEXTS.reasonRequired] });
     const nothing = await support.browser.put(path, { reason: 'Nothing.' });
     expect(nothing.statusCode).toBe(422);
+    const reversed = await support.browser.put(path, { first_name: 'Urgent\u202Ecod.exe', reason: 'Asked.' });
+    expect(reversed.statusCode).toBe(422);
+    expect(errorOf(reversed).errors).toEqual({ first_name: [AUTH_TEXTS.nameInvalid] });
+    const invisible = await support.browser.put(path, { last_name: '\u200B\u200D', reason: 'Asked.' });
+    expect(invisible.statusCode).toBe(422);
+    expect(errorOf(invisible).errors).toEqual({ last_name: ['The last name field is required.'] });
+    const hiddenReason = await support.browser.put(path, { first_name: 'Mary', reason: 'Checked\u202E.' });
+    expect(errorOf(hiddenReason).errors).toEqual({ reason: [TEXT_RULE_TEXTS.textInvalid] });
     const unchanged = await support.browser.put(path, { first_name: 'Marry', reason: 'Same.' });
     expect(unchanged.statusCode).toBe(409);
     expect(errorOf(unchanged).message).toBe(COMPLIANCE_TEXTS.detailsUnchanged);
