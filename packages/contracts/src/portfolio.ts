@@ -110,6 +110,10 @@ export const TransactionSchema = z.object({
   gbp_amount: DecimalStringSchema.nullable(),
   /** The fee taken, in currency_code (or the coin for a coin withdrawal); "0" when none. */
   fee: DecimalStringSchema,
+  /** A trade's price per coin in currency_code, as it executed; null for any other movement. */
+  price: DecimalStringSchema.nullable(),
+  /** A trade's cash in currency_code, fee included: what a buy paid or a sell received; null otherwise. */
+  net_amount: DecimalStringSchema.nullable(),
   created_at: z.string(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
@@ -174,8 +178,10 @@ export const HISTORY_CSV_COLUMNS = [
   'asset',
   'amount',
   'currency',
+  'price',
   'gbp_value',
   'fee',
+  'net_amount',
   'reference',
 ] as const;
 export const HISTORY_CSV_FILENAME = 'Crypto History.csv';

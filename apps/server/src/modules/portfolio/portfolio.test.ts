@@ -1,11 +1,18 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HISTORY_CSV_COLUMNS, type Balances, type HistoryPage, type Transaction } from '@florin/contracts';
-import { formatAmount, type AssetCode } from '@florin/domain';
+import {
+  HISTORY_CSV_COLUMNS,
+  type Balances,
+  type HistoryPage,
+  type Quote,
+  type Transaction,
+} from '@florin/contracts';
 import type { PriceSource, Tick, Timers } from '../../adapters/prices/source.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { available, expectLedgerToHold, fund, uniqueKey } from '../../test/ledger.js';
 import { newCustomer, type Customer } from '../kyc/test-kit.js';
+import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
 
@@ -19,6 +26,7 @@ const idle: PriceSource = { name: 'manual', start: () => undefined, stop: () => 
 
 let t: TestApp;
 let market: MarketService;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -31,6 +39,7 @@ beforeAll(async () => {
       return market;
     },
   });
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -50,33 +59,9 @@ async function priceTheMarket(options: { withEth?: boolean } = {}): Promise<void
   await market.ingest(ticks);
 }
 
-/** A buy or sell as trading will post it: coins against cash, with the fee to the house. */
-async function trade(
-  userId: number,
-  side: 'buy' | 'sell',
-  coin: AssetCode,
-  quantity: bigint,
-  cash: bigint,
-  fee: bigint,
-  fiat: AssetCode = 'GBP',
-) {
-  const sign = side === 'buy' ? 1n : -1n;
-  await t.ledger.postJournal(t.database.db, {
-    idempotencyKey: uniqueKey('trade'),
-    kind: 'trade',
-    metadata: { fee: formatAmount(fee, fiat) },
-    postings: [
-      { account: available(userId, fiat), amount: side === 'buy' ? -(cash + fee) : cash - fee },
-      { account: { asset: fiat, kind: 'inventory' }, amount: side === 'buy' ? cash : -cash },
-      { account: { asset: fiat, kind: 'fee_revenue' }, amount: fee },
-      { account: { asset: coin, kind: 'inventory' }, amount: -sign * quantity },
-      { account: available(userId, coin), amount: sign * quantity },
-    ],
-  });
-}
-
-async function history(customer: Customer, query = ''): Promise<HistoryPage> {
-  const response = await customer.get(`/api/v1/user/fiat-crypto-transactions${query}`);
+async function history(customer: Customer | FiatCustomer, query = ''): Promise<HistoryPage> {
+  const url = `/api/v1/user/fiat-crypto-transactions${query}`;
+  const response = await ('browser' in customer ? customer.browser.get(url) : customer.get(url));
   expect(response.statusCode, response.body).toBe(200);
   return response.json<HistoryPage>();
 }
@@ -195,41 +180,35 @@ describe('GET /api/v1/balance', () => {
 });
 
 describe('GET /api/v1/user/fiat-crypto-transactions', () => {
-  let customer: Customer;
-  let stranger: Customer;
+  let customer: FiatCustomer;
+  let stranger: FiatCustomer;
+  /** The quotes the customer executed, oldest first: BTC buys, BTC sells. */
+  const buys: Quote[] = [];
+  const sells: Quote[] = [];
 
   beforeAll(async () => {
-    customer = await newCustomer(t);
-    stranger = await newCustomer(t);
-    await fund(t.ledger, t.database.db, stranger.id, 'GBP', 999_00n);
-    // Oldest first: 12 GBP deposits, 5 BTC buys, 4 BTC sells, 2 ETH deposits, 2 GBP withdrawals = 25.
-    for (let index = 1; index <= 12; index += 1)
-      await fund(t.ledger, t.database.db, customer.id, 'GBP', BigInt(index) * 100_00n);
+    customer = await liveCustomer(t);
+    await readyBankAccount(t, customer);
+    stranger = await liveCustomer(t);
+    await paths.bankDeposit(stranger, '999.00');
+    await priceTheMarket();
+    // Oldest first: 12 GBP deposits, 5 BTC buys, 4 BTC sells, 2 ETH buys, 2 GBP withdrawals paid = 25.
+    for (let index = 1; index <= 12; index += 1) await paths.bankDeposit(customer, `${index * 200}.00`);
     for (let index = 1; index <= 5; index += 1)
-      await trade(customer.id, 'buy', 'BTC', 1_000_000n * BigInt(index), 500_00n * BigInt(index), 7_00n);
+      buys.push((await paths.instant(customer, { side: 'buy', quantity: `0.0${index}` })).quote);
     for (let index = 1; index <= 4; index += 1)
-      await trade(customer.id, 'sell', 'BTC', 500_000n, 250_00n, 3_50n);
-    await fund(t.ledger, t.database.db, customer.id, 'ETH', 1_000_000_000_000_000_000n);
-    await fund(t.ledger, t.database.db, customer.id, 'ETH', 500_000_000_000_000_000n);
-    for (const amount of [100_00n, 55_50n]) {
-      await t.ledger.postJournal(t.database.db, {
-        idempotencyKey: uniqueKey('withdrawal'),
-        kind: 'fiat_withdrawal',
-        metadata: { fee: '5.00' },
-        postings: [
-          { account: available(customer.id, 'GBP'), amount: -amount },
-          { account: { asset: 'GBP', kind: 'bank' }, amount: amount - 5_00n },
-          { account: { asset: 'GBP', kind: 'withdrawal_fee_revenue' }, amount: 5_00n },
-        ],
-      });
-    }
+      sells.push((await paths.instant(customer, { side: 'sell', quantity: '0.01' })).quote);
+    await paths.instant(customer, { side: 'buy', coin_id: 'eth', quantity: '1' });
+    await paths.instant(customer, { side: 'buy', coin_id: 'eth', quantity: '0.5' });
+    for (const amount of ['100.00', '55.50'])
+      await paths.payWithdrawal((await paths.fiatWithdrawal(customer, amount)).id);
   });
 
   it('pages the whole history ten at a time, newest first, with the spec’s types', async () => {
     const first = await history(customer);
     expect(first).toMatchObject({ current_page: 1, last_page: 3, per_page: 10, total: 25 });
     expect(first.next_page_url).toBe('/api/v1/user/fiat-crypto-transactions?page=2');
-    expect(first.data.map((row) => row.transaction_type)).toEqual([6, 6, 3, 3, 2, 2, 2, 2, 1, 1]);
+    expect(first.data.map((row) => row.transaction_type)).toEqual([6, 6, 1, 1, 2, 2, 2, 2, 1, 1]);
     expect(first.data[0]).toMatchObject({
       label: 'Withdraw',
       direction: 'out',
@@ -239,21 +218,26 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
       currency_symbol: '£',
       gbp_amount: '55.50',
       fee: '5.00',
+      price: null,
     });
     expect(first.data[4]).toMatchObject({
       label: 'Sell',
       coin_symbol: 'BTC',
-      amount: '0.00500000',
+      amount: '0.01000000',
       currency_code: 'GBP',
-      sell_amount_gbp: '250.00',
+      price: sells[3]!.price,
+      sell_amount_gbp: sells[3]!.total_cost_wo_fee,
       purchase_amount_gbp: null,
-      fee: '3.50',
+      fee: sells[3]!.fee,
+      net_amount: sells[3]!.total_cost_w_fee,
     });
     expect(first.data[9]).toMatchObject({
       label: 'Buy',
       amount: '0.04000000',
-      purchase_amount_gbp: '2000.00',
-      gbp_amount: '2000.00',
+      price: buys[3]!.price,
+      purchase_amount_gbp: buys[3]!.total_cost_wo_fee,
+      gbp_amount: buys[3]!.total_cost_wo_fee,
+      fee: buys[3]!.fee,
     });
 
     const second = await history(customer, '?page=2');
@@ -261,7 +245,7 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
     expect(third.next_page_url).toBeNull();
     const all = [...first.data, ...second.data, ...third.data];
     expect(new Set(all.map((row) => row.id)).size).toBe(25);
-    expect(third.data.at(-1)).toMatchObject({ transaction_type: 5, label: 'Deposit', amount: '100.00' });
+    expect(third.data.at(-1)).toMatchObject({ transaction_type: 5, label: 'Deposit', amount: '200.00' });
     // A page past the end is empty, not an error.
     expect((await history(customer, '?page=9')).data).toEqual([]);
   });
@@ -289,13 +273,12 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
   it('filters Buy, Sell, Deposit and Withdraw, alone and together, and by asset', async () => {
     const types = (page: HistoryPage) => page.data.map((row: Transaction) => row.transaction_type);
     const buys = await history(customer, '?filter[]=buy');
-    expect(buys.total).toBe(5);
-    expect(types(buys)).toEqual([1, 1, 1, 1, 1]);
+    expect(buys.total).toBe(7);
+    expect(types(buys)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     const trades = await history(customer, '?filter[]=buy&filter[]=sell');
-    expect(trades.total).toBe(9);
-    expect(trades.next_page_url).toBe(null);
+    expect(trades).toMatchObject({ total: 11, last_page: 2 });
     const deposits = await history(customer, '?filter=deposit');
-    expect(deposits).toMatchObject({ total: 14, last_page: 2 });
+    expect(deposits).toMatchObject({ total: 12, last_page: 2 });
     expect(deposits.next_page_url).toBe('/api/v1/user/fiat-crypto-transactions?filter%5B%5D=deposit&page=2');
     expect((await history(customer, '?filter[]=withdraw')).total).toBe(2);
     const ether = await history(customer, '?coin_id=eth');
@@ -304,7 +287,7 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
       ['ETH', '1.000000000000000000'],
     ]);
     // A coin's list: GET /api/v1/user/transactions?coin=btc, every BTC movement.
-    const bitcoin = await customer.get('/api/v1/user/transactions?coin=btc');
+    const bitcoin = await customer.browser.get('/api/v1/user/transactions?coin=btc');
     expect(bitcoin.json<HistoryPage>()).toMatchObject({ total: 9 });
   });
 
@@ -325,15 +308,15 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
       ['?coin_id=doge', 'coin_id'],
       ['?coin_id=%27%3B--', 'coin_id'],
     ] as const) {
-      const response = await customer.get(`/api/v1/user/fiat-crypto-transactions${query}`);
+      const response = await customer.browser.get(`/api/v1/user/fiat-crypto-transactions${query}`);
       expect(response.statusCode, query).toBe(422);
       expect(JSON.stringify(response.json()), query).toContain(field);
     }
-    expect((await customer.get('/api/v1/user/transactions')).statusCode).toBe(422);
+    expect((await customer.browser.get('/api/v1/user/transactions')).statusCode).toBe(422);
   });
 
   it('exports Crypto History.csv that parses back to the rows the history shows', async () => {
-    const response = await customer.get('/api/v1/crypto/transactions/export');
+    const response = await customer.browser.get('/api/v1/crypto/transactions/export');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="Crypto History.csv"');
@@ -351,8 +334,10 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
         asset: row.coin_symbol,
         amount: row.direction === 'out' ? `-${row.amount}` : row.amount,
         currency: row.currency_code ?? '',
+        price: row.price ?? '',
         gbp_value: row.gbp_amount ?? '',
         fee: row.fee,
+        net_amount: row.net_amount ?? '',
         reference: row.id,
       })),
     );
@@ -360,7 +345,7 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
     expect(rows[0]!.date).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     const strangers = parse<Record<string, string>>(
-      (await stranger.get('/api/v1/crypto/transactions/export')).body,
+      (await stranger.browser.get('/api/v1/crypto/transactions/export')).body,
       { columns: true },
     );
     expect(strangers.map((row) => row.amount)).toEqual(['999.00']);

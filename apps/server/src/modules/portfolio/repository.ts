@@ -14,6 +14,15 @@ export type HistoryJournal = {
   /** From the journal's metadata: the fee taken and the GBP valuation recorded, decimal strings. */
   fee: string | null;
   gbp_value: string | null;
+  /** A trade's own figures from its trades row (null for any other movement): counts of minor units, price decimal. */
+  trade: {
+    fiat: string;
+    price: string;
+    notional: string;
+    fee: string;
+    total: string;
+    gbp_value: string;
+  } | null;
   /** ISO 8601 in UTC, to the millisecond (formatted by the database: no Date made per row). */
   created_at: string;
   /** The customer's spendable coin leg and cash leg (a trade has both; other movements one of them). */
@@ -88,6 +97,10 @@ export function createPortfolioRepository(db: Kysely<DB>) {
       )
       SELECT j.id::text AS journal_id, j.kind AS journal_kind,
         j.metadata->>'fee' AS fee, j.metadata->>'gbp_value' AS gbp_value,
+        -- A trade's figures are what its row recorded (trades_journal: one row at most, so no entry is doubled).
+        CASE WHEN t.id IS NULL THEN NULL ELSE json_build_object('fiat', t.fiat, 'price', t.price,
+          'notional', t.notional::text, 'fee', t.fee::text, 'total', t.total::text,
+          'gbp_value', t.gbp_value::text) END AS trade,
         to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
         max(e.asset) FILTER (WHERE a.kind = 'available' AND s.kind = 'coin') AS coin_asset,
         (sum(e.amount) FILTER (WHERE a.kind = 'available' AND s.kind = 'coin'))::text AS coin_amount,
@@ -100,7 +113,8 @@ export function createPortfolioRepository(db: Kysely<DB>) {
       JOIN entries e ON e.journal_id = j.id
       JOIN accounts a ON a.id = e.account_id AND a.owner_user_id = ${userId}
       JOIN assets s ON s.code = e.asset
-      GROUP BY j.id
+      LEFT JOIN trades t ON t.journal_id = j.id AND t.user_id = ${userId}
+      GROUP BY j.id, t.id
       ORDER BY j.id DESC`.execute(db);
     return result.rows;
   }

@@ -12,7 +12,7 @@ import {
   type Transaction,
   type TransactionType,
 } from '@florin/contracts';
-import { fromMinorUnits, toMinorUnits } from '@florin/domain';
+import { fromMinorUnits } from '@florin/domain';
 import { PriceDecimal } from '../../adapters/prices/decimal.js';
 import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
@@ -100,26 +100,15 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
   /** One journal (the customer's legs of it) as the row the history shows. */
   // Called once per row of a million-row export: no closures or spreads made per call.
   function toTransaction(journal: HistoryJournal, assets: Map<string, AssetInfo>): Transaction {
-    const fee = recordedDecimal(journal.fee) ?? '0';
     const recordedGbp = recordedDecimal(journal.gbp_value);
 
-    const { coin_asset: coin, coin_amount: coinAmount, cash_asset: cashAsset } = journal;
-    if (
-      (journal.journal_kind === 'trade' || journal.journal_kind === 'limit_order_fill') &&
-      coin &&
-      coinAmount
-    ) {
+    const { coin_asset: coin, coin_amount: coinAmount, trade } = journal;
+    if (trade && coin && coinAmount) {
+      // Every figure is the one the trade recorded when it executed, not worked back from the postings.
       const coinUnits = BigInt(coinAmount);
       const isBuy = coinUnits > 0n;
-      // The trade's value before the fee: the customer paid it plus the fee, or got it less the fee.
-      let cash: string | null = null;
-      if (cashAsset && journal.cash_amount) {
-        const scale = assets.get(cashAsset)?.scale ?? 2;
-        const moved = BigInt(journal.cash_amount);
-        const feeUnits = toMinorUnits(fee, scale);
-        cash = fromMinorUnits(isBuy ? -moved - feeUnits : moved + feeUnits, scale);
-      }
-      const gbp = cashAsset === 'GBP' ? cash : recordedGbp;
+      const scale = assets.get(trade.fiat)?.scale ?? 2;
+      const gbp = fromMinorUnits(BigInt(trade.gbp_value), 2);
       const type: TransactionType = isBuy ? 1 : 2;
       return {
         id: journal.journal_id,
@@ -128,12 +117,14 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
         direction: isBuy ? 'in' : 'out',
         coin_symbol: coin,
         amount: fromMinorUnits(isBuy ? coinUnits : -coinUnits, assets.get(coin)?.scale ?? 0),
-        currency_code: cashAsset,
-        currency_symbol: cashAsset ? (assets.get(cashAsset)?.symbol ?? null) : null,
+        currency_code: trade.fiat,
+        currency_symbol: assets.get(trade.fiat)?.symbol ?? null,
         purchase_amount_gbp: isBuy ? gbp : null,
         sell_amount_gbp: isBuy ? null : gbp,
         gbp_amount: gbp,
-        fee,
+        fee: fromMinorUnits(BigInt(trade.fee), scale),
+        price: trade.price,
+        net_amount: fromMinorUnits(BigInt(trade.total), scale),
         created_at: journal.created_at,
       };
     }
@@ -158,7 +149,9 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
       purchase_amount_gbp: null,
       sell_amount_gbp: null,
       gbp_amount: asset === 'GBP' ? amount : recordedGbp,
-      fee,
+      fee: recordedDecimal(journal.fee) ?? '0',
+      price: null,
+      net_amount: null,
       created_at: journal.created_at,
     };
   }
@@ -306,8 +299,10 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
                 row.coin_symbol,
                 row.direction === 'out' ? `-${row.amount}` : row.amount,
                 row.currency_code ?? '',
+                row.price ?? '',
                 row.gbp_amount ?? '',
                 row.fee,
+                row.net_amount ?? '',
                 row.id,
               ]);
             }
