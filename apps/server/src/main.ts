@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createDevMailbox, createSmtpMailer } from './adapters/mail/mailer.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { exitIfFolderInUse } from './db/folder-lock.js';
 import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { checkLedger, createLedger, describeViolations, rollUpHouseBalances } from './ledger/index.js';
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
           onConnectionError: (error) => log.warn({ err: error }, 'database connection lost'),
         }
       : { engine: 'pglite', dataDir: config.dataDir, slowQueries },
-  );
+  ).catch(exitIfFolderInUse);
   await migrateToLatest(database.db);
 
   const domainChecks = DOMAIN_CHECKS;

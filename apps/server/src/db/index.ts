@@ -1,9 +1,9 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, types as liteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Logger, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockFolder } from './folder-lock.js';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -16,7 +16,7 @@ export function withTransaction<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) 
 export type Database = {
   db: Kysely<DB>;
   engine: Engine;
-  /** Checkpoints PGlite (so its folder is consistent) and closes every connection. */
+  /** Checkpoints PGlite (so its folder is consistent), closes every connection, then unlocks PGlite's folder. */
   close: () => Promise<void>;
 };
 
@@ -28,7 +28,10 @@ export type SlowQueryWatch = {
 
 export type DatabaseOptions = (
   | { engine: 'postgres'; url: string; poolSize?: number; onConnectionError?: (error: Error) => void }
-  /** `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder. */
+  /**
+   * `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder.
+   * A `dataDir` is locked for this process until close (db/folder-lock.ts): FolderInUseError if another has it.
+   */
   | { engine: 'pglite'; dataDir?: string; template?: Blob }
 ) & { slowQueries?: SlowQueryWatch };
 
@@ -62,19 +65,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
-  if (options.dataDir) await fs.mkdir(options.dataDir, { recursive: true });
-  const lite = await PGlite.create({
-    dataDir: options.dataDir ? path.join(options.dataDir, 'pgdata') : undefined,
-    loadDataDir: options.template,
-    parsers: pgliteParsers,
-  });
+  const lock = options.dataDir ? lockFolder(options.dataDir) : null;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create({
+      dataDir: options.dataDir ? path.join(options.dataDir, 'pgdata') : undefined,
+      loadDataDir: options.template,
+      parsers: pgliteParsers,
+    });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(lite), log: slowQueryLog(options.slowQueries) });
   return {
     db,
     engine: 'pglite',
+    // Unlocked only once closed: a close that fails leaves the lock to go stale when this process ends.
     close: async () => {
       if (options.dataDir) await lite.exec('CHECKPOINT');
       await db.destroy();
+      lock?.release();
     },
   };
 }

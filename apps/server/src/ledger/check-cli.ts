@@ -1,4 +1,5 @@
 import { loadConfig } from '../config.js';
+import { exitIfFolderInUse } from '../db/folder-lock.js';
 import { openDatabase } from '../db/index.js';
 import { DOMAIN_CHECKS } from '../ops/domain-checks.js';
 import { checkLedger, describeViolations } from './index.js';
@@ -9,7 +10,7 @@ const database = await openDatabase(
   config.DATABASE_URL
     ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: 2 }
     : { engine: 'pglite', dataDir: config.dataDir },
-);
+).catch(exitIfFolderInUse);
 const result = await checkLedger(database.db, DOMAIN_CHECKS);
 await database.close();
 if (result.ok) {

@@ -1,5 +1,6 @@
 import { createStorageFromConfig } from '../adapters/storage/index.js';
 import { loadConfig } from '../config.js';
+import { exitIfFolderInUse } from '../db/folder-lock.js';
 import { openDatabase } from '../db/index.js';
 import { checkRestore, describeRestoreCheck } from './restore-check.js';
 
@@ -13,7 +14,7 @@ const database = await openDatabase(
   config.DATABASE_URL
     ? { engine: 'postgres', url: config.DATABASE_URL, poolSize: 2 }
     : { engine: 'pglite', dataDir: config.dataDir },
-);
+).catch(exitIfFolderInUse);
 try {
   const result = await checkRestore(database.db, createStorageFromConfig(config));
   const report = `${describeRestoreCheck(result)}\n(${database.engine}, checked ${result.ledger.checkedAt.toISOString()})`;
