@@ -4,7 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { TOAST_DURATION_MS } from '../lib/toasts';
+import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toasts';
 import { createQueryClient } from './query-client';
 import { cssVariablesResolver, theme } from './theme';
 
@@ -13,7 +13,13 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      <Notifications position="top-right" autoClose={TOAST_DURATION_MS} />
+      {/* Bottom right, three at most, newest on top: at the top they covered the header's avatar and tables' headings. */}
+      <Notifications
+        position="bottom-right"
+        autoClose={TOAST_DURATION_MS}
+        limit={TOAST_LIMIT}
+        styles={{ root: { display: 'flex', flexDirection: 'column-reverse' } }}
+      />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

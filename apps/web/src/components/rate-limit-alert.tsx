@@ -1,4 +1,4 @@
-import { Alert, Box } from '@mantine/core';
+import { Alert, Container } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { describeRateLimit, useRateLimitNotice } from '../lib/rate-limit-notice';
 import { isWaiting, useNowPassing } from '../lib/use-now-passing';
@@ -11,17 +11,17 @@ import { isWaiting, useNowPassing } from '../lib/use-now-passing';
 export function RateLimitAlert({
   maw,
 }: {
-  /** As wide as the page's form (the sign-in card's 460 px). */ maw?: number;
+  /** As wide as the page's form (the sign-in card's 460 px); else the signed-in pages' width. */ maw?: number;
 }) {
   const { pathname } = useLocation();
   const notice = useRateLimitNotice(pathname);
   const now = useNowPassing([notice?.until]);
   if (!notice || (notice.until !== null && !isWaiting(notice.until, now))) return null;
   return (
-    <Box maw={maw} mx="auto" px={maw ? 'md' : 0} pt={maw ? 'md' : 0}>
+    <Container size={maw ?? 'lg'} pt="md">
       <Alert color="orange" variant="light" role="alert" title="Too many attempts" mb="md">
         {describeRateLimit(notice.message, notice.until)}
       </Alert>
-    </Box>
+    </Container>
   );
 }

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 
 /** Toasts and flash alerts last 3 seconds (spec 002, UI constants). */
 export const TOAST_DURATION_MS = 3_000;
+/** At most this many at once; more wait their turn, so a burst never buries the page. */
+export const TOAST_LIMIT = 3;
 
 type Toast = {
   title: string;

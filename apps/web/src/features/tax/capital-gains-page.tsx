@@ -182,7 +182,7 @@ export function CapitalGainsPage() {
   const shown = report.data;
 
   return (
-    <Container size="lg" py="md">
+    <Container size="lg" py={{ base: 'md', sm: 'xl' }}>
       <title>{`${TAX_TEXTS.title} · Florin`}</title>
       <Stack gap="lg">
         <Stack gap="xs">

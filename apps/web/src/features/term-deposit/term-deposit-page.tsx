@@ -119,7 +119,7 @@ export function TermDepositPage() {
   const rows = history.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
-    <Container size="xl" py="md">
+    <Container size="lg" py={{ base: 'md', sm: 'xl' }}>
       <Stack gap="lg">
         <Title order={1}>{TERM_DEPOSIT_TEXTS.pageTitle}</Title>
         <InvestorGate />

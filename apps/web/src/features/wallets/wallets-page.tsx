@@ -185,7 +185,7 @@ export function WalletsPage() {
   };
 
   return (
-    <Container size="md" py={{ base: 'md', sm: 'xl' }}>
+    <Container size="lg" py={{ base: 'md', sm: 'xl' }}>
       <title>Deposit / Withdraw · Florin</title>
       <Stack gap="md">
         <Title order={1} fz={{ base: 26, sm: 32 }}>

@@ -142,7 +142,12 @@ export function DepositTable(props: DepositTableProps) {
 
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="sm" aria-label="Coins to deposit">
+      {/* One line per figure: a balance or a date broken over two lines reads as two values. */}
+      <Table
+        verticalSpacing="sm"
+        aria-label="Coins to deposit"
+        styles={{ th: { whiteSpace: 'nowrap' }, td: { whiteSpace: 'nowrap' } }}
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Coin</Table.Th>

@@ -125,7 +125,16 @@ export function TradingScreen() {
       <DayStatsPanel coin={coin} livePrice={live ? Number(live.mid) : undefined} />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <Paper withBorder p={{ base: 'xs', sm: 'md' }} radius="md" aria-label={`${symbol} chart`}>
+          {/* As tall as the order card beside it (cards in a row share one height); the chart sits in the middle. */}
+          <Paper
+            withBorder
+            p={{ base: 'xs', sm: 'md' }}
+            radius="md"
+            h="100%"
+            display="flex"
+            style={{ flexDirection: 'column', justifyContent: 'center' }}
+            aria-label={`${symbol} chart`}
+          >
             {candles.isPending ? (
               <Stack h={CHART_HEIGHT} align="center" justify="center" gap="xs" role="status">
                 <Loader aria-hidden />

@@ -211,6 +211,7 @@ export function OrderForm({ coin, kind, terms, gbpAvailable, coinAvailable, live
       withBorder
       radius="md"
       p={{ base: 'sm', sm: 'md' }}
+      h="100%"
       aria-labelledby="order-form-heading"
     >
       <form
