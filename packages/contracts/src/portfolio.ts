@@ -13,15 +13,24 @@ import { pageSchema } from './pagination.js';
 export const AssetBalanceSchema = z.object({
   asset: z.string(),
   kind: z.enum(['fiat', 'coin']),
-  /** Everything owned outside term deposits: available plus held. */
+  /**
+   * The spec's balance, the figure every screen shows: what can be spent or withdrawn now, the same as
+   * available (pending amounts are excluded from the balance, spec 002 §7).
+   */
   amount: DecimalStringSchema,
   /** What can be spent or withdrawn now. */
   available: DecimalStringSchema,
-  /** Reserved by pending withdrawals and open orders. */
+  /** Reserved by open orders and pending withdrawals: held_orders + held_withdrawals. */
   held: DecimalStringSchema,
+  /** Held by open limit and stop orders. */
+  held_orders: DecimalStringSchema,
+  /** Held by withdrawals not yet paid or sent. */
+  held_withdrawals: DecimalStringSchema,
   /** Locked in term deposits. */
   term_deposit: DecimalStringSchema,
-  /** amount + term_deposit in GBP: coins at the current GBP bid, fiats at the market's rate; null while prices are stale. */
+  /** Everything owned in the asset: available + held + term_deposit. */
+  total: DecimalStringSchema,
+  /** total in GBP: coins at the current GBP bid, fiats at the market's rate; null while prices are stale. */
   gbp_value: DecimalStringSchema.nullable(),
   /** Share of the portfolio's GBP value, 2 decimals; null when the value is unknown. */
   percentage: DecimalStringSchema.nullable(),

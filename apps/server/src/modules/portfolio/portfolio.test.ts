@@ -97,10 +97,14 @@ describe('GET /api/v1/balance', () => {
     expect(response.statusCode, response.body).toBe(200);
     const [first] = response.json<Balances>().data;
     // Bids: BTC 50,000 less its 0.5 % spread = 49,750; ETH 2,000 less 0.5 % = 1,990.
+    // The balance shown is what can be spent; the held and the total beside it.
     expect(first.balances.GBP).toMatchObject({
-      amount: '1000.00',
+      amount: '900.00',
       available: '900.00',
       held: '100.00',
+      held_withdrawals: '100.00',
+      held_orders: '0.00',
+      total: '1000.00',
       gbp_value: '1000.00',
     });
     expect(first.balances.EUR).toMatchObject({ amount: '500.00', gbp_value: '400.00' });

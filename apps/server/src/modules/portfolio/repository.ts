@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { HistoryFilter } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
+import { readCustomerBalances } from './customer-balances.js';
 
 export type UserAccountRow = { id: string; asset: string; kind: string; posted: string; held: string };
 
@@ -120,6 +121,11 @@ export function createPortfolioRepository(db: Kysely<DB>) {
   }
 
   return {
+    /** The customer's balance in each asset they have an account in (customer-balances.ts). */
+    balancesOf(userId: string) {
+      return readCustomerBalances(db, userId);
+    },
+
     /** The customer's own accounts (available, held, term deposits) with their balances. */
     listUserAccounts(userId: string, asset?: string): Promise<UserAccountRow[]> {
       let query = db

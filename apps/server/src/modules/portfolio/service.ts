@@ -18,6 +18,7 @@ import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
 import type { HistoryJournal, HistoryScope, PortfolioRepository } from './repository.js';
 import { csvLine } from '../../http/csv.js';
+import { NO_BALANCE, type CustomerBalance } from './customer-balances.js';
 
 /** Journals read per batch of the export: big enough to amortise the round trip, small enough to keep memory flat. */
 const EXPORT_BATCH = 1000;
@@ -176,25 +177,12 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
 
   return {
     async balances(userId: string): Promise<Balances> {
-      const [assets, accounts] = await Promise.all([assetInfo(), repository.listUserAccounts(userId)]);
-      type Totals = { posted: bigint; held: bigint; term: bigint };
-      const totals = new Map<string, Totals>();
-      const totalOf = (asset: string): Totals => {
-        let total = totals.get(asset);
-        if (!total) totals.set(asset, (total = { posted: 0n, held: 0n, term: 0n }));
-        return total;
-      };
+      const [assets, owned] = await Promise.all([assetInfo(), repository.balancesOf(userId)]);
+      const totals = new Map<string, CustomerBalance>();
       // GBP and every active coin have a row, held or not (the dashboard lists them); other fiats once held.
       for (const info of assets.values())
-        if (info.code === 'GBP' || (info.kind === 'coin' && info.active)) totalOf(info.code);
-      for (const account of accounts) {
-        const total = totalOf(account.asset);
-        if (account.kind === 'term') total.term += BigInt(account.posted);
-        else if (account.kind === 'available') {
-          total.posted += BigInt(account.posted);
-          total.held += BigInt(account.held);
-        }
-      }
+        if (info.code === 'GBP' || (info.kind === 'coin' && info.active)) totals.set(info.code, NO_BALANCE);
+      for (const [asset, balance] of owned) totals.set(asset, balance);
 
       let pricesStale = false;
       const values = new Map<string, PriceDecimal | null>();
@@ -202,14 +190,13 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
       for (const [asset, total] of totals) {
         const info = assets.get(asset);
         if (!info) continue;
-        const owned = total.posted + total.term;
         const rate = market.gbpRate(asset);
         if (rate === null) {
-          if (owned !== 0n) pricesStale = true;
+          if (total.total !== 0n) pricesStale = true;
           values.set(asset, null);
           continue;
         }
-        const value = new PriceDecimal(fromMinorUnits(owned, info.scale))
+        const value = new PriceDecimal(fromMinorUnits(total.total, info.scale))
           .times(rate)
           .toDecimalPlaces(2, PriceDecimal.ROUND_DOWN);
         values.set(asset, value);
@@ -230,17 +217,20 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
         balances[key] = {
           asset,
           kind: info.kind,
-          amount: fromMinorUnits(total.posted, info.scale),
-          available: fromMinorUnits(total.posted - total.held, info.scale),
+          amount: fromMinorUnits(total.available, info.scale),
+          available: fromMinorUnits(total.available, info.scale),
           held: fromMinorUnits(total.held, info.scale),
-          term_deposit: fromMinorUnits(total.term, info.scale),
+          held_orders: fromMinorUnits(total.heldByOrders, info.scale),
+          held_withdrawals: fromMinorUnits(total.heldByWithdrawals, info.scale),
+          term_deposit: fromMinorUnits(total.termDeposit, info.scale),
+          total: fromMinorUnits(total.total, info.scale),
           gbp_value: value === null ? null : value.toFixed(2),
           percentage:
             value === null ? null : portfolio.isZero() ? '0.00' : value.div(portfolio).times(100).toFixed(2),
           ...info.flags,
         };
-        if (info.kind === 'coin' && total.term > 0n)
-          termBalances[key] = { balance: fromMinorUnits(total.term, info.scale) };
+        if (info.kind === 'coin' && total.termDeposit > 0n)
+          termBalances[key] = { balance: fromMinorUnits(total.termDeposit, info.scale) };
       }
       return {
         data: [

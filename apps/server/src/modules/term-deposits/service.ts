@@ -25,6 +25,7 @@ import type { Notifier } from '../notifications/service.js';
 import type { InvestorService } from '../investor/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { DepositRow, OptionRow, TermDepositRepository } from './repository.js';
+import { NO_BALANCE, readCustomerBalances } from '../portfolio/customer-balances.js';
 
 /** How often the leading instance looks for matured deposits. */
 export const MATURITY_SCAN_INTERVAL_MS = 5_000;
@@ -184,10 +185,11 @@ export function createTermDepositService(deps: TermDepositServiceDeps) {
     /** The deposit table: each coin with the customer's available balance and the active terms. */
     async coins(userId: number, now: Date = new Date()): Promise<{ data: TermDepositCoin[] }> {
       const [coins, options] = await Promise.all([repository.listCoins(), repository.listOptions(true)]);
+      const balances = await readCustomerBalances(db, userId); // the one every screen shows
       const data: TermDepositCoin[] = [];
       for (const coin of coins) {
         const asset = asAsset(coin.asset);
-        const balance = await ledger.getBalance(db, availableAccount(userId, asset));
+        const balance = balances.get(asset) ?? NO_BALANCE;
         data.push({
           coin_id: coin.coin_id as CoinId,
           name: coin.name,
