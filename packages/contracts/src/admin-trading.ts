@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { CoinIdSchema, CryptoAssetSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { FiatCurrencySchema } from './fiat.js';
-import { DecimalStringSchema } from './money.js';
+import { MAX_ASSET_SCALE } from '@florin/domain';
+import { DecimalStringSchema, upTo } from './money.js';
 
 /**
  * The back office for trading (issue 9, "Back office"): each coin's trading
@@ -56,19 +57,22 @@ const optionalPercentSchema = z
   .transform((value) => (value === '' || value === null ? null : value));
 
 /** An amount of zero or more; the server checks its decimals against the asset's scale. */
-const amountSchema = z
-  .string({ error: ADMIN_TRADING_TEXTS.amount })
-  .trim()
-  .regex(AMOUNT, ADMIN_TRADING_TEXTS.amount);
+const amountSchema = upTo(
+  z.string({ error: ADMIN_TRADING_TEXTS.amount }).trim().regex(AMOUNT, ADMIN_TRADING_TEXTS.amount),
+  MAX_ASSET_SCALE,
+);
 
 /** A positive amount, or empty (or null) for none. */
-const optionalPositiveAmountSchema = z
-  .string({ error: ADMIN_TRADING_TEXTS.optionalAmount })
-  .trim()
-  .regex(new RegExp(`(^$)|(${AMOUNT.source})`), ADMIN_TRADING_TEXTS.optionalAmount)
-  .refine((text) => text === '' || /[1-9]/.test(text), ADMIN_TRADING_TEXTS.amountPositive)
-  .nullable()
-  .transform((value) => (value === '' || value === null ? null : value));
+const optionalPositiveAmountSchema = upTo(
+  z
+    .string({ error: ADMIN_TRADING_TEXTS.optionalAmount })
+    .trim()
+    .regex(new RegExp(`(^$)|(${AMOUNT.source})`), ADMIN_TRADING_TEXTS.optionalAmount)
+    .refine((text) => text === '' || /[1-9]/.test(text), ADMIN_TRADING_TEXTS.amountPositive)
+    .nullable()
+    .transform((value) => (value === '' || value === null ? null : value)),
+  MAX_ASSET_SCALE,
+);
 
 /**
  * The settings as staff saw them, as a short digest: a save sends the revision its form started from and

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CRYPTO_ENTRY_DECIMALS, decimalPlaces, trimZeros } from '@florin/domain';
+import { CRYPTO_ENTRY_DECIMALS, MAX_ASSET_SCALE, decimalPlaces, trimZeros } from '@florin/domain';
 import { CoinIdSchema, CryptoAssetSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema } from './money.js';
+import { DecimalStringSchema, fitsColumn, tooLargeText, upTo } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -157,6 +157,7 @@ export const CryptoWithdrawRequestSchema = z
       else if ((decimalPlaces(amount) ?? 0) > CRYPTO_WITHDRAW_DECIMALS)
         issue('amount', CRYPTO_WITHDRAW_TEXTS.amountDecimals);
       else if (!/[1-9]/.test(amount)) issue('amount', CRYPTO_WITHDRAW_TEXTS.amountPositive);
+      else if (!fitsColumn(amount, MAX_ASSET_SCALE)) issue('amount', tooLargeText());
     }
     if (!body.wallet && !body.whitelisted_wallet_id) issue('wallet', CRYPTO_WITHDRAW_TEXTS.emptyAddress);
     if (body.beneficiary_type === 'person' && !body.beneficiary_name)
@@ -476,11 +477,14 @@ export const updateCryptoWithdrawalSettings = defineEndpoint({
   summary: 'Set a coin’s daily withdrawal limit and auto-approval switch',
   params: z.strictObject({ coin_id: CoinIdSchema }),
   body: z.strictObject({
-    daily_limit: z
-      .string({ error: 'Enter the daily limit, e.g. 1.5.' })
-      .trim()
-      .regex(/^\d+(\.\d{1,18})?$/, 'Enter the daily limit, e.g. 1.5.')
-      .refine((text) => /[1-9]/.test(text), 'The daily limit must be more than zero.'),
+    daily_limit: upTo(
+      z
+        .string({ error: 'Enter the daily limit, e.g. 1.5.' })
+        .trim()
+        .regex(/^\d+(\.\d{1,18})?$/, 'Enter the daily limit, e.g. 1.5.')
+        .refine((text) => /[1-9]/.test(text), 'The daily limit must be more than zero.'),
+      MAX_ASSET_SCALE,
+    ),
     auto_approve_whitelisted: z.boolean(),
   }),
   responses: { 200: z.object({ data: CryptoWithdrawalSettingsSchema, message: z.string() }) },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema } from './money.js';
+import { MAX_ASSET_SCALE } from '@florin/domain';
+import { DecimalStringSchema, upTo } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -228,7 +229,7 @@ export const SimulatedDepositBodySchema = z.strictObject({
     .trim()
     .regex(/^\d{1,10}$/)
     .nullish(),
-  amount: z.string().regex(/^\d+(\.\d+)?$/, 'Enter an amount such as 0.5.'),
+  amount: upTo(z.string().regex(/^\d+(\.\d+)?$/, 'Enter an amount such as 0.5.'), MAX_ASSET_SCALE),
   /** Leave empty for a random one. */
   txid: z
     .string()

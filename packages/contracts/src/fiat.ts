@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIAT_CODES, decimalPlaces, scaleOf } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema } from './money.js';
+import { DecimalStringSchema, fitsColumn, tooLargeText, upTo } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -298,6 +298,7 @@ export const FiatAmountSchema = z
     else if ((decimalPlaces(text) ?? 0) > scaleOf('GBP'))
       ctx.addIssue({ code: 'custom', message: FIAT_TEXTS.amountDecimals });
     else if (!/[1-9]/.test(text)) ctx.addIssue({ code: 'custom', message: FIAT_TEXTS.amountPositive });
+    else if (!fitsColumn(text, scaleOf('GBP'))) ctx.addIssue({ code: 'custom', message: tooLargeText() });
   });
 
 /**
@@ -458,10 +459,13 @@ export const UpdateFiatBankSettingsBodySchema = z.strictObject({
   bank_name: text(100),
   iban: text(40),
   bic: text(20),
-  second_approval_from: z
-    .string()
-    .regex(/^\d+(\.\d{1,2})?$/, FIAT_TEXTS.amountFormat)
-    .refine((value) => /[1-9]/.test(value), FIAT_TEXTS.amountPositive),
+  second_approval_from: upTo(
+    z
+      .string()
+      .regex(/^\d+(\.\d{1,2})?$/, FIAT_TEXTS.amountFormat)
+      .refine((value) => /[1-9]/.test(value), FIAT_TEXTS.amountPositive),
+    scaleOf('GBP'),
+  ),
 });
 
 export const updateFiatBankSettings = defineEndpoint({

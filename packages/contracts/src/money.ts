@@ -1,7 +1,48 @@
 import { z } from 'zod';
-import { ASSET_CODES, decimalPlaces, scaleOf, type AssetCode } from '@florin/domain';
+import {
+  AMOUNT_PRECISION,
+  ASSET_CODES,
+  PRICE_PRECISION,
+  PRICE_SCALE,
+  decimalPlaces,
+  scaleOf,
+  type AssetCode,
+} from '@florin/domain';
 
 export const AssetCodeSchema = z.enum(ASSET_CODES as [AssetCode, ...AssetCode[]]);
+
+export const MONEY_TEXTS = {
+  amountTooLarge: 'This amount is too large. Please enter a smaller amount.',
+  priceTooLarge: 'This price is too large. Please enter a smaller price.',
+} as const;
+
+/**
+ * The upper bound of every amount and price a request carries (issue 40: a 40-digit price was a
+ * 500 when its hold was written). An amount of `scale` decimals must fit NUMERIC(40,0) minor
+ * units, so it has at most 40 − scale whole digits; a price fits NUMERIC(38,8), 30 whole digits.
+ * Text that is not a plain decimal passes: its format is the contract's own check.
+ */
+export function fitsColumn(text: string, scale: number, kind: 'amount' | 'price' = 'amount'): boolean {
+  const whole = /^\s*[-+]?0*(\d*)(\.\d*)?\s*$/.exec(text)?.[1];
+  if (whole === undefined) return true;
+  return whole.length <= (kind === 'price' ? PRICE_PRECISION - PRICE_SCALE : AMOUNT_PRECISION - scale);
+}
+
+/** The refusal for a figure over its column, in the words a customer reads. */
+export function tooLargeText(kind: 'amount' | 'price' = 'amount'): string {
+  return kind === 'price' ? MONEY_TEXTS.priceTooLarge : MONEY_TEXTS.amountTooLarge;
+}
+
+/** `schema` (decimal text, or null/undefined where optional) bounded by its column: see fitsColumn. */
+export function upTo<S extends z.ZodType<string | null | undefined>>(
+  schema: S,
+  scale: number,
+  kind: 'amount' | 'price' = 'amount',
+): S {
+  return schema.refine((text) => typeof text !== 'string' || fitsColumn(text, scale, kind), {
+    message: tooLargeText(kind),
+  });
+}
 
 /**
  * A positive amount of `asset` as a decimal string, with no more decimals than
@@ -15,7 +56,8 @@ export function amountSchema(asset: AssetCode) {
     .refine((text) => (decimalPlaces(text) ?? 0) <= scale, {
       message: scale === 0 ? 'Enter a whole amount.' : `Enter at most ${scale} decimal places.`,
     })
-    .refine((text) => /[1-9]/.test(text), 'Enter an amount greater than zero.');
+    .refine((text) => /[1-9]/.test(text), 'Enter an amount greater than zero.')
+    .refine((text) => fitsColumn(text, scale), MONEY_TEXTS.amountTooLarge);
 }
 
 /** An amount whose asset travels beside it; the scale is checked against that asset. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema } from './money.js';
+import { scaleOf } from '@florin/domain';
+import { DecimalStringSchema, upTo } from './money.js';
 
 /**
  * The Account page's Referrals and Promo tabs and their back office (spec 002
@@ -207,10 +208,13 @@ export const getAffiliateEarnings = defineEndpoint({
 });
 
 export const ClaimAffiliateBodySchema = z.strictObject({
-  withdraw_amount: z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d{1,2})?$/, 'Enter an amount such as 10 or 10.50.'),
+  withdraw_amount: upTo(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d{1,2})?$/, 'Enter an amount such as 10 or 10.50.'),
+    scaleOf('GBP'),
+  ),
   passcode: z.string().trim().max(12).nullish(),
 });
 export type ClaimAffiliateBody = z.infer<typeof ClaimAffiliateBodySchema>;

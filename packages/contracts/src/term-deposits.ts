@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  MAX_ASSET_SCALE,
   compareDecimals,
   CRYPTO_ENTRY_DECIMALS,
   decimalPlaces,
@@ -11,7 +12,7 @@ import {
 import { assetOfCoinId, CoinIdSchema, type CoinId } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { ukDateTime } from './uk-time.js';
-import { DecimalStringSchema } from './money.js';
+import { DecimalStringSchema, fitsColumn, tooLargeText, upTo } from './money.js';
 
 /**
  * Term deposits (issue 11; spec 002 §2.6, §3, §4, §5, §7, §8, §9): a customer
@@ -165,6 +166,7 @@ const depositAmountSchema = z
     if (text === '') ctx.addIssue({ code: 'custom', message: TERM_DEPOSIT_TEXTS.inputAmount });
     else if (!/^\d+(\.\d+)?$/.test(text) || !/[1-9]/.test(text))
       ctx.addIssue({ code: 'custom', message: TERM_DEPOSIT_TEXTS.invalidAmount });
+    else if (!fitsColumn(text, MAX_ASSET_SCALE)) ctx.addIssue({ code: 'custom', message: tooLargeText() });
   });
 
 export const CreateTermDepositBodySchema = z
@@ -250,12 +252,15 @@ export const AdminTermDepositOptionSchema = z.object({
 });
 export type AdminTermDepositOption = z.infer<typeof AdminTermDepositOptionSchema>;
 
-const optionalAmount = z
-  .string({ error: TERM_DEPOSIT_TEXTS.optionalAmount })
-  .trim()
-  .regex(new RegExp(`(^$)|(${AMOUNT.source})`), TERM_DEPOSIT_TEXTS.optionalAmount)
-  .nullable()
-  .transform((value) => (value === '' || value === null ? null : value));
+const optionalAmount = upTo(
+  z
+    .string({ error: TERM_DEPOSIT_TEXTS.optionalAmount })
+    .trim()
+    .regex(new RegExp(`(^$)|(${AMOUNT.source})`), TERM_DEPOSIT_TEXTS.optionalAmount)
+    .nullable()
+    .transform((value) => (value === '' || value === null ? null : value)),
+  MAX_ASSET_SCALE,
+);
 
 const optionShape = {
   no_days: z.coerce

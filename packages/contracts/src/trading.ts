@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { decimalPlaces, quantityDecimalsOf } from '@florin/domain';
+import { MAX_ASSET_SCALE, decimalPlaces, quantityDecimalsOf, scaleOf } from '@florin/domain';
 import { CoinIdSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema } from './money.js';
+import { DecimalStringSchema, fitsColumn, tooLargeText } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -67,8 +67,16 @@ export const TradeFiatSchema = z
   .pipe(z.enum(['gbp', 'eur', 'usd'], { error: 'Choose GBP, EUR or USD.' }));
 export type TradeFiat = z.infer<typeof TradeFiatSchema>;
 
-/** A positive decimal with at most `places` decimals; `required` is the text for empty or zero. */
-export function tradeAmountSchema(places: number, required: string, decimalsText: string) {
+/**
+ * A positive decimal with at most `places` decimals; `required` is the text for empty or zero. A coin
+ * quantity is bounded for any coin (MAX_ASSET_SCALE), a price as prices are kept (money.ts fitsColumn).
+ */
+export function tradeAmountSchema(
+  places: number,
+  required: string,
+  decimalsText: string,
+  kind: 'amount' | 'price' = 'amount',
+) {
   return z
     .union([z.string(), z.number()], { error: required })
     .transform((value) => String(value).trim())
@@ -77,6 +85,8 @@ export function tradeAmountSchema(places: number, required: string, decimalsText
       else if (!/^\d+(\.\d+)?$/.test(text))
         ctx.addIssue({ code: 'custom', message: TRADING_TEXTS.amountFormat });
       else if ((decimalPlaces(text) ?? 0) > places) ctx.addIssue({ code: 'custom', message: decimalsText });
+      else if (!fitsColumn(text, MAX_ASSET_SCALE, kind))
+        ctx.addIssue({ code: 'custom', message: tooLargeText(kind) });
     });
 }
 
@@ -110,7 +120,7 @@ export const QuoteRequestSchema = z
     cost: z.string().trim().max(40).nullish(),
   })
   .superRefine((body, ctx) => {
-    const check = (field: 'quantity' | 'cost', places: number) => {
+    const check = (field: 'quantity' | 'cost', places: number, scale: number) => {
       const text = body[field];
       if (!text) return;
       if (!/^\d+(\.\d+)?$/.test(text) || !/[1-9]/.test(text))
@@ -121,9 +131,11 @@ export const QuoteRequestSchema = z
           path: [field],
           message: places === 2 ? 'Enter at most 2 decimal places.' : TRADING_TEXTS.instantDecimals,
         });
+      else if (!fitsColumn(text, scale))
+        ctx.addIssue({ code: 'custom', path: [field], message: tooLargeText() });
     };
-    check('quantity', 8);
-    check('cost', 2);
+    check('quantity', 8, MAX_ASSET_SCALE);
+    check('cost', 2, scaleOf('GBP'));
     checkWholeUnits(body.coin_id, body.quantity, 'quantity', ctx);
     if (!body.quantity && !body.cost)
       ctx.addIssue({ code: 'custom', path: ['quantity'], message: TRADING_TEXTS.quantityOrCost });
@@ -265,7 +277,7 @@ export const LimitOrderBodySchema = z
   .strictObject({
     coin_id: CoinIdSchema,
     order_qty: tradeAmountSchema(4, TRADING_TEXTS.quantityRequired, TRADING_TEXTS.amountDecimals),
-    price: tradeAmountSchema(4, TRADING_TEXTS.priceRequired, TRADING_TEXTS.amountDecimals),
+    price: tradeAmountSchema(4, TRADING_TEXTS.priceRequired, TRADING_TEXTS.amountDecimals, 'price'),
     symbol: z.string().trim().max(20).nullish(),
     side: z.coerce
       .number()

@@ -19,6 +19,16 @@ export type AssetCode = keyof typeof ASSET_SCALES;
 export const ASSET_CODES = Object.keys(ASSET_SCALES) as AssetCode[];
 export const FIAT_CODES = ['GBP', 'EUR', 'USD'] as const satisfies readonly AssetCode[];
 
+/** An amount is stored as NUMERIC(40,0) minor units (LEDGER.md): at most this many digits. */
+export const AMOUNT_PRECISION = 40;
+/** The largest amount any column (and so any balance or hold) can keep, in minor units. */
+export const MAX_MINOR_UNITS = 10n ** BigInt(AMOUNT_PRECISION) - 1n;
+/** A price is kept as the market's candles keep it, NUMERIC(38,8): at most 30 whole digits. */
+export const PRICE_PRECISION = 38;
+export const PRICE_SCALE = 8;
+/** The most decimals any asset has (ETH's 18): a coin amount whose coin is not known yet fits every coin. */
+export const MAX_ASSET_SCALE = Math.max(...Object.values(ASSET_SCALES));
+
 export function isAssetCode(code: string): code is AssetCode {
   return Object.hasOwn(ASSET_SCALES, code);
 }

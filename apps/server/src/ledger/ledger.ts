@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '@florin/contracts';
-import type { AssetCode } from '@florin/domain';
+import { MAX_MINOR_UNITS, type AssetCode } from '@florin/domain';
 import { withTransaction } from '../db/index.js';
 import type { DB, HoldStatus } from '../db/schema.js';
 import {
@@ -144,6 +144,8 @@ export function createLedger() {
     /** Sets funds aside (a pending withdrawal, an open limit order): they stay posted but cannot be spent. */
     async placeHold(db: Executor, input: HoldInput): Promise<HoldResult> {
       if (input.amount <= 0n) throw new LedgerProgrammingError('a hold must be positive');
+      // More than any NUMERIC(40,0) balance can be (a price × quantity the contracts each allow): no balance covers it.
+      if (input.amount > MAX_MINOR_UNITS) throw new AppError('INSUFFICIENT_FUNDS');
       const requestHash = hashRequest({ ...input, idempotencyKey: undefined });
       return withTransaction(db, async (trx) => {
         const [account] = (
