@@ -244,10 +244,89 @@ function hostileQueries(route: AppRoute): fc.Arbitrary<HostileInput> {
     );
 }
 
+/** Keys every plain object already has: a map built on `{}` finds Object.prototype's (issue 40). */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf'] as const;
+/** More digits than any amount column holds (NUMERIC(40,0) minor units). */
+const FORTY_DIGITS = '1234567890123456789012345678901234567890';
+/** Values tried, in order, for the other fields of a body, so that only the field under test is wrong. */
+const PLAUSIBLE_VALUES: readonly unknown[] = [
+  'btc',
+  'gbp',
+  'GBP',
+  'BTC',
+  1,
+  2,
+  '1',
+  true,
+  'a@example.com',
+  'x',
+];
+
+function bodyInput(route: AppRoute, kind: string, body: string, contentType?: string): HostileInput {
+  return { kind, url: pathOf(route), body, ...(contentType ? { contentType } : {}) };
+}
+
+/** A multipart form of text fields, as the upload routes read them. */
+function multipartBody(fields: Record<string, string>): { body: string; contentType: string } {
+  const boundary = 'hostile-boundary';
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return {
+    body: `${parts.join('')}--${boundary}--\r\n`,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+/** A field takes decimal text: "1" passes its own schema and a word does not (amounts, prices, limits). */
+function takesDecimalText(schema: z.ZodType): boolean {
+  return schema.safeParse('1').success && !schema.safeParse('a').success;
+}
+
+/**
+ * The cases every route gets whatever the count (issue 40): keys named after Object.prototype's
+ * members in the body (top level and nested), the query and a multipart form, and a 40-digit figure
+ * in each field that takes decimal text, the other fields as plausible as their contract allows.
+ */
+function fixedInputsFor(route: AppRoute): HostileInput[] {
+  const inputs: HostileInput[] = [];
+  const changes = route.method !== 'GET';
+  if (route.schema.querystring || !changes)
+    for (const key of PROTOTYPE_KEYS)
+      inputs.push({ kind: 'prototype key in query', url: `${pathOf(route)}?${key}=1&${key}=x` });
+  if (!changes) return inputs;
+  const shape = shapeOf(route.schema.body);
+  const keys = Object.keys(shape);
+  for (const key of PROTOTYPE_KEYS) {
+    inputs.push(bodyInput(route, 'prototype key', `{"${key}":"x"}`));
+    if (keys[0]) inputs.push(bodyInput(route, 'nested prototype key', `{"${keys[0]}":{"${key}":"x"}}`));
+    if (!route.schema.body) {
+      // The upload routes read a multipart form; every other route refuses one before reading it.
+      const asField = multipartBody({ [key]: 'x' });
+      inputs.push(bodyInput(route, 'prototype key in a form', asField.body, asField.contentType));
+      const inParameters = multipartBody({ parameters: `{"user_id":1,"key":"passport","${key}":"x"}` });
+      inputs.push(
+        bodyInput(route, 'prototype key in parameters', inParameters.body, inParameters.contentType),
+      );
+    }
+  }
+  const plausible = Object.fromEntries(
+    keys.flatMap((key) => {
+      const value = PLAUSIBLE_VALUES.find((candidate) => shape[key]?.safeParse(candidate).success);
+      return value === undefined ? [] : [[key, value]];
+    }),
+  );
+  for (const key of keys.filter((name) => shape[name] && takesDecimalText(shape[name]))) {
+    inputs.push(bodyInput(route, '40-digit figure', JSON.stringify({ ...plausible, [key]: FORTY_DIGITS })));
+  }
+  return inputs;
+}
+
 /**
  * `count` bad inputs for a route, drawn with fast-check from `seed` (so a
- * failure can be replayed). A route that changes state gets only inputs its
- * contract refuses, so any of them that it accepts is a finding.
+ * failure can be replayed), after the fixed cases every route gets. A route that
+ * changes state gets only inputs its contract refuses, so any of them that it
+ * accepts is a finding.
  */
 export function hostileInputsFor(route: AppRoute, count: number, seed: number): HostileInput[] {
   const changes = route.method !== 'GET';
@@ -259,5 +338,5 @@ export function hostileInputsFor(route: AppRoute, count: number, seed: number): 
     parts.push(unreadableBodies(route));
     if (route.schema.body) parts.push(objectBodies(route), nonObjectBodies(route));
   }
-  return fc.sample(fc.oneof(...parts), { numRuns: count, seed });
+  return [...fixedInputsFor(route), ...fc.sample(fc.oneof(...parts), { numRuns: count, seed })];
 }
