@@ -1,6 +1,6 @@
 import type { AssetBalance } from '@florin/contracts';
 import { describe, expect, it } from 'vitest';
-import { buildAssetRows, isZeroAmount, portfolioShare } from './assets';
+import { balanceDetails, buildAssetRows, isZeroAmount, portfolioShare } from './assets';
 
 function balance(
   asset: string,
@@ -15,6 +15,9 @@ function balance(
     available: amount,
     held: '0',
     term_deposit: '0',
+    held_orders: '0',
+    held_withdrawals: '0',
+    total: amount,
     gbp_value: '0',
     percentage: '0',
     ...extra,
@@ -48,7 +51,7 @@ describe('buildAssetRows', () => {
     const rows = buildAssetRows({
       balances: {
         EUR: balance('EUR', 'fiat', '0.00'),
-        USD: balance('USD', 'fiat', '0.00', { term_deposit: '1.00' }),
+        USD: balance('USD', 'fiat', '0.00', { term_deposit: '1.00', total: '1.00' }),
       },
       activeCoins: [],
     });
@@ -96,5 +99,34 @@ describe('isZeroAmount', () => {
     expect(isZeroAmount('0.00000000')).toBe(true);
     expect(isZeroAmount('-0.00')).toBe(true);
     expect(isZeroAmount('0.00000001')).toBe(false);
+  });
+});
+
+describe('the Details popover', () => {
+  it('explains the balance: what open orders and a pending withdrawal hold, the term deposit, and a total they add up to', () => {
+    // The customer: 0.02 BTC in a pending withdrawal, 0.01 in an open order, 0.03 locked.
+    const [, bitcoin] = buildAssetRows({
+      balances: {
+        btc: balance('BTC', 'coin', '0.04000000', {
+          held: '0.03000000',
+          held_orders: '0.01000000',
+          held_withdrawals: '0.02000000',
+          term_deposit: '0.03000000',
+          total: '0.10000000',
+        }),
+      },
+      activeCoins: ['btc'],
+    });
+    const lines = balanceDetails(bitcoin!);
+    expect(lines).toEqual([
+      { label: 'Balance', value: '0.04000000' },
+      { label: 'Held by open orders', value: '0.01000000' },
+      { label: 'Held by pending withdrawals', value: '0.02000000' },
+      { label: 'Term Deposit', value: '0.03000000' },
+      { label: 'Total', value: '0.10000000' },
+    ]);
+    const satoshi = (value: string) => BigInt(value.replace('.', ''));
+    const parts = lines.slice(0, -1).reduce((sum, line) => sum + satoshi(line.value), 0n);
+    expect(parts).toBe(satoshi(lines.at(-1)!.value));
   });
 });

@@ -17,8 +17,13 @@ export type AssetRow = {
   name: string;
   /** The code shown beside amounts: GBP, BTC. */
   code: string;
+  /** The balance shown: what can be spent or withdrawn now, the same figure on every screen. */
   amount: string;
+  heldByOrders: string;
+  heldByWithdrawals: string;
   termDeposit: string;
+  /** amount + both holds + termDeposit. */
+  total: string;
   gbpValue: string | null;
   percentage: string | null;
   canBuy: boolean;
@@ -47,8 +52,11 @@ function rowOf(asset: string, kind: AssetKind, balance: AssetBalance | undefined
     kind,
     name,
     code: asset.toUpperCase(),
-    amount: balance?.amount ?? '0',
+    amount: balance?.available ?? '0',
+    heldByOrders: balance?.held_orders ?? '0',
+    heldByWithdrawals: balance?.held_withdrawals ?? '0',
     termDeposit: balance?.term_deposit ?? '0',
+    total: balance?.total ?? '0',
     gbpValue: balance ? balance.gbp_value : '0',
     percentage: balance ? balance.percentage : '0',
     canBuy: balance?.disable_buy !== true,
@@ -69,12 +77,7 @@ export function buildAssetRows({ balances, activeCoins, coinNames = {} }: BuildA
   // Keyed by code for fiats (GBP) and by coin_id for coins (btc).
   const entries = Object.entries(balances);
   const fiats = entries
-    .filter(
-      ([key, balance]) =>
-        balance.kind === 'fiat' &&
-        key !== 'GBP' &&
-        !(isZeroAmount(balance.amount) && isZeroAmount(balance.term_deposit)),
-    )
+    .filter(([key, balance]) => balance.kind === 'fiat' && key !== 'GBP' && !isZeroAmount(balance.total))
     .sort(([a], [b]) => fiatRank(a) - fiatRank(b) || a.localeCompare(b));
 
   // Active coins in market order; a coin held but not in that list still shows, so no money is out of sight.
@@ -113,3 +116,14 @@ export const HIDDEN_FUNDS_TEXT = '*****';
 
 /** The local storage key the eye toggle is remembered under (spec 000 section 2). */
 export const HIDE_FUNDS_KEY = 'hide-funds';
+
+/** The Details popover's lines, in order: the balance, what holds it back, term deposits, and their total. */
+export function balanceDetails(row: AssetRow): { label: string; value: string }[] {
+  return [
+    { label: 'Balance', value: row.amount },
+    { label: 'Held by open orders', value: row.heldByOrders },
+    { label: 'Held by pending withdrawals', value: row.heldByWithdrawals },
+    { label: 'Term Deposit', value: row.termDeposit },
+    { label: 'Total', value: row.total },
+  ];
+}

@@ -9,6 +9,9 @@ const balance = (kind: 'fiat' | 'coin', amount: string): AssetBalance => ({
   available: amount,
   held: '0',
   term_deposit: '0',
+  held_orders: '0',
+  held_withdrawals: '0',
+  total: amount,
   gbp_value: null,
   percentage: null,
 });

@@ -31,7 +31,7 @@ export function isFiatCurrency(code: string): code is FiatCurrency {
 
 function isHeld(balance: AssetBalance | undefined): boolean {
   if (!balance) return false;
-  return [balance.amount, balance.term_deposit].some((value) => !/^-?0+(\.0+)?$/.test(value));
+  return !/^-?0+(\.0+)?$/.test(balance.total);
 }
 
 export function buildWalletAssets({

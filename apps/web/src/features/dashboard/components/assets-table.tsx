@@ -15,7 +15,7 @@ import { Link } from 'react-router';
 import type { MoneyActions } from '../../../lib/current-user';
 import { COIN_DECIMALS, FIAT_DECIMALS, formatDecimal, formatPounds } from '../../../lib/format';
 import { PATHS, tradePath, withdrawDepositPath, type AssetNavigationState } from '../../../lib/paths';
-import { HIDDEN_FUNDS_TEXT, portfolioShare, type AssetRow } from '../assets';
+import { balanceDetails, HIDDEN_FUNDS_TEXT, portfolioShare, type AssetRow } from '../assets';
 import classes from './assets-table.module.css';
 
 type AssetsTableProps = {
@@ -88,7 +88,7 @@ function EyeOffIcon() {
   );
 }
 
-/** Balance and term deposit to 5 decimals, whatever the asset (spec 000 section 2). */
+/** Balance, what holds it back, term deposit and total to 5 decimals, whatever the asset (spec 000 section 2). */
 function DetailsPopover({ row, isHidden }: { row: AssetRow; isHidden: boolean }) {
   const show = (value: string) =>
     isHidden ? HIDDEN_FUNDS_TEXT : `${formatDecimal(value, COIN_DECIMALS) ?? value} ${row.code}`;
@@ -101,22 +101,16 @@ function DetailsPopover({ row, isHidden }: { row: AssetRow; isHidden: boolean })
       </Popover.Target>
       <Popover.Dropdown>
         <Stack gap={4}>
-          <Group justify="space-between" gap="lg">
-            <Text size="sm" c="dimmed">
-              Balance
-            </Text>
-            <Text size="sm" ff="monospace">
-              {show(row.amount)}
-            </Text>
-          </Group>
-          <Group justify="space-between" gap="lg">
-            <Text size="sm" c="dimmed">
-              Term Deposit
-            </Text>
-            <Text size="sm" ff="monospace">
-              {show(row.termDeposit)}
-            </Text>
-          </Group>
+          {balanceDetails(row).map((line) => (
+            <Group key={line.label} justify="space-between" gap="lg">
+              <Text size="sm" c="dimmed">
+                {line.label}
+              </Text>
+              <Text size="sm" ff="monospace">
+                {show(line.value)}
+              </Text>
+            </Group>
+          ))}
         </Stack>
       </Popover.Dropdown>
     </Popover>

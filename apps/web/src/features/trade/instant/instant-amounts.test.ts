@@ -22,6 +22,9 @@ function balance(asset: string, amount: string, kind: 'fiat' | 'coin' = 'fiat'):
     available: amount,
     held: '0',
     term_deposit: '0',
+    held_orders: '0',
+    held_withdrawals: '0',
+    total: amount,
     gbp_value: null,
     percentage: null,
   };
