@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENQUIRY_TEXTS, type Enquiry, type Page } from '@florin/contracts';
+import { ENQUIRY_TEXTS, TEXT_RULE_TEXTS, type Enquiry, type Page } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -121,6 +121,11 @@ describe('POST /api/v1/inquire/{type}', () => {
       [enquiry({ email: 42 }), 'email', ENQUIRY_TEXTS.emailRequired],
       [enquiry({ message: ' \n ' }), 'message', ENQUIRY_TEXTS.messageRequired],
       [enquiry({ message: 'x'.repeat(2001) }), 'message', ENQUIRY_TEXTS.messageTooLong],
+      // The forwarded mail's subject and the back office would show these reversed or blank.
+      [enquiry({ first_name: 'Urgent\u202Ecod.exe' }), 'first_name', ENQUIRY_TEXTS.nameInvalid],
+      [enquiry({ last_name: '\u200B\u200B' }), 'last_name', ENQUIRY_TEXTS.lastNameRequired],
+      [enquiry({ message: 'Pay \u202E0001£ now' }), 'message', TEXT_RULE_TEXTS.textInvalid],
+      [enquiry({ message: '\u200D\u2060 ' }), 'message', ENQUIRY_TEXTS.messageRequired],
       [enquiry({ phone: '0123' }), 'phone', 'This field is not allowed.'],
     ] as const;
     for (const [body, field, message] of bad) {
