@@ -1,8 +1,9 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { formatAmount, parseAmount } from '@florin/domain';
-import { expect, test as base } from '../admin-fixtures.js';
+import { expect } from '../admin-fixtures.js';
 import { fund, makeCustomerLive, screenAmount } from '../dashboard/dashboard-actions.js';
 import { csrfHeaders, holdRequests } from '../fixtures.js';
+import { test, useTradingPlatform } from './market-actions.js';
 
 /**
  * The trading screen of a trading-platform customer (issue 9): market and
@@ -19,49 +20,6 @@ const SELL_LIMIT = '21000';
 const DRIVEN_MID = '22000';
 /** Far below the market: it never fills, the customer cancels it. */
 const BUY_LIMIT = '10000';
-
-async function postDev(request: APIRequestContext, url: string, data: unknown): Promise<void> {
-  const response = await request.post(url, { data, headers: await csrfHeaders(request) });
-  if (!response.ok()) throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
-}
-
-/** Makes the customer a trading-platform (2) customer, as an upgrade would. */
-async function useTradingPlatform(request: APIRequestContext, email: string): Promise<void> {
-  await postDev(request, '/dev/users/platform', { email, platform: 2 });
-}
-
-/** The pair's latest close, from the last ten minutes of candles (the current minute may have none yet). */
-async function currentMid(request: APIRequestContext, symbol: string): Promise<string> {
-  const [coin, fiat] = symbol.split('/');
-  const response = await request.get(`/api/v1/market-data/histominute?fsym=${coin}&tsym=${fiat}&limit=10`);
-  if (!response.ok()) throw new Error(`histominute answered ${response.status()}`);
-  const { data } = (await response.json()) as { data: { close: string }[] };
-  const close = data.at(-1)?.close;
-  if (!close) throw new Error(`no candle for ${symbol}`);
-  return close;
-}
-
-type Market = {
-  /** Sets the simulated market's mid for the pair and ticks, so prices, fills and positions follow. */
-  drive(symbol: string, mid: string): Promise<void>;
-};
-
-/**
- * The server is shared with the other specs: each pair a story drives goes
- * back to where it was when the story ends, so theirs see ordinary prices.
- */
-const test = base.extend<{ market: Market }>({
-  market: async ({ api }, use) => {
-    const originals = new Map<string, string>();
-    await use({
-      drive: async (symbol, mid) => {
-        if (!originals.has(symbol)) originals.set(symbol, await currentMid(api, symbol));
-        await postDev(api, '/dev/market/drive', { symbol, mid });
-      },
-    });
-    for (const [symbol, mid] of originals) await postDev(api, '/dev/market/drive', { symbol, mid });
-  },
-});
 
 /** Screenshots of the page at rest: scrolled to the top, the toasts gone. */
 async function settle(page: Page): Promise<void> {
