@@ -124,8 +124,16 @@ export const TransactionSchema = z.object({
   /** A trade's cash in currency_code, fee included: what a buy paid or a sell received; null otherwise. */
   net_amount: DecimalStringSchema.nullable(),
   created_at: z.string(),
+  /**
+   * completed: the money moved (a ledger journal). pending: a withdrawal requested, its amount held,
+   * not yet paid or sent (GET /api/v1/user/pending-transactions); it becomes a completed one when it is.
+   */
+  status: z.enum(['completed', 'pending']),
+  /** How the status reads on screen: "Completed", or the withdrawal's own ("Pending", "Approved", "Awaiting code"). */
+  status_label: z.string(),
 });
 export type Transaction = z.infer<typeof TransactionSchema>;
+export const COMPLETED_STATUS_LABEL = 'Completed';
 
 const FilterListSchema = z
   .union([HistoryFilterSchema, z.array(HistoryFilterSchema).max(HISTORY_FILTERS.length)])
@@ -161,6 +169,21 @@ export const listHistory = defineEndpoint({
   summary: "The signed-in customer's transactions, newest first, 10 a page",
   query: HistoryQuerySchema,
   responses: { 200: HistoryPageSchema },
+});
+
+export const PendingTransactionsSchema = z.object({ data: z.array(TransactionSchema) });
+export type PendingTransactions = z.infer<typeof PendingTransactionsSchema>;
+
+/**
+ * The customer's withdrawals still waiting to be paid or sent, newest first, each with its status (what
+ * Recent Activity lists above the history). Same filters as the history: only Withdraw and All show them.
+ */
+export const listPendingTransactions = defineEndpoint({
+  method: 'GET',
+  path: '/api/v1/user/pending-transactions',
+  summary: "The signed-in customer's pending withdrawals, newest first",
+  query: HistoryQuerySchema,
+  responses: { 200: PendingTransactionsSchema },
 });
 
 export const CoinHistoryQuerySchema = z.object({

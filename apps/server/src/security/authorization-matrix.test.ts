@@ -165,6 +165,7 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
       // portfolio and tax
       'GET /api/v1/balance',
       'GET /api/v1/user/fiat-crypto-transactions',
+      'GET /api/v1/user/pending-transactions',
       'GET /api/v1/user/transactions',
       'GET /api/v1/crypto/transactions/export',
       'GET /api/v1/tax/capital-gains',

@@ -18,10 +18,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { COIN_DECIMALS, FIAT_DECIMALS, formatDateTime, formatDecimal, formatPounds } from '../lib/format';
-import { historyQuery } from '../lib/portfolio';
+import { historyQuery, pendingTransactionsQuery } from '../lib/portfolio';
 
 /** The filter options in the spec's order (001 section 2); All is no filter. */
 const FILTER_OPTIONS: readonly { label: string; value: HistoryFilter | 'all' }[] = [
@@ -49,6 +49,20 @@ function gbpValueText(transaction: Transaction): string {
   return transaction.gbp_amount === null ? '—' : (formatPounds(transaction.gbp_amount) ?? '—');
 }
 
+/** A pending withdrawal's status stands out; a completed movement's is quiet. */
+function StatusText({ transaction, size = 'sm' }: { transaction: Transaction; size?: 'xs' | 'sm' }) {
+  return (
+    <Text
+      span
+      size={size}
+      fw={transaction.status === 'pending' ? 600 : undefined}
+      c={transaction.status === 'pending' ? 'orange.8' : 'dimmed'}
+    >
+      {transaction.status_label}
+    </Text>
+  );
+}
+
 function ActivityTable({ transactions }: { transactions: readonly Transaction[] }) {
   return (
     <Table.ScrollContainer minWidth={560}>
@@ -60,6 +74,7 @@ function ActivityTable({ transactions }: { transactions: readonly Transaction[] 
             <Table.Th>Asset</Table.Th>
             <Table.Th ta="right">Amount</Table.Th>
             <Table.Th ta="right">Value (GBP)</Table.Th>
+            <Table.Th>Status</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -73,6 +88,9 @@ function ActivityTable({ transactions }: { transactions: readonly Transaction[] 
               </Table.Td>
               <Table.Td ta="right" ff="monospace">
                 {gbpValueText(transaction)}
+              </Table.Td>
+              <Table.Td>
+                <StatusText transaction={transaction} />
               </Table.Td>
             </Table.Tr>
           ))}
@@ -103,7 +121,8 @@ function ActivityList({ transactions }: { transactions: readonly Transaction[] }
           </Group>
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Text size="xs" c="dimmed">
-              {formatDateTime(transaction.created_at) ?? transaction.created_at}
+              {formatDateTime(transaction.created_at) ?? transaction.created_at} ·{' '}
+              <StatusText transaction={transaction} size="xs" />
             </Text>
             <Text size="xs" c="dimmed" ff="monospace">
               {gbpValueText(transaction)}
@@ -124,14 +143,18 @@ type RecentActivityProps = {
 /**
  * The Recent Activity / transaction history list (spec 001 section 2):
  * filters Buy, Sell, Deposit, Withdraw, All; View More appends the next
- * page; Export downloads `Crypto History.csv`. Whoever shows it also calls
+ * page; Export downloads `Crypto History.csv`. Pending withdrawals come
+ * first, each with its status (issue 41). Whoever shows it also calls
  * useLivePortfolio so it follows the customer's money.
  */
 export function RecentActivity({ coinId, title = 'Recent Activity' }: RecentActivityProps) {
   const [filter, setFilter] = useState<HistoryFilter | 'all'>('all');
   const headingId = useId();
-  const history = useInfiniteQuery(historyQuery({ filter: filter === 'all' ? undefined : filter, coinId }));
-  const transactions = history.data?.pages.flatMap((page) => page.data) ?? [];
+  const options = { filter: filter === 'all' ? undefined : filter, coinId };
+  const history = useInfiniteQuery(historyQuery(options));
+  // Withdrawals not yet paid or sent hold money but have no journal: they lead the list, with their status.
+  const pending = useQuery(pendingTransactionsQuery(options));
+  const transactions = [...(pending.data ?? []), ...(history.data?.pages.flatMap((page) => page.data) ?? [])];
 
   return (
     <Paper

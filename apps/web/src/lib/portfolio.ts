@@ -1,9 +1,11 @@
 import {
   getBalances,
   listHistory,
+  listPendingTransactions,
   type Balances,
   type HistoryFilter,
   type HistoryPage,
+  type Transaction,
 } from '@florin/contracts';
 import { infiniteQueryOptions, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { currentUserQuery } from './current-user';
@@ -47,6 +49,24 @@ export function historyQuery({ filter, coinId }: HistoryListOptions = {}) {
       ),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.current_page < last.last_page ? last.current_page + 1 : undefined),
+  });
+}
+
+/**
+ * Withdrawals still waiting to be paid or sent, with the same filter and asset: listed above the
+ * history. Under the history's key, so whatever refetches the history refetches these.
+ */
+export function pendingTransactionsQuery({ filter, coinId }: HistoryListOptions = {}) {
+  return queryOptions({
+    queryKey: [...HISTORY_QUERY_KEY, 'pending', { filter: filter ?? 'all', coinId: coinId ?? null }] as const,
+    queryFn: async ({ signal }): Promise<Transaction[]> =>
+      (
+        await apiCall(
+          listPendingTransactions,
+          { query: { filter: filter ? [filter] : undefined, coin_id: coinId } },
+          { signal, notify: false },
+        )
+      ).data,
   });
 }
 

@@ -72,6 +72,7 @@ const EXPECTED: Record<string, TokenUse | 'none'> = {
   // portfolio
   'GET /api/v1/balance': 'read',
   'GET /api/v1/user/fiat-crypto-transactions': 'read',
+  'GET /api/v1/user/pending-transactions': 'read',
   'GET /api/v1/user/transactions': 'read',
   'GET /api/v1/crypto/transactions/export': 'read',
   // tax: an accountant's software may read the report

@@ -19,6 +19,7 @@ import {
   listFiatActivity,
   listHistory,
   listLimitOrders,
+  listPendingTransactions,
   listLimitOrdersBySingularPath,
   listPositions,
   listWalletAddresses,
@@ -54,6 +55,7 @@ export const TOKEN_RULES: ReadonlyMap<string, TokenUse> = new Map<string, TokenU
   // READ: balances, history, orders, positions, terms and the account's read-only facts.
   [keyOf(getBalances), 'read'],
   [keyOf(listHistory), 'read'],
+  [keyOf(listPendingTransactions), 'read'],
   [keyOf(listCoinHistory), 'read'],
   [routeKey('GET', exportHistoryPath), 'read'],
   [keyOf(getUser), 'read'],

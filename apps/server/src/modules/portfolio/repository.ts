@@ -36,6 +36,18 @@ export type HistoryJournal = {
   other_amount: string | null;
 };
 
+/** A withdrawal whose hold is still pending: requested, not yet paid or sent (amounts in minor units, as text). */
+export type PendingWithdrawalRow = {
+  kind: 'fiat' | 'crypto';
+  id: string;
+  asset: string;
+  amount: string;
+  fee: string;
+  status: string;
+  /** ISO 8601 in UTC, to the millisecond. */
+  created_at: string;
+};
+
 export type HistoryScope = {
   accounts: readonly UserAccountRow[];
   filters: readonly HistoryFilter[];
@@ -121,6 +133,29 @@ export function createPortfolioRepository(db: Kysely<DB>) {
   }
 
   return {
+    /**
+     * The customer's withdrawals that still hold money, newest first: the same
+     * set the balance's held_withdrawals adds up (their holds are pending).
+     */
+    async listPendingWithdrawals(userId: string, asset?: string): Promise<PendingWithdrawalRow[]> {
+      const onlyAsset = asset === undefined ? sql`` : sql`WHERE w.asset = ${asset}`;
+      const result = await sql<PendingWithdrawalRow>`
+        SELECT w.kind, w.id, w.asset, w.amount, w.fee, w.status,
+          to_char(w.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+        FROM (
+          SELECT 'fiat' AS kind, id::text AS id, currency AS asset, amount::text AS amount, fee::text AS fee,
+            status::text AS status, created_at, hold_id
+          FROM fiat_withdrawals WHERE user_id = ${Number(userId)}
+          UNION ALL
+          SELECT 'crypto', id::text, asset, amount::text, fee::text, status::text, created_at, hold_id
+          FROM crypto_withdrawals WHERE user_id = ${Number(userId)}
+        ) w
+        JOIN holds h ON h.id::text = w.hold_id::text AND h.status = 'pending'
+        ${onlyAsset}
+        ORDER BY w.created_at DESC, w.kind, w.id DESC`.execute(db);
+      return result.rows;
+    },
+
     /** The customer's balance in each asset they have an account in (customer-balances.ts). */
     balancesOf(userId: string) {
       return readCustomerBalances(db, userId);

@@ -5,6 +5,7 @@ import {
   HISTORY_CSV_FILENAME,
   listCoinHistory,
   listHistory,
+  listPendingTransactions,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
 import { registerRoute } from '../../http/route.js';
@@ -29,6 +30,15 @@ export function registerPortfolioRoutes(app: FastifyInstance, deps: { portfolio:
     handler: async (request) =>
       portfolio.history(userIdOf(request), {
         page: request.query.page,
+        filter: request.query.filter,
+        coinId: request.query.coin_id,
+      }),
+  });
+
+  registerRoute(app, listPendingTransactions, {
+    access: 'customer',
+    handler: async (request) =>
+      portfolio.pendingHistory(userIdOf(request), {
         filter: request.query.filter,
         coinId: request.query.coin_id,
       }),

@@ -1,14 +1,20 @@
 import { Readable } from 'node:stream';
 import {
   AppError,
+  COMPLETED_STATUS_LABEL,
+  CRYPTO_WITHDRAWAL_STATUS_LABELS,
+  FIAT_WITHDRAWAL_STATUS_LABELS,
   HISTORY_CSV_COLUMNS,
   HISTORY_PAGE_SIZE,
   listHistory,
   TRANSACTION_TYPES,
   type AssetBalance,
   type Balances,
+  type CryptoWithdrawalStatus,
+  type FiatWithdrawalStatus,
   type HistoryFilter,
   type HistoryPage,
+  type PendingTransactions,
   type Transaction,
   type TransactionType,
 } from '@florin/contracts';
@@ -16,7 +22,12 @@ import { fromMinorUnits } from '@florin/domain';
 import { PriceDecimal } from '../../adapters/prices/decimal.js';
 import { readPage } from '../../http/pages.js';
 import type { MarketService } from '../market/service.js';
-import type { HistoryJournal, HistoryScope, PortfolioRepository } from './repository.js';
+import type {
+  HistoryJournal,
+  HistoryScope,
+  PendingWithdrawalRow,
+  PortfolioRepository,
+} from './repository.js';
 import { csvLine } from '../../http/csv.js';
 import { NO_BALANCE, type CustomerBalance } from './customer-balances.js';
 
@@ -58,6 +69,16 @@ const JOURNAL_TYPES: Record<string, TransactionType> = {
 /** A decimal the journal's metadata recorded, or null when it recorded none (or something else). */
 function recordedDecimal(value: string | null): string | null {
   return value !== null && /^-?\d+(\.\d+)?$/.test(value) ? value : null;
+}
+
+/** The asset a history query's coin_id names (a coin's id or an asset code); undefined: every asset. */
+function assetOfCoinId(coinId: string | undefined, assets: Map<string, AssetInfo>): string | undefined {
+  if (coinId === undefined) return undefined;
+  const asset = [...assets.values()].find(
+    (info) => info.coinId === coinId || info.code.toLowerCase() === coinId,
+  )?.code;
+  if (!asset) throw new AppError('VALIDATION_FAILED', undefined, { coin_id: ['Unknown asset.'] });
+  return asset;
 }
 
 export function createPortfolioService(deps: { repository: PortfolioRepository; market: MarketService }) {
@@ -127,6 +148,8 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
         price: trade.price,
         net_amount: fromMinorUnits(BigInt(trade.total), scale),
         created_at: journal.created_at,
+        status: 'completed',
+        status_label: COMPLETED_STATUS_LABEL,
       };
     }
 
@@ -154,6 +177,39 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
       price: null,
       net_amount: null,
       created_at: journal.created_at,
+      status: 'completed',
+      status_label: COMPLETED_STATUS_LABEL,
+    };
+  }
+
+  /** A withdrawal still holding the customer's money, as the row Recent Activity shows above the history. */
+  function toPendingTransaction(row: PendingWithdrawalRow, assets: Map<string, AssetInfo>): Transaction {
+    const info = assets.get(row.asset);
+    const scale = info?.scale ?? 0;
+    const isFiat = row.kind === 'fiat';
+    const type: TransactionType = isFiat ? 6 : 4;
+    const amount = fromMinorUnits(BigInt(row.amount), scale);
+    return {
+      // Prefixed: a withdrawal's id and a journal's are counted apart and may be equal.
+      id: `${row.kind}-withdrawal-${row.id}`,
+      transaction_type: type,
+      label: TRANSACTION_TYPES[type],
+      direction: 'out',
+      coin_symbol: row.asset,
+      amount,
+      currency_code: isFiat ? row.asset : null,
+      currency_symbol: isFiat ? (info?.symbol ?? null) : null,
+      purchase_amount_gbp: null,
+      sell_amount_gbp: null,
+      gbp_amount: row.asset === 'GBP' ? amount : null,
+      fee: fromMinorUnits(BigInt(row.fee), scale),
+      price: null,
+      net_amount: null,
+      created_at: row.created_at,
+      status: 'pending',
+      status_label: isFiat
+        ? FIAT_WITHDRAWAL_STATUS_LABELS[row.status as FiatWithdrawalStatus]
+        : CRYPTO_WITHDRAWAL_STATUS_LABELS[row.status as CryptoWithdrawalStatus],
     };
   }
 
@@ -163,13 +219,7 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
     coinId: string | undefined,
     assets: Map<string, AssetInfo>,
   ): Promise<HistoryScope> {
-    let asset: string | undefined;
-    if (coinId !== undefined) {
-      asset = [...assets.values()].find(
-        (info) => info.coinId === coinId || info.code.toLowerCase() === coinId,
-      )?.code;
-      if (!asset) throw new AppError('VALIDATION_FAILED', undefined, { coin_id: ['Unknown asset.'] });
-    }
+    const asset = assetOfCoinId(coinId, assets);
     const accounts = await repository.listUserAccounts(userId, asset);
     const assetKinds = new Map([...assets.values()].map((info) => [info.code, info.kind]));
     return { accounts, filters: [...new Set(filters)], assetKinds };
@@ -260,6 +310,17 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
         list: (limit, offset) => repository.listJournals(userId, scope, { limit, offset }),
         toItem: (journal) => toTransaction(journal, assets),
       });
+    },
+
+    /** Withdrawals not yet paid or sent, newest first; only under All and Withdraw, as the history files them. */
+    async pendingHistory(
+      userId: string,
+      query: { filter: HistoryFilter[]; coinId?: string },
+    ): Promise<PendingTransactions> {
+      if (query.filter.length > 0 && !query.filter.includes('withdraw')) return { data: [] };
+      const assets = await assetInfo();
+      const rows = await repository.listPendingWithdrawals(userId, assetOfCoinId(query.coinId, assets));
+      return { data: rows.map((row) => toPendingTransaction(row, assets)) };
     },
 
     /**
