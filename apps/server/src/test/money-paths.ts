@@ -42,6 +42,28 @@ export async function moneyPaths(t: TestApp) {
       expect(data.outcome).toBe('credited');
     },
 
+    /** Someone pays `amount` of a coin to the customer's deposit address and the chain confirms it: credited. */
+    async coinDeposit(customer: FiatCustomer, coin: string, amount: string) {
+      const [wallet] = ok<{ address: string; tag: string | null; confirmations: number }[]>(
+        await customer.browser.get(`/api/v1/user/wallet-addresses?coin=${coin}`),
+      );
+      if (!wallet) throw new Error(`no ${coin} deposit address`);
+      const asset = coin.toUpperCase();
+      ok(
+        await finance.browser.post('/api/admin/crypto/simulated-chain/deposit', {
+          asset,
+          address: wallet.address,
+          amount,
+          ...(wallet.tag ? { tag: wallet.tag } : {}),
+        }),
+      );
+      const mined = await finance.browser.post('/api/admin/crypto/simulated-chain/mine', {
+        asset,
+        blocks: wallet.confirmations,
+      });
+      expect(mined.statusCode, mined.body).toBe(200);
+    },
+
     /** Moves the simulated mid of a pair (and fills the orders it crosses); the customer's bid and ask. */
     async drive(mid: string, symbol = 'BTC/GBP') {
       const response = await t.app.inject({

@@ -9,7 +9,7 @@ import {
 } from '@florin/contracts';
 import type { PriceSource, Tick, Timers } from '../../adapters/prices/source.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { available, expectLedgerToHold, fund, uniqueKey } from '../../test/ledger.js';
+import { expectLedgerToHold, uniqueKey } from '../../test/ledger.js';
 import { newCustomer, type Customer } from '../kyc/test-kit.js';
 import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
@@ -68,32 +68,18 @@ async function history(customer: Customer | FiatCustomer, query = ''): Promise<H
 
 describe('GET /api/v1/balance', () => {
   it('answers every holding with its GBP value at the bid and its share of the portfolio', async () => {
-    const customer = await newCustomer(t);
-    await fund(t.ledger, t.database.db, customer.id, 'GBP', 100_000n); // 1,000.00
-    await fund(t.ledger, t.database.db, customer.id, 'EUR', 50_000n); // 500.00 EUR = 400.00 GBP
-    await fund(t.ledger, t.database.db, customer.id, 'BTC', 50_000_000n); // 0.5 BTC
-    await fund(t.ledger, t.database.db, customer.id, 'ETH', 2_000_000_000_000_000_000n); // 2 ETH
+    const customer = await liveCustomer(t);
+    await readyBankAccount(t, customer);
+    await paths.bankDeposit(customer, '1000.00');
+    await paths.bankDeposit(customer, '500.00', 'EUR'); // = 400.00 GBP
+    await paths.coinDeposit(customer, 'btc', '0.5');
+    await paths.coinDeposit(customer, 'eth', '2');
     // 100.00 GBP held by a pending withdrawal; 0.1 BTC locked in a term deposit.
-    await t.ledger.placeHold(t.database.db, {
-      idempotencyKey: uniqueKey('hold'),
-      account: available(customer.id, 'GBP'),
-      amount: 10_000n,
-      reason: 'fiat_withdrawal',
-    });
-    await t.ledger.postJournal(t.database.db, {
-      idempotencyKey: uniqueKey('term'),
-      kind: 'term_deposit_lock',
-      postings: [
-        { account: available(customer.id, 'BTC'), amount: -10_000_000n },
-        {
-          account: { asset: 'BTC', kind: 'term', ownerUserId: String(customer.id), reference: 't1' },
-          amount: 10_000_000n,
-        },
-      ],
-    });
+    await paths.fiatWithdrawal(customer, '100.00');
+    await paths.termDeposit(customer, 'btc', '0.1');
     await priceTheMarket();
 
-    const response = await customer.get(`/api/v1/balance?user_id=${customer.id}&percentage=true`);
+    const response = await customer.browser.get(`/api/v1/balance?user_id=${customer.id}&percentage=true`);
     expect(response.statusCode, response.body).toBe(200);
     const [first] = response.json<Balances>().data;
     // Bids: BTC 50,000 less its 0.5 % spread = 49,750; ETH 2,000 less 0.5 % = 1,990.
@@ -142,11 +128,11 @@ describe('GET /api/v1/balance', () => {
   });
 
   it('leaves a coin without a fresh price out of the total and says prices are stale', async () => {
-    const customer = await newCustomer(t);
-    await fund(t.ledger, t.database.db, customer.id, 'LTC', 100_000_000n);
-    await fund(t.ledger, t.database.db, customer.id, 'GBP', 5_000n);
+    const customer = await liveCustomer(t);
+    await paths.coinDeposit(customer, 'ltc', '1');
+    await paths.bankDeposit(customer, '50.00');
     await priceTheMarket();
-    const [first] = (await customer.get('/api/v1/balance')).json<Balances>().data;
+    const [first] = (await customer.browser.get('/api/v1/balance')).json<Balances>().data;
     expect(first.balances.ltc).toMatchObject({ amount: '1.00000000', gbp_value: null, percentage: null });
     expect(first.total_gbp).toBe('50.00');
     expect(first.prices_stale).toBe(true);
@@ -173,10 +159,10 @@ describe('GET /api/v1/balance', () => {
   });
 
   it('answers only the signed-in customer, whatever user_id says, and nobody signed out', async () => {
-    const owner = await newCustomer(t);
-    const other = await newCustomer(t);
-    await fund(t.ledger, t.database.db, owner.id, 'GBP', 123_45n);
-    const [first] = (await other.get(`/api/v1/balance?user_id=${owner.id}`)).json<Balances>().data;
+    const owner = await liveCustomer(t);
+    const other = await liveCustomer(t);
+    await paths.bankDeposit(owner, '123.45');
+    const [first] = (await other.browser.get(`/api/v1/balance?user_id=${owner.id}`)).json<Balances>().data;
     expect(first.balances.GBP).toMatchObject({ amount: '0.00' });
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/balance' });
     expect(anonymous.statusCode).toBe(401);

@@ -8,15 +8,18 @@ import {
 import { parseCsv } from '../../http/csv.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer } from '../fiat/test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -24,11 +27,11 @@ afterAll(async () => {
 
 const db = () => t.database.db;
 
-/** A trading-account (platform 2) customer with £10,000: market orders at the server's price. */
+/** A trading-account (platform 2) customer with £10,000 paid in by bank transfer: market orders at the server's price. */
 async function trader(): Promise<FiatCustomer> {
   const customer = await liveCustomer(t);
   await db().updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-  await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+  await paths.bankDeposit(customer, '10000.00');
   return customer;
 }
 
