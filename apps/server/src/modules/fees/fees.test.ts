@@ -13,7 +13,8 @@ import {
 import { parseAmount, formatAmount } from '@florin/domain';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import {
   errorOf,
   liveCustomer,
@@ -25,10 +26,12 @@ import {
 
 let t: TestApp;
 let finance: SignedInStaff;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -150,7 +153,7 @@ describe('the public fees (GET /api/v1/fees)', () => {
     expect(btc).toMatchObject({ withdraw_fee: '0.00070000', withdraw_min: '0.02000000' });
 
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'BTC', 100_000_000n);
+    await paths.coinDeposit(customer, 'btc', '1');
 
     const below = await requestBtcWithdrawal(customer, '0.019');
     expect(below.statusCode).toBe(422);
@@ -187,7 +190,7 @@ describe('the public fees (GET /api/v1/fees)', () => {
 
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+    await paths.bankDeposit(customer, '10000.00');
 
     const below = await withdraw(customer, { amount: '29.99' });
     expect(below.statusCode).toBe(400);
