@@ -34,7 +34,8 @@ export async function moneyPaths(t: TestApp) {
         await finance.browser.post('/api/admin/fiat/deposits', {
           currency,
           amount,
-          payer_name: 'MS G HOPPER',
+          // As a bank writes the payer: initial and surname (test customers are Hoppers unless named otherwise).
+          payer_name: `MS ${customer.firstName.charAt(0).toUpperCase()} HOPPER`,
           reference: customer.reference,
           bank_transaction_id: `PATHS-${process.pid}-${Date.now()}-${transfers}`,
         }),
