@@ -71,11 +71,22 @@ function runToExit(script: string, extraEnv: Record<string, string> = {}) {
   });
 }
 
+/**
+ * A quote for 0.01 BTC. A server that has just started has no fresh price until its market's first
+ * tick, and refuses quotes with PRICES_STALE until then (a second or so on a quiet machine).
+ */
+async function quoteBitcoin() {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answer = await customer.post('/api/v1/quotes', { side: 'buy', coin_id: 'btc', quantity: '0.01' });
+    if (answer.status !== 503 || !answer.text.includes('PRICES_STALE') || Date.now() > deadline)
+      return expectOk(Promise.resolve(answer), 'quote');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function buyBitcoin(): Promise<void> {
-  const quote = await expectOk(
-    customer.post('/api/v1/quotes', { side: 'buy', coin_id: 'btc', quantity: '0.01' }),
-    'quote',
-  );
+  const quote = await quoteBitcoin();
   const order = await expectOk(
     customer.post('/api/v1/order', { quote_id: (quote.json as { data: { id: string } }).data.id }),
     'order',
