@@ -37,6 +37,7 @@ import { percentile, processCpu } from '../ledger/workloads.js';
 import { seedHistory, type Seeded } from './seed.js';
 import { SAMPLE_MS, type ChildMessage, type MemoryPeaks, type ParentMessage } from './protocol.js';
 import { positiveNumber, writeResult, writeSummary, type Comparison } from '../support.js';
+import { systemClock } from '../../apps/server/src/clock.js';
 
 const TRANSACTIONS = Math.round(positiveNumber('BENCH_HISTORY_TRANSACTIONS', 1_000_000));
 const REQUESTS = Math.round(positiveNumber('BENCH_HISTORY_REQUESTS', 100));
@@ -486,7 +487,9 @@ try {
     .execute();
   log(`customer balances (minor units): ${balances.map((row) => `${row.asset} ${row.posted}`).join(', ')}`);
 
-  const session = await createSessionStore(database.db).create(seeded.userId, { ip: '127.0.0.1' });
+  const session = await createSessionStore(database.db, systemClock).create(seeded.userId, {
+    ip: '127.0.0.1',
+  });
   const cookie = `access_token=${session.token}`;
   server = await startServer(databaseUrl);
   log(`Florin app (buildApp) listening on ${server.url}, pid ${server.pid}`);

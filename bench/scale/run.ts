@@ -49,6 +49,7 @@ import {
 } from '../support.js';
 import { executeInstant, INSTANT_QUANTITY, post, Refused, type Reply } from '../trading/instant-client.js';
 import type { Customer } from '../trading/protocol.js';
+import { systemClock } from '../../apps/server/src/clock.js';
 
 /** Seconds of each timed stretch; every setup and client count gets ROUNDS of them, interleaved. */
 const SECONDS = positiveNumber('BENCH_SCALE_SECONDS', 5);
@@ -70,7 +71,7 @@ const FUNDING_PENCE = 1_000_000_000n;
 
 async function makeCustomers(database: Database, count: number): Promise<Customer[]> {
   const ledger = createLedger();
-  const sessions = createSessionStore(database.db);
+  const sessions = createSessionStore(database.db, systemClock);
   const rows = Array.from({ length: count }, (_, index) => {
     const unique = `S${index + 1}`;
     return {

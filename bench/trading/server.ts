@@ -49,6 +49,7 @@ import {
   type Customer,
   type ParentMessage,
 } from './protocol.js';
+import { systemClock } from '../../apps/server/src/clock.js';
 
 /** "begin", "insert journals", "select orders for update", … from a statement's text. */
 function label(text: string): string {
@@ -170,7 +171,7 @@ let customersMade = 0;
 
 /** Live customers on a platform, funded by a bank deposit, each with a session as a log-in leaves it. */
 async function makeCustomers(count: number, platform: 1 | 2, gbpPence: bigint, label: string) {
-  const sessions = createSessionStore(own.db);
+  const sessions = createSessionStore(own.db, systemClock);
   const customers: Customer[] = [];
   for (let start = 0; start < count; start += 500) {
     const rows = Array.from({ length: Math.min(500, count - start) }, (_, index) => {

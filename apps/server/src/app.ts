@@ -8,6 +8,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AppError, placeInstantOrder } from '@florin/contracts';
+import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { registerErrorHandling } from './http/errors.js';
@@ -155,6 +156,8 @@ export type AppDeps = {
   priceFeed?: PriceFeed;
   /** How ticks reach the other instances; unset: LISTEN/NOTIFY on DATABASE_URL, or in process on PGlite. */
   priceRelay?: PriceRelay;
+  /** What one-time codes, sessions and the waits run by; unset: the system clock (tests move their own). */
+  clock?: Clock;
 };
 
 export const VERSION = packageJson.version;
@@ -294,11 +297,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, health);
 
   const db = deps.database.db;
+  const clock = deps.clock ?? systemClock;
   const limits = createRateLimiter(db, { enabled: config.ABUSE_LIMITS === 'on' });
   const relay = deps.priceRelay ?? (await openRelay({ config, engine: deps.database.engine, log: app.log }));
   const userEvents = createUserEvents(relay, app.log);
   const cookies = { secure: config.isProduction };
-  const sessions = createSessionStore(db);
+  const sessions = createSessionStore(db, clock);
   registerAuth(app, sessions, cookies);
   // Before any customer route: it gives each its API token rule as it is added.
   const apiTokens = createApiTokenService({ db, repository: createApiTokenRepository(db) });
@@ -307,7 +311,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter: createTokenRateLimiter(config.API_TOKEN_RATE_LIMIT_PER_MINUTE),
   });
   registerApiTokenRoutes(app, { tokens: apiTokens });
-  const staffSessions = createStaffSessionStore(db);
+  const staffSessions = createStaffSessionStore(db, clock);
   registerStaffAuth(app, staffSessions);
   const captcha = createCaptcha(db, {
     signature: deps.secretBox.subkey('captcha-signature'),
@@ -338,9 +342,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The sanctions service is made further down; screenings only come once the app is built.
     sanctions: { screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger) },
   });
-  const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes') });
+  const emailedCodes = createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes'), clock });
   const auth = createAuthService({
-    repository: createAuthRepository(db),
+    repository: createAuthRepository(db, clock),
     sessions,
     notifier,
     captcha,
@@ -354,11 +358,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       issue: (userId, purpose) => emailedCodes.issue(db, userId, purpose),
       check: (userId, purpose, code) => emailedCodes.check(userId, purpose, code),
     },
+    clock,
   });
   registerAuthRoutes(app, { auth, captcha, cookies });
   registerKycRoutes(app, { kyc });
   const verification = createVerificationGate({ db, repository: kycRepository });
-  const adminRepository = createAdminRepository(db);
+  const adminRepository = createAdminRepository(db, clock);
   registerAdminRoutes(app, {
     auth: createAdminAuthService({
       db,
@@ -366,6 +371,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sessions: staffSessions,
       limits,
       secretBox: deps.secretBox,
+      clock,
     }),
     staff: createStaffService({
       db,
@@ -410,6 +416,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         screenCustomer: (userId, trigger) => sanctions.screenCustomer(userId, trigger),
         findHoldingHit: (userId) => sanctionsRepository.findHoldingHit(userId),
       },
+      clock,
     }),
   });
   registerSanctionsRoutes(app, { sanctions });
@@ -435,6 +442,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     emailedCodes,
     secondFactor,
     verification,
+    clock,
   });
   registerFiatRoutes(app, { fiat });
   const referrals = createReferralService({
@@ -445,6 +453,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     notifier,
     bankAccountOf: async (userId) => (await fiat.getBankAccounts(userId, 'GBP')).data,
     verification,
+    clock,
   });
   registerReferralRoutes(app, { referrals });
   const promo = createPromoService({
@@ -455,7 +464,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPromoRoutes(app, { promo });
   const whitelists = createWhitelistService({
     db,
-    repository: createWhitelistRepository(db),
+    repository: createWhitelistRepository(db, clock),
     notifier,
     emailedCodes,
     // Through the second factor, so a whitelist change's codes count against the customer's limit too.
@@ -479,6 +488,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     savedAddresses: whitelists,
     verification,
     log: app.log,
+    clock,
   });
   registerCryptoRoutes(app, { crypto, withdrawals: cryptoWithdrawals });
   const feeSchedule = createFeeScheduleStore(db);
@@ -486,11 +496,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPortfolioRoutes(app, {
     portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
   });
-  registerTaxRoutes(app, { tax: createTaxService({ repository: createTaxRepository(db) }) });
+  registerTaxRoutes(app, { tax: createTaxService({ repository: createTaxRepository(db), clock }) });
   registerCarfRoutes(app, {
-    carf: createCarfService({ db, repository: createCarfRepository(db), market }),
+    carf: createCarfService({ db, repository: createCarfRepository(db), market, clock }),
   });
-  const investor = createInvestorService({ db, repository: createInvestorRepository(db) });
+  const investor = createInvestorService({ db, repository: createInvestorRepository(db), clock });
   registerInvestorRoutes(app, { investor });
   const trading = createTradingService({
     db,
@@ -525,7 +535,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       feeSchedule,
     }),
   });
-  registerMotdRoutes(app, { db });
+  registerMotdRoutes(app, { db, clock });
   registerUpgradeRoutes(app, { upgrades });
   const alerts = createAlertsService({
     repository: createAlertsRepository(db),

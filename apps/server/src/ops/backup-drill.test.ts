@@ -29,6 +29,7 @@ import { createBrowser, type Browser } from '../test/browser.js';
 import { startPostgres, type PostgresServer } from '../test/postgres-server.js';
 import { DOMAIN_CHECKS } from './domain-checks.js';
 import { checkRestore } from './restore-check.js';
+import { testClock } from '../test/clock.js';
 
 /**
  * The backup/restore drill of docs/operations.md, run with the scripts the
@@ -84,6 +85,7 @@ async function startFlorin(database: Database, dataDir: string): Promise<TestApp
       loadMasterKey(database.engine === 'postgres' ? ENCRYPTION_KEY : undefined, dataDir),
     ),
     domainChecks: DOMAIN_CHECKS,
+    clock: testClock,
   });
   await app.ready();
   let closed = false;

@@ -125,7 +125,7 @@ beforeAll(async () => {
   const { login_token, enrollment } = login.json as { login_token: string; enrollment: { secret: string } };
   const second = await staff.post('/api/admin/login-2fa', {
     login_token,
-    code: await freshTotpCode(enrollment.secret),
+    code: freshTotpCode(enrollment.secret),
   });
   expect(second.status, JSON.stringify(second.json)).toBe(200);
 }, 180_000);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { EMAILED_CODE_MINUTES } from '@florin/contracts';
+import type { Clock } from '../clock.js';
 import type { DB } from '../db/schema.js';
 import { hmacHex, safeEqual } from './secret-box.js';
 
@@ -17,10 +18,10 @@ export type EmailedCodes = ReturnType<typeof createEmailedCodes>;
  * "wallet_removal:7"), so a code never works for another. Stored as an HMAC
  * under a key of their own (a leaked table does not reveal them); a new code
  * replaces the open one; right once, or dead after five wrong tries or ten
- * minutes.
+ * minutes of the app's clock.
  */
-export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
-  const { db } = deps;
+export function createEmailedCodes(deps: { db: Kysely<DB>; key: string; clock: Clock }) {
+  const { db, clock } = deps;
   const hash = (userId: number, purpose: string, code: string) =>
     hmacHex(deps.key, `${userId}:${purpose}:${code}`);
 
@@ -28,6 +29,7 @@ export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
     /** A fresh code for the purpose (the caller mails it); the purpose's older open codes stop working. */
     async issue(executor: Kysely<DB>, userId: number, purpose: string): Promise<string> {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const now = clock.now();
       await executor
         .updateTable('withdrawal_codes')
         .set({ used_at: sql<Date>`now()` })
@@ -41,7 +43,7 @@ export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
           user_id: userId,
           purpose,
           code_hash: hash(userId, purpose, code),
-          expires_at: sql<Date>`now() + make_interval(mins => ${EMAILED_CODE_MINUTES})`,
+          expires_at: new Date(now.getTime() + EMAILED_CODE_MINUTES * 60_000),
         })
         .execute();
       return code;
@@ -53,10 +55,11 @@ export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
      * tries exactly one gets 'ok'.
      */
     async check(userId: number, purpose: string, code: string): Promise<CodeCheck> {
+      const now = clock.now();
       return db.transaction().execute(async (trx) => {
         const open = await trx
           .selectFrom('withdrawal_codes')
-          .select(['id', 'code_hash', sql<boolean>`expires_at <= now()`.as('expired')])
+          .select(['id', 'code_hash', 'expires_at'])
           .where('user_id', '=', userId)
           .where('purpose', '=', purpose)
           .where('used_at', 'is', null)
@@ -74,7 +77,7 @@ export function createEmailedCodes(deps: { db: Kysely<DB>; key: string }) {
             .executeTakeFirst();
           return last && last.failed_attempts >= EMAILED_CODE_MAX_ATTEMPTS ? 'expired' : 'none';
         }
-        if (open.expired) return 'expired';
+        if (open.expires_at <= now) return 'expired';
         if (!safeEqual(open.code_hash, hash(userId, purpose, code))) {
           await trx
             .updateTable('withdrawal_codes')

@@ -31,6 +31,7 @@ import {
   withdraw,
   type FiatCustomer as Customer,
 } from '../modules/fiat/test-kit.js';
+import { testClock } from '../test/clock.js';
 
 /**
  * Issue 15, races: 50 concurrent copies of each money-moving or one-time-code
@@ -104,7 +105,7 @@ async function enableTwoFactor(browser: Browser): Promise<{ secret: string; reco
   expect(generated.statusCode, generated.body).toBe(200);
   const { secret } = generated.json<{ data: { secret: string } }>().data;
   const toggled = await browser.post('/api/v1/two-factor-authentication/toggle', {
-    passcode: await freshTotpCode(secret),
+    passcode: freshTotpCode(secret),
     disable_2fa: 0,
   });
   expect(toggled.statusCode, toggled.body).toBe(200);
@@ -365,7 +366,7 @@ describe('affiliate earnings claims', () => {
     const customer = await earner();
     const { secret } = await enableTwoFactor(customer.browser);
     const browsers = await browsersOf(customer);
-    const passcode = await freshTotpCode(secret);
+    const passcode = freshTotpCode(secret);
     const answers = await race((copy) => claim(browsers[copy]!, { withdraw_amount: '2.00', passcode }));
     // The losers lose on the spent code, or (after the winner committed) on the earnings already claimed,
     // or past five wrong codes on the customer's count of them.
@@ -471,7 +472,7 @@ describe('one-time codes', () => {
     const { email, browser } = await signedInCustomer();
     const generated = await browser.get('/api/v1/two-factor-authentication/generate');
     const { secret } = generated.json<{ data: { secret: string } }>().data;
-    const passcode = await freshTotpCode(secret);
+    const passcode = freshTotpCode(secret);
     const answers = await race(() =>
       browser.post('/api/v1/two-factor-authentication/toggle', { passcode, disable_2fa: 0 }),
     );
@@ -513,7 +514,7 @@ describe('one-time codes', () => {
       .select('id')
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
-    const repository = createAuthRepository(db());
+    const repository = createAuthRepository(db(), testClock);
     const tokens = [
       started.json<{ login_token: string }>().login_token,
       ...(await Promise.all(
@@ -521,7 +522,7 @@ describe('one-time codes', () => {
       )),
     ];
     const browsers = tokens.map(() => createBrowser(t.app));
-    const passcode = await freshTotpCode(secret);
+    const passcode = freshTotpCode(secret);
     const answers = await race((copy) =>
       browsers[copy]!.post('/api/v1/login-2fa', { login_token: tokens[copy], passcode }),
     );
@@ -630,7 +631,7 @@ describe('one-time codes', () => {
     await readyBankAccount(t, customer);
     await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
     const { secret } = await enableTwoFactor(customer.browser);
-    const passcode = await freshTotpCode(secret);
+    const passcode = freshTotpCode(secret);
     const answers = await race(() => withdraw(customer, { amount: '30', passcode }));
     expectOneWithOneCode(answers, 400);
     expect(tally(answers)[400]).toBeLessThanOrEqual(9);

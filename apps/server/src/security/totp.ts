@@ -20,12 +20,13 @@ export function createTotpSecret(label: string): { secret: string; uri: string }
 }
 
 /**
- * The 30-second step the code belongs to (one step either side of now is
- * accepted for clock drift), or null when it is wrong. Callers make each step
- * usable once by storing it.
+ * The 30-second step the code belongs to (one step either side of `now`, the
+ * app clock's time, is accepted for drift), or null when it is wrong. Callers
+ * make each step usable once by storing it.
  */
-export function matchTotpStep(secretBase32: string, code: string, now = Date.now()): number | null {
+export function matchTotpStep(secretBase32: string, code: string, now: Date): number | null {
   if (!/^\d{6}$/.test(code)) return null;
-  const delta = totpFor(secretBase32, 'check').validate({ token: code, timestamp: now, window: 1 });
-  return delta === null ? null : Math.floor(now / 1000 / PERIOD) + delta;
+  const timestamp = now.getTime();
+  const delta = totpFor(secretBase32, 'check').validate({ token: code, timestamp, window: 1 });
+  return delta === null ? null : Math.floor(timestamp / 1000 / PERIOD) + delta;
 }

@@ -6,6 +6,7 @@ import type { DB } from '../db/schema.js';
 import { listAdminRoutes } from '../http/route.js';
 import { hashPassword } from '../security/passwords.js';
 import { awayFromTotpStepEdge, cookieHeader, createBrowser, oathtoolCode, type Browser } from './browser.js';
+import { testClock } from './clock.js';
 
 /**
  * Back-office helpers for API tests: staff members made directly in the
@@ -37,23 +38,24 @@ export async function insertStaff(
 }
 
 const TOTP_STEP_MS = 30_000;
-/** The last 30-second step each staff member's code was made for: the server takes each step once. */
+/** The last 30-second step each secret's code was made for: the server takes each step once. */
 const usedSteps = new Map<string, number>();
 
 /**
- * A code for `secret` the server has not seen yet: the current step, or the
- * next one (the server accepts one step either side of now), waiting for a
- * new step only when both are spent. The code comes from oathtool, which
- * shares no code with the server's TOTP.
+ * A code for `secret` the server has not seen yet, at the test clock's time:
+ * the current step, or the next one (the server accepts one step either side
+ * of now). When both are spent the clock moves on to the next step; nothing
+ * waits for it. The code comes from oathtool, which shares no code with the
+ * server's TOTP.
  */
-export async function freshTotpCode(secret: string): Promise<string> {
-  await awayFromTotpStepEdge();
-  let current = Math.floor(Date.now() / TOTP_STEP_MS);
+export function freshTotpCode(secret: string): string {
+  awayFromTotpStepEdge();
+  const stepNow = () => Math.floor(testClock.now().getTime() / TOTP_STEP_MS);
   const last = usedSteps.get(secret);
-  if (last !== undefined && last > current) {
-    await new Promise((resolve) => setTimeout(resolve, last * TOTP_STEP_MS - Date.now() + 1_000));
-    current = Math.floor(Date.now() / TOTP_STEP_MS);
-  }
+  // This step and the next are both spent: the clock moves into the next, a second into it.
+  if (last !== undefined && last > stepNow())
+    testClock.advance(last * TOTP_STEP_MS - testClock.now().getTime() + 1_000);
+  const current = stepNow();
   const step = last === undefined ? current : Math.max(current, last + 1);
   usedSteps.set(secret, step);
   return oathtoolCode(secret, new Date(step * TOTP_STEP_MS + 1_000));
@@ -64,7 +66,7 @@ export async function switchOnAuthenticator(browser: Browser): Promise<string> {
   const generated = await browser.get('/api/v1/two-factor-authentication/generate');
   const secret = generated.json<{ data: { secret: string } }>().data.secret;
   const toggled = await browser.post('/api/v1/two-factor-authentication/toggle', {
-    passcode: await freshTotpCode(secret),
+    passcode: freshTotpCode(secret),
     disable_2fa: 0,
   });
   expect(toggled.statusCode, toggled.body).toBe(200);
@@ -88,7 +90,7 @@ export async function signInStaff(
   if (!totpSecret) throw new Error(`${staff.email} has 2FA, but no secret was given`);
   const second = await browser.post('/api/admin/login-2fa', {
     login_token: answer.login_token,
-    code: await freshTotpCode(totpSecret),
+    code: freshTotpCode(totpSecret),
   });
   if (second.statusCode !== 200)
     throw new Error(`staff login-2fa answered ${second.statusCode}: ${second.body}`);

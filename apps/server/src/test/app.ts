@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import { createLedger, type Ledger } from '../ledger/index.js';
 import { createSecretBox } from '../security/secret-box.js';
+import { testClock } from './clock.js';
 import { createTestDatabase } from './database.js';
 
 /** What a browser sends on a state-changing request: the CSRF cookie and the same value as a header. */
@@ -49,7 +50,7 @@ export function writeFakeWebDist(): string {
   return dir;
 }
 
-/** The whole server on a fresh test database, driven with app.inject() (no network). */
+/** The whole server on a fresh test database, driven with app.inject() (no network), on the file's test clock. */
 export async function createTestApp(
   options: {
     env?: Record<string, string>;
@@ -74,6 +75,7 @@ export async function createTestApp(
     mailer: options.mailer ?? createDevMailbox(database.db),
     secretBox: createSecretBox(randomBytes(32)),
     market: options.market?.(database),
+    clock: testClock,
   };
   const app = await buildApp(deps);
   options.extend?.(app, deps);

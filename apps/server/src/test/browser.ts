@@ -4,6 +4,7 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { testClock } from './clock.js';
 
 let addresses = 0;
 
@@ -67,8 +68,8 @@ export function createBrowser(app: FastifyInstance) {
 
 export type Browser = ReturnType<typeof createBrowser>;
 
-/** TOTP from Debian's oathtool, an implementation that shares no code with ours. */
-export function oathtoolCode(secret: string, at: Date = new Date()): string {
+/** TOTP from Debian's oathtool, an implementation that shares no code with ours; by default at the test clock's time. */
+export function oathtoolCode(secret: string, at: Date = testClock.now()): string {
   return execFileSync(
     'oathtool',
     ['--totp', '-b', secret, '--now', at.toISOString().replace('T', ' ').replace(/\..*$/, ' UTC')],
@@ -79,13 +80,13 @@ export function oathtoolCode(secret: string, at: Date = new Date()): string {
 }
 
 /**
- * Waits out the last seconds of a 30-second TOTP step, so that a code computed
- * for a step relative to now is still inside the server's window (one step either
- * side) when the request reaches it.
+ * Moves the test clock past the last seconds of a 30-second TOTP step, so that
+ * a code computed for a step relative to its time is still inside the server's
+ * window (one step either side) when the request reaches it.
  */
-export async function awayFromTotpStepEdge(marginMs = 3_000): Promise<void> {
-  const left = 30_000 - (Date.now() % 30_000);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+export function awayFromTotpStepEdge(marginMs = 3_000): void {
+  const left = 30_000 - (testClock.now().getTime() % 30_000);
+  if (left < marginMs) testClock.advance(left + 50);
 }
 
 export async function mailTo(db: Kysely<DB>, to: string) {

@@ -7,6 +7,7 @@ import {
   type StaffMe,
 } from '@florin/contracts';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { isCommonPassword, hashPassword, verifyPassword } from '../../security/passwords.js';
 import type { Limit, RateLimiter } from '../../security/rate-limits.js';
@@ -47,8 +48,10 @@ export function createAdminAuthService(deps: {
   sessions: StaffSessionStore;
   limits: RateLimiter;
   secretBox: SecretBox;
+  /** The time codes are judged at (the app's clock). */
+  clock: Clock;
 }) {
-  const { db, repository, sessions, limits, secretBox } = deps;
+  const { db, repository, sessions, limits, secretBox, clock } = deps;
 
   /** The code's step when it is right and unused: from the enrolled secret, or from the one being enrolled. */
   async function acceptCode(
@@ -57,11 +60,11 @@ export function createAdminAuthService(deps: {
     code: string,
   ): Promise<'signed-in' | 'enrolled' | null> {
     if (staff.totp_secret_encrypted) {
-      const step = matchTotpStep(secretBox.decrypt(staff.totp_secret_encrypted), code);
+      const step = matchTotpStep(secretBox.decrypt(staff.totp_secret_encrypted), code, clock.now());
       return step !== null && (await repository.claimTotpStep(staff.id, step)) ? 'signed-in' : null;
     }
     if (!pendingSecretEncrypted) return null;
-    const step = matchTotpStep(secretBox.decrypt(pendingSecretEncrypted), code);
+    const step = matchTotpStep(secretBox.decrypt(pendingSecretEncrypted), code, clock.now());
     return step !== null && (await repository.enrollTotp(staff.id, pendingSecretEncrypted, step))
       ? 'enrolled'
       : null;
@@ -133,7 +136,7 @@ export function createAdminAuthService(deps: {
         if (!(await repository.useLoginChallenge(trx, challenge.id))) {
           throw new AppError('UNAUTHENTICATED', ADMIN_TEXTS.loginExpired);
         }
-        await repository.updateStaff(trx, staff.id, { last_sign_in_at: new Date() });
+        await repository.updateStaff(trx, staff.id, { last_sign_in_at: clock.now() });
         if (outcome === 'enrolled') {
           await recordAudit(trx, {
             ...actor,

@@ -1,5 +1,6 @@
 import type { StaffRole } from '@florin/contracts';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB, StaffTable } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
@@ -18,7 +19,8 @@ const STAFF_COLUMNS = [
   'created_at',
 ] as const;
 
-export function createAdminRepository(db: Kysely<DB>) {
+/** Sign-in challenges and set-password links expire by `clock`, the app's. */
+export function createAdminRepository(db: Kysely<DB>, clock: Clock) {
   const findStaffById = (id: number, executor: Kysely<DB> = db) =>
     executor.selectFrom('staff').select(STAFF_COLUMNS).where('id', '=', id).executeTakeFirst();
 
@@ -100,7 +102,7 @@ export function createAdminRepository(db: Kysely<DB>) {
           staff_id: staffId,
           token_hash: hashToken(token),
           pending_totp_secret_encrypted: pendingSecretEncrypted,
-          expires_at: new Date(Date.now() + lifetimeSeconds * 1000),
+          expires_at: new Date(clock.now().getTime() + lifetimeSeconds * 1000),
         })
         .execute();
       return token;
@@ -112,7 +114,7 @@ export function createAdminRepository(db: Kysely<DB>) {
         .select(['id', 'staff_id', 'failed_attempts', 'pending_totp_secret_encrypted'])
         .where('token_hash', '=', hashToken(token))
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', clock.now())
         .executeTakeFirst();
     },
 
@@ -148,7 +150,7 @@ export function createAdminRepository(db: Kysely<DB>) {
         .values({
           staff_id: staffId,
           token_hash: hashToken(token),
-          expires_at: new Date(Date.now() + lifetimeHours * 3_600_000),
+          expires_at: new Date(clock.now().getTime() + lifetimeHours * 3_600_000),
         })
         .execute();
       return token;
@@ -161,7 +163,7 @@ export function createAdminRepository(db: Kysely<DB>) {
         .set({ used_at: sql`now()` })
         .where('token_hash', '=', hashToken(token))
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', clock.now())
         .returning(['staff_id'])
         .executeTakeFirst();
     },

@@ -1,5 +1,6 @@
 import type { StaffRole } from '@florin/contracts';
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
@@ -19,11 +20,13 @@ export type StaffSession = {
   csrfToken: string;
 };
 
-export function createStaffSessionStore(db: Kysely<DB>) {
+/** Staff sessions live and go idle by `clock`, the app's. */
+export function createStaffSessionStore(db: Kysely<DB>, clock: Clock) {
   return {
     async create(staffId: number, meta: { ip: string; userAgent?: string }, executor: Kysely<DB> = db) {
       const token = randomToken();
       const csrfToken = randomToken(24);
+      const now = clock.now();
       await executor
         .insertInto('staff_sessions')
         .values({
@@ -32,7 +35,8 @@ export function createStaffSessionStore(db: Kysely<DB>) {
           csrf_token: csrfToken,
           ip: meta.ip,
           user_agent: meta.userAgent?.slice(0, 500) ?? null,
-          expires_at: new Date(Date.now() + STAFF_SESSION_LIFETIME_SECONDS * 1000),
+          last_seen_at: now,
+          expires_at: new Date(now.getTime() + STAFF_SESSION_LIFETIME_SECONDS * 1000),
         })
         .execute();
       return { token, csrfToken, expiresIn: STAFF_SESSION_LIFETIME_SECONDS };
@@ -43,6 +47,7 @@ export function createStaffSessionStore(db: Kysely<DB>) {
      * disabled. A request the member made (`isAttended`) keeps it from going idle.
      */
     async find(token: string, { isAttended }: { isAttended: boolean }): Promise<StaffSession | null> {
+      const now = clock.now();
       const row = await db
         .selectFrom('staff_sessions')
         .innerJoin('staff', 'staff.id', 'staff_sessions.staff_id')
@@ -56,21 +61,17 @@ export function createStaffSessionStore(db: Kysely<DB>) {
         ])
         .where('staff_sessions.token_hash', '=', hashToken(token))
         .where('staff_sessions.revoked_at', 'is', null)
-        .where('staff_sessions.expires_at', '>', sql<Date>`now()`)
+        .where('staff_sessions.expires_at', '>', now)
         .where(
           'staff_sessions.last_seen_at',
           '>',
-          sql<Date>`now() - make_interval(mins => ${STAFF_SESSION_IDLE_MINUTES})`,
+          new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000),
         )
         .where('staff.disabled_at', 'is', null)
         .executeTakeFirst();
       if (!row) return null;
-      if (isAttended && Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
-        await db
-          .updateTable('staff_sessions')
-          .set({ last_seen_at: sql`now()` })
-          .where('id', '=', row.id)
-          .execute();
+      if (isAttended && now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+        await db.updateTable('staff_sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
       }
       return {
         sessionId: row.id,

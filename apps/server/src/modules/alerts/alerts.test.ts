@@ -17,6 +17,7 @@ import { NOTIFICATIONS } from '../notifications/catalogue.js';
 import { createNotifier } from '../notifications/service.js';
 import { createAlertsRepository } from './repository.js';
 import { createAlertsService } from './service.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 let people = 0;
@@ -266,9 +267,9 @@ describe('compulsory alerts', () => {
     const { secret } = (await browser.get('/api/v1/two-factor-authentication/generate')).json<{
       data: { secret: string };
     }>().data;
-    await awayFromTotpStepEdge();
+    awayFromTotpStepEdge();
     const on = await browser.post('/api/v1/two-factor-authentication/toggle', {
-      passcode: oathtoolCode(secret, new Date(Date.now() - 30_000)),
+      passcode: oathtoolCode(secret, new Date(testClock.now().getTime() - 30_000)),
       disable_2fa: 0,
     });
     expect(on.statusCode, on.body).toBe(200);

@@ -23,6 +23,7 @@ import {
   oathtoolCode,
   type Browser,
 } from '../../test/browser.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 let people = 0;
@@ -392,8 +393,8 @@ describe('two-factor authentication', () => {
     const { secret, qr_url } = generated.json<{ data: { secret: string; qr_url: string } }>().data;
     expect(qr_url).toMatch(/^otpauth:\/\/totp\/Florin:.+\?.*secret=/);
     // The step before now, so the codes of now and the next step stay unused for the tests.
-    await awayFromTotpStepEdge();
-    const code = oathtoolCode(secret, new Date(Date.now() - 30_000));
+    awayFromTotpStepEdge();
+    const code = oathtoolCode(secret, new Date(testClock.now().getTime() - 30_000));
     const enabled = await browser.post('/api/v1/two-factor-authentication/toggle', {
       passcode: code,
       disable_2fa: 0,
@@ -410,9 +411,7 @@ describe('two-factor authentication', () => {
     const secret = 'JBSWY3DPEHPK3PXP';
     for (const offset of [0, 30_000, 60_000, 3_600_000]) {
       const at = new Date(Date.UTC(2026, 10, 22, 12, 0, 0) + offset);
-      expect(matchTotpStep(secret, oathtoolCode(secret, at), at.getTime())).toBe(
-        Math.floor(at.getTime() / 30_000),
-      );
+      expect(matchTotpStep(secret, oathtoolCode(secret, at), at)).toBe(Math.floor(at.getTime() / 30_000));
     }
   });
 
@@ -508,7 +507,7 @@ describe('two-factor authentication', () => {
     const tokens = await Promise.all(
       browsers.map(async (b) => (await login(b, email)).json<{ login_token: string }>().login_token),
     );
-    const code = oathtoolCode(secret, new Date(Date.now() + 30_000));
+    const code = oathtoolCode(secret, new Date(testClock.now().getTime() + 30_000));
     const results = await Promise.all(
       browsers.map((b, i) => b.post('/api/v1/login-2fa', { login_token: tokens[i], passcode: code })),
     );

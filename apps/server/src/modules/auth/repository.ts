@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB, EmailTokenPurpose, UsersTable, RowOf } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
@@ -19,7 +20,8 @@ export function newUserIdentification(): string {
   return `FL${randomFrom(IDENTIFICATION_ALPHABET, 8)}`;
 }
 
-export function createAuthRepository(db: Kysely<DB>) {
+/** E-mailed links and sign-in challenges expire, and security changes are stamped, by `clock`, the app's. */
+export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
   return {
     findUserByEmail(email: string, executor: Executor = db) {
       return executor
@@ -84,7 +86,7 @@ export function createAuthRepository(db: Kysely<DB>) {
           totp_secret_encrypted: pendingSecret,
           totp_pending_secret_encrypted: null,
           totp_last_step: String(step),
-          security_changed_at: new Date(),
+          security_changed_at: clock.now(),
         })
         .where('id', '=', userId)
         .where('totp_secret_encrypted', 'is', null)
@@ -126,7 +128,7 @@ export function createAuthRepository(db: Kysely<DB>) {
             purpose,
             token_hash: hashToken(token),
             new_email: newEmail,
-            expires_at: new Date(Date.now() + lifetimeMinutes * 60_000),
+            expires_at: new Date(clock.now().getTime() + lifetimeMinutes * 60_000),
           })
           .execute();
       });
@@ -141,7 +143,7 @@ export function createAuthRepository(db: Kysely<DB>) {
         .where('token_hash', '=', hashToken(token))
         .where('purpose', '=', purpose)
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', clock.now())
         .returning(['user_id', 'new_email'])
         .executeTakeFirst();
     },
@@ -153,7 +155,7 @@ export function createAuthRepository(db: Kysely<DB>) {
         .where('token_hash', '=', hashToken(token))
         .where('purpose', '=', purpose)
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', clock.now())
         .executeTakeFirst();
     },
 
@@ -179,7 +181,7 @@ export function createAuthRepository(db: Kysely<DB>) {
         .values({
           user_id: userId,
           token_hash: hashToken(token),
-          expires_at: new Date(Date.now() + lifetimeSeconds * 1000),
+          expires_at: new Date(clock.now().getTime() + lifetimeSeconds * 1000),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -192,7 +194,7 @@ export function createAuthRepository(db: Kysely<DB>) {
         .select(['id', 'user_id', 'failed_attempts'])
         .where('token_hash', '=', hashToken(token))
         .where('used_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
+        .where('expires_at', '>', clock.now())
         .executeTakeFirst();
     },
 

@@ -7,6 +7,7 @@ import {
   type VerificationState,
 } from '@florin/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
 import type { Notifier } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { hashPassword, isCommonPassword, verifyPassword } from '../../security/passwords.js';
@@ -45,6 +46,8 @@ export type AuthServiceDeps = {
   isSignInIpAllowed?: (userId: number, ip: string) => Promise<boolean>;
   /** Sign-in codes by e-mail for a customer staff switched to them (platform_2fa_mobile) who has no authenticator. */
   emailedCodes: { issue: (userId: number, purpose: string) => Promise<string>; check: EmailedCodes['check'] };
+  /** The time TOTP codes are judged at and security changes are stamped with (the app's clock). */
+  clock: Clock;
 };
 
 /** The user without the verification part. */
@@ -90,7 +93,7 @@ export function toUserView(user: UserRow, recoveryCodesLeft: number): AccountVie
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
-  const { repository, sessions, notifier, limits, secretBox } = deps;
+  const { repository, sessions, notifier, limits, secretBox, clock } = deps;
   const link = (path: string) => `${deps.publicUrl}${path}`;
 
   /** Writes a verification token and returns the mail that carries it, for the caller to send now or later. */
@@ -142,7 +145,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     if (!user.totp_secret_encrypted) return null;
     if (passcode.includes('-'))
       return (await repository.useRecoveryCode(user.id, passcode)) ? 'recovery' : null;
-    const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode);
+    const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode, clock.now());
     return step !== null && (await repository.claimTotpStep(user.id, step)) ? 'totp' : null;
   }
 
@@ -152,7 +155,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     await notifier.notify(user, 'login_blocked_ip', {
       firstName: user.first_name,
       ip: meta.ip,
-      at: new Date().toUTCString(),
+      at: clock.now().toUTCString(),
     });
     throw new AppError('IP_NOT_WHITELISTED');
   }
@@ -175,7 +178,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   async function startSession(user: UserRow, meta: RequestMeta): Promise<NewSession> {
     const session = await sessions.create(user.id, meta);
-    const now = new Date();
+    const now = clock.now();
     await repository.updateUser(user.id, { previous_login_at: user.last_login_at, last_login_at: now });
     await notifier.notify(user, 'login', { firstName: user.first_name, ip: meta.ip, at: now.toUTCString() });
     return session;
@@ -217,7 +220,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verifyEmail(token: string): Promise<void> {
       const used = await repository.consumeEmailToken(token, 'verify_email');
       if (!used) throw new AppError('NOT_FOUND', AUTH_TEXTS.verifyErrorBanner);
-      await repository.updateUser(used.user_id, { email_verified_at: new Date() });
+      await repository.updateUser(used.user_id, { email_verified_at: clock.now() });
     },
 
     /** Sends the verification mail again, or the pending e-mail change's confirmation. Never says whether the user exists. */
@@ -253,7 +256,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       await limits.clear(failures.limit, failures.subject);
       // Only the right password learns that the account is closed (issue 13).
-      if (user.access_ends_at && user.access_ends_at <= new Date()) throw new AppError('ACCOUNT_CLOSED');
+      if (user.access_ends_at && user.access_ends_at <= clock.now()) throw new AppError('ACCOUNT_CLOSED');
       await checkSignInIp(user, meta);
       if (!user.email_verified_at) {
         throw new AppError('EMAIL_NOT_VERIFIED', undefined, undefined, { verified: false, user_id: user.id });
@@ -342,7 +345,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await sessions.revoke(sessionId);
       const user = await repository.findUserById(userId);
       if (user)
-        await notifier.notify(user, 'logout', { firstName: user.first_name, at: new Date().toUTCString() });
+        await notifier.notify(user, 'logout', { firstName: user.first_name, at: clock.now().toUTCString() });
     },
 
     async getUser(userId: number): Promise<User> {
@@ -384,11 +387,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       await repository.updateUser(user.id, {
         password_hash: await hashPassword(input.password),
-        password_changed_at: new Date(),
+        password_changed_at: clock.now(),
         // Crypto withdrawals wait 24 hours from it (issue 8).
-        security_changed_at: new Date(),
+        security_changed_at: clock.now(),
         // Following a link from the mailbox proves the address too.
-        email_verified_at: user.email_verified_at ?? new Date(),
+        email_verified_at: user.email_verified_at ?? clock.now(),
       });
       await sessions.revokeAllForUser(user.id);
       await notifier.notify(user, 'password_changed', { firstName: user.first_name });
@@ -411,8 +414,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
       await repository.updateUser(user.id, {
         password_hash: await hashPassword(input.password),
-        password_changed_at: new Date(),
-        security_changed_at: new Date(),
+        password_changed_at: clock.now(),
+        security_changed_at: clock.now(),
       });
       await sessions.revokeAllForUser(user.id, sessionId);
       await notifier.notify(user, 'password_changed', { firstName: user.first_name });
@@ -449,9 +452,9 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repository.updateUser(user.id, {
         email: used.new_email,
         pending_email: null,
-        email_verified_at: new Date(),
+        email_verified_at: clock.now(),
         // Withdrawal codes now go to the new address: crypto withdrawals wait 24 hours (issue 8).
-        security_changed_at: new Date(),
+        security_changed_at: clock.now(),
       });
       await notifier.notify(
         user,
@@ -497,7 +500,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           throw new AppError('CONFLICT', 'Scan a new QR code first: the setup has expired.');
         }
         const pending = secretBox.decrypt(user.totp_pending_secret_encrypted);
-        const step = await judged(() => matchTotpStep(pending, input.passcode));
+        const step = await judged(() => matchTotpStep(pending, input.passcode, clock.now()));
         // One statement that only the first of concurrent requests with the same code gets through:
         // a second must not hand out recovery codes that replace the first's.
         if (!(await repository.enableTwoFactor(user.id, user.totp_pending_secret_encrypted, step)))
@@ -514,7 +517,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await repository.updateUser(user.id, {
         totp_secret_encrypted: null,
         totp_last_step: null,
-        security_changed_at: new Date(),
+        security_changed_at: clock.now(),
       });
       await repository.replaceRecoveryCodes(user.id, []);
       await notifier.notify(user, 'two_factor_disabled', { firstName: user.first_name });
@@ -528,7 +531,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async verifyAuthenticatorCode(userId: number, passcode: string): Promise<boolean> {
       const user = await repository.findUserById(userId);
       if (!user?.totp_secret_encrypted || !/^\d{6}$/.test(passcode)) return false;
-      const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode);
+      const step = matchTotpStep(secretBox.decrypt(user.totp_secret_encrypted), passcode, clock.now());
       return step !== null && (await repository.claimTotpStep(user.id, step));
     },
   };

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
@@ -43,11 +44,13 @@ export async function revokeCustomerAccess(
   return ended.filter((session) => session.was_open).length;
 }
 
-export function createSessionStore(db: Kysely<DB>) {
+/** Sessions live and go idle by `clock`, the app's. */
+export function createSessionStore(db: Kysely<DB>, clock: Clock) {
   return {
     async create(userId: number, meta: { ip: string; userAgent?: string }) {
       const token = randomToken();
       const csrfToken = randomToken(24);
+      const now = clock.now();
       await db
         .insertInto('sessions')
         .values({
@@ -56,7 +59,8 @@ export function createSessionStore(db: Kysely<DB>) {
           csrf_token: csrfToken,
           ip: meta.ip,
           user_agent: meta.userAgent?.slice(0, 500) ?? null,
-          expires_at: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+          last_seen_at: now,
+          expires_at: new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000),
         })
         .execute();
       return { token, csrfToken, expiresIn: SESSION_LIFETIME_SECONDS };
@@ -67,6 +71,7 @@ export function createSessionStore(db: Kysely<DB>) {
      * customer made (`isAttended`) keeps it from going idle.
      */
     async find(token: string, { isAttended }: { isAttended: boolean }): Promise<ActiveSession | null> {
+      const now = clock.now();
       const row = await db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -79,23 +84,13 @@ export function createSessionStore(db: Kysely<DB>) {
         ])
         .where('sessions.token_hash', '=', hashToken(token))
         .where('sessions.revoked_at', 'is', null)
-        .where((eb) =>
-          eb.or([eb('users.access_ends_at', 'is', null), eb('users.access_ends_at', '>', sql<Date>`now()`)]),
-        )
-        .where('sessions.expires_at', '>', sql<Date>`now()`)
-        .where(
-          'sessions.last_seen_at',
-          '>',
-          sql<Date>`now() - make_interval(mins => ${SESSION_IDLE_MINUTES})`,
-        )
+        .where((eb) => eb.or([eb('users.access_ends_at', 'is', null), eb('users.access_ends_at', '>', now)]))
+        .where('sessions.expires_at', '>', now)
+        .where('sessions.last_seen_at', '>', new Date(now.getTime() - SESSION_IDLE_MINUTES * 60_000))
         .executeTakeFirst();
       if (!row) return null;
-      if (isAttended && Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
-        await db
-          .updateTable('sessions')
-          .set({ last_seen_at: sql`now()` })
-          .where('id', '=', row.id)
-          .execute();
+      if (isAttended && now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+        await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
       }
       return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, terminatedAt: row.terminated_at };
     },

@@ -41,7 +41,7 @@ async function created(customer: Customer, type: 'buy' | 'sell', coinId: string)
   const response = await create(customer, {
     type,
     coin_id: coinId,
-    passcode: await freshTotpCode(customer.secret ?? ''),
+    passcode: freshTotpCode(customer.secret ?? ''),
   });
   expect(response.statusCode, response.body).toBe(200);
   expect(response.json<{ message: string }>().message).toBe(AUTO_TRADE_TEXTS.created);

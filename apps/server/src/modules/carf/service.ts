@@ -26,6 +26,7 @@ import type {
   CarfTransferRow,
   YearSpan,
 } from './repository.js';
+import type { Clock } from '../../clock.js';
 
 /** What CARF aggregates per customer and asset (OECD CARF Section II(A)(3)). */
 const GROUPS = ['acquisitions', 'disposals', 'deposits', 'interest', 'withdrawals'] as const;
@@ -140,10 +141,11 @@ export function createCarfService(deps: {
   db: Kysely<DB>;
   repository: CarfRepository;
   market: CarfMarket;
-  now?: () => Date;
+  /** The app's, for which years have ended. */
+  clock: Clock;
 }) {
   const { db, repository, market } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   /** The coin's GBP price at `at` from the stored candles; null when there is none near enough. */
   async function gbpPriceAt(asset: AssetCode, at: Date): Promise<string | null> {

@@ -15,6 +15,7 @@ import {
 } from '@florin/contracts';
 import { formatAmount, isAssetCode, type AssetCode } from '@florin/domain';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import type { Ledger, UserKind } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
@@ -34,11 +35,8 @@ import {
 /** DECISIONS.md: after a staff-assisted 2FA reset, withdrawals wait this long. */
 export const TWO_FACTOR_RESET_WITHDRAWAL_WAIT_HOURS = 24;
 
-/** When withdrawals may start again after staff reset the customer's 2FA; null when they need not wait. */
-export function withdrawalsBlockedUntil(
-  user: { two_factor_reset_at: Date | null },
-  now: Date = new Date(),
-): Date | null {
+/** When withdrawals may start again after staff reset the customer's 2FA; null when they need not wait at `now`. */
+export function withdrawalsBlockedUntil(user: { two_factor_reset_at: Date | null }, now: Date): Date | null {
   if (!user.two_factor_reset_at) return null;
   const until = new Date(
     user.two_factor_reset_at.getTime() + TWO_FACTOR_RESET_WITHDRAWAL_WAIT_HOURS * 3_600_000,
@@ -56,7 +54,7 @@ export const SECURITY_CHANGE_CRYPTO_WAIT_HOURS = 24;
  */
 export function cryptoWithdrawalsBlockedUntil(
   user: { two_factor_reset_at: Date | null; security_changed_at: Date | null },
-  now: Date = new Date(),
+  now: Date,
 ): Date | null {
   const changes = [user.two_factor_reset_at, user.security_changed_at].filter(
     (moment): moment is Date => moment !== null,
@@ -74,7 +72,7 @@ export function cryptoWithdrawalsBlockedUntil(
  */
 export function isWithdrawalBlockedByTwoFactorReset(
   user: { two_factor_reset_at: Date | null },
-  now: Date = new Date(),
+  now: Date,
 ): boolean {
   return withdrawalsBlockedUntil(user, now) !== null;
 }
@@ -99,8 +97,10 @@ export function createCustomerAdminService(deps: {
     /** A hit that holds the account keeps the customer from going live. */
     findHoldingHit(userId: number): Promise<SanctionsMatch | null>;
   };
+  /** What 2FA resets are stamped with and sessions and waits are judged by (the app's clock). */
+  clock: Clock;
 }) {
-  const { db, repository, notifier } = deps;
+  const { db, repository, notifier, clock } = deps;
 
   async function requireCustomer(userId: number, executor: Kysely<DB> = db): Promise<CustomerRow> {
     const customer = await repository.findCustomer(userId, executor);
@@ -124,7 +124,7 @@ export function createCustomerAdminService(deps: {
       recovery_codes_left: recoveryCodesLeft,
       email_codes: customer.platform_2fa_mobile,
       two_factor_reset_at: customer.two_factor_reset_at?.toISOString() ?? null,
-      withdrawals_blocked_until: withdrawalsBlockedUntil(customer)?.toISOString() ?? null,
+      withdrawals_blocked_until: withdrawalsBlockedUntil(customer, clock.now())?.toISOString() ?? null,
       termination_notice_at: customer.termination_notice_at?.toISOString() ?? null,
       terminated_at: customer.terminated_at?.toISOString() ?? null,
       access_ends_at: customer.access_ends_at?.toISOString() ?? null,
@@ -225,7 +225,7 @@ export function createCustomerAdminService(deps: {
 
     async sessions(userId: number): Promise<CustomerSession[]> {
       await requireCustomer(userId);
-      const rows = await repository.listActiveSessions(userId);
+      const rows = await repository.listActiveSessions(userId, clock.now());
       return rows.map((row) => ({
         id: row.id,
         ip: row.ip,
@@ -248,7 +248,7 @@ export function createCustomerAdminService(deps: {
       const { after } = await change(actor, userId, async (customer, trx) => {
         if (!customer.two_factor_enabled) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.twoFactorNotOn);
         const recoveryCodesLeft = await repository.countRecoveryCodesLeft(userId, trx);
-        await repository.clearTwoFactor(trx, userId);
+        await repository.clearTwoFactor(trx, userId, clock.now());
         await repository.deleteRecoveryCodes(trx, userId);
         const signedOut = await repository.revokeSessions(trx, userId);
         const updated = await requireCustomer(userId, trx);
@@ -280,7 +280,7 @@ export function createCustomerAdminService(deps: {
     ): Promise<Answer<CustomerProfile>> {
       const { after, changed } = await change(actor, userId, async (customer, trx) => {
         if (customer.platform_2fa_mobile === input.enabled) return null;
-        const twoFactorResetAt = new Date();
+        const twoFactorResetAt = clock.now();
         await repository.updateCustomer(trx, userId, {
           platform_2fa_mobile: input.enabled,
           two_factor_reset_at: twoFactorResetAt,

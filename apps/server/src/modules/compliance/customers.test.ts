@@ -32,6 +32,7 @@ import {
   insertDocument,
   mailSubjects,
 } from './test-customers.js';
+import { testClock } from '../../test/clock.js';
 
 let t: KycTestApp;
 let support: SignedInStaff;
@@ -216,7 +217,7 @@ describe('helping a customer', () => {
       .where('id', '=', customer.id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ totp_secret_encrypted: null, totp_pending_secret_encrypted: null });
-    expect(isWithdrawalBlockedByTwoFactorReset(row)).toBe(true);
+    expect(isWithdrawalBlockedByTwoFactorReset(row, testClock.now())).toBe(true);
     const codes = await db
       .selectFrom('recovery_codes')
       .select('id')
@@ -524,7 +525,7 @@ describe('helping a customer', () => {
 describe('the withdrawal wait after a 2FA reset', () => {
   it('lasts 24 hours from the reset', () => {
     const resetAt = new Date('2026-11-23T10:00:00Z');
-    expect(isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: null })).toBe(false);
+    expect(isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: null }, resetAt)).toBe(false);
     expect(
       isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: resetAt }, new Date('2026-11-24T09:59:59Z')),
     ).toBe(true);

@@ -416,28 +416,29 @@ export function createComplianceRepository(db: Kysely<DB>) {
       await executor.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
     },
 
-    async clearTwoFactor(executor: Executor, userId: number): Promise<void> {
+    /** `resetAt` starts the withdrawals' wait. */
+    async clearTwoFactor(executor: Executor, userId: number, resetAt: Date): Promise<void> {
       await executor
         .updateTable('users')
         .set({
           totp_secret_encrypted: null,
           totp_pending_secret_encrypted: null,
           totp_last_step: null,
-          two_factor_reset_at: sql<Date>`now()`,
+          two_factor_reset_at: resetAt,
         })
         .where('id', '=', userId)
         .execute();
     },
 
-    /** Sessions that still let someone in: not revoked, not expired, not idle too long. */
-    listActiveSessions(userId: number, executor: Executor = db) {
+    /** Sessions that still let someone in at `now`: not revoked, not expired, not idle too long. */
+    listActiveSessions(userId: number, now: Date, executor: Executor = db) {
       return executor
         .selectFrom('sessions')
         .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
         .where('user_id', '=', userId)
         .where('revoked_at', 'is', null)
-        .where('expires_at', '>', sql<Date>`now()`)
-        .where('last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${SESSION_IDLE_MINUTES})`)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', new Date(now.getTime() - SESSION_IDLE_MINUTES * 60_000))
         .orderBy('last_seen_at', 'desc')
         .execute();
     },

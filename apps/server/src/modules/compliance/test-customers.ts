@@ -6,6 +6,7 @@ import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB, KycDocumentStatus } from '../../db/schema.js';
 import { createBrowser, type Browser } from '../../test/browser.js';
 import { createSessionStore } from '../auth/sessions.js';
+import { testClock } from '../../test/clock.js';
 
 /**
  * Customers for the back-office tests, written straight into the tables the
@@ -232,7 +233,7 @@ export async function customerBrowser(
   userAgent = 'Mozilla/5.0 (X11; Linux x86_64) Florin tests',
 ): Promise<Browser> {
   const browser = createBrowser(app);
-  const session = await createSessionStore(db).create(userId, { ip: browser.ip, userAgent });
+  const session = await createSessionStore(db, testClock).create(userId, { ip: browser.ip, userAgent });
   browser.cookies.set('access_token', session.token);
   browser.cookies.set('csrf_token', session.csrfToken);
   return browser;

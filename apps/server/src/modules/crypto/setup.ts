@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CRYPTO_ASSETS, type CryptoAsset } from '@florin/contracts';
+import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
@@ -50,6 +51,7 @@ export function createCryptoFromConfig(options: {
   savedAddresses: SavedAddresses;
   verification: VerificationGate;
   log: { error: (object: object, message: string) => void };
+  clock: Clock;
 }) {
   const simulated = createSimulatedChain(options.db);
   const chains = chainsFromConfig(options.config, simulated.client);
@@ -68,6 +70,7 @@ export function createCryptoFromConfig(options: {
     savedAddresses: options.savedAddresses,
     wallets: withdrawalWalletsFor(chains, simulated, { isProduction: options.config.isProduction }),
     verification: options.verification,
+    clock: options.clock,
   });
   const deposits = createCryptoService({
     db: options.db,

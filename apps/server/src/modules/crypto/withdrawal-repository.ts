@@ -219,13 +219,11 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         | 'reject_reason'
         | 'cancelled_at'
         | 'created_at'
-        | 'verify_by'
-      > & { minutes: number },
+      >,
     ): Promise<CryptoWithdrawalRow> {
-      const { minutes, ...row } = values;
       return executor
         .insertInto('crypto_withdrawals')
-        .values({ ...row, verify_by: sql<Date>`now() + make_interval(mins => ${minutes})` })
+        .values(values)
         .returningAll()
         .executeTakeFirstOrThrow();
     },
@@ -243,8 +241,8 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         .executeTakeFirstOrThrow();
     },
 
-    /** What the customer withdrew of `asset` in the last 24 hours (minor units), this one excluded. */
-    async withdrawnToday(executor: Kysely<DB>, userId: number, asset: string, exceptId: string) {
+    /** What the customer withdrew of `asset` in the 24 hours before `now` (minor units), this one excluded. */
+    async withdrawnToday(executor: Kysely<DB>, userId: number, asset: string, exceptId: string, now: Date) {
       const row = await executor
         .selectFrom('crypto_withdrawals')
         .select(sql<string>`coalesce(sum(amount), 0)::text`.as('total'))
@@ -252,18 +250,18 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         .where('asset', '=', asset)
         .where('id', '<>', exceptId)
         .where('status', 'in', COUNTED_STATUSES)
-        .where('requested_at', '>', sql<Date>`now() - interval '24 hours'`)
+        .where('requested_at', '>', new Date(now.getTime() - 86_400_000))
         .executeTakeFirstOrThrow();
       return BigInt(row.total);
     },
 
-    /** Withdrawals whose code or 2FA did not come in time (the customer's, or everyone's). */
-    listUnconfirmedPastDue(userId?: number) {
+    /** Withdrawals whose code or 2FA had not come by `now` (the customer's, or everyone's). */
+    listUnconfirmedPastDue(now: Date, userId?: number) {
       let query = db
         .selectFrom('crypto_withdrawals')
         .select(['id', 'user_id'])
         .where('status', 'in', ['awaiting_code', 'verified'])
-        .where('verify_by', '<=', sql<Date>`now()`);
+        .where('verify_by', '<=', now);
       if (userId !== undefined) query = query.where('user_id', '=', userId);
       return query.orderBy('seq').limit(500).execute();
     },

@@ -38,6 +38,7 @@ import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
 import { createCryptoWithdrawalService } from './withdrawals.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 let finance: SignedInStaff;
@@ -567,7 +568,7 @@ describe('second factor', () => {
     expect(errorOf(missing).data).toEqual({ passcode: CRYPTO_WITHDRAW_TEXTS.passcodeRequired });
     const wrong = await submit(customer, withdrawal.id, '000000');
     expect(errorOf(wrong).data).toEqual({ passcode: CRYPTO_WITHDRAW_TEXTS.wrongPasscode });
-    const ok = await submit(customer, withdrawal.id, await freshTotpCode(secret));
+    const ok = await submit(customer, withdrawal.id, freshTotpCode(secret));
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ data: { status: 'pending' } });
   });
@@ -595,7 +596,7 @@ describe('guessing the second factor', () => {
   /** The authenticator's current code, its step forgotten so the server takes it (no wait for the next one). */
   async function rightCode(customer: Customer, secret: string): Promise<string> {
     await db().updateTable('users').set({ totp_last_step: null }).where('id', '=', customer.id).execute();
-    await awayFromTotpStepEdge();
+    awayFromTotpStepEdge();
     return oathtoolCode(secret);
   }
 
@@ -901,7 +902,7 @@ describe('the staff side', () => {
     const withdrawal = await queued(customer, { amount: '0.3' });
     await staffAction(finance, withdrawal.id, 'approve');
     const mailer = createDevMailbox(db());
-    const emailedCodes = createEmailedCodes({ db: db(), key: 'test' });
+    const emailedCodes = createEmailedCodes({ db: db(), key: 'test', clock: testClock });
     const limits = createRateLimiter(db());
     const cold = createCryptoWithdrawalService({
       db: db(),
@@ -930,6 +931,7 @@ describe('the staff side', () => {
         XRP: { kind: 'cold_storage' },
       },
       verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
+      clock: testClock,
     });
     const actor = { staffId: finance.id, ip: '127.0.0.1' };
     const signing = await cold.signingRequest(withdrawal.id);

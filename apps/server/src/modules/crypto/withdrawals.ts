@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import {
   API_TOKEN_TEXTS,
   AppError,
@@ -89,6 +90,8 @@ export type CryptoWithdrawalServiceDeps = {
   wallets: Record<CryptoAsset, WithdrawalWallet>;
   /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
   verification: VerificationGate;
+  /** What the waits (a security change, a new saved address) and a request's 30 minutes run by (the app's clock). */
+  clock: Clock;
 };
 
 export type CryptoWithdrawalService = ReturnType<typeof createCryptoWithdrawalService>;
@@ -186,7 +189,7 @@ const userRef = (userId: number, asset: string) => ({
  * Customers are mailed and their screens told after each commit.
  */
 export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps) {
-  const { db, repository, ledger, notifier, userEvents } = deps;
+  const { db, repository, ledger, notifier, userEvents, clock } = deps;
 
   async function requireCustomer(userId: number): Promise<WithdrawCustomer> {
     const customer = await repository.findCustomer(userId);
@@ -205,7 +208,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
     if (customer.is_sow_reset === 1)
       throw new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions before withdrawing.');
-    const until = cryptoWithdrawalsBlockedUntil(customer);
+    const until = cryptoWithdrawalsBlockedUntil(customer, clock.now());
     if (until)
       throw new AppError('FORBIDDEN', waitUntilText(CRYPTO_WITHDRAW_TEXTS.securityWait, until), undefined, {
         blocked_until: until.toISOString(),
@@ -262,7 +265,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
         throw new AppError('VALIDATION_FAILED', CRYPTO_WITHDRAW_TEXTS.savedAddressGone, {
           whitelisted_wallet_id: [CRYPTO_WITHDRAW_TEXTS.savedAddressGone],
         });
-      if (saved.usable_from > new Date())
+      if (saved.usable_from > clock.now())
         throw new AppError(
           'FORBIDDEN',
           waitUntilText(CRYPTO_WITHDRAW_TEXTS.whitelistWait, saved.usable_from),
@@ -304,7 +307,11 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   async function expire(id: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);
-      if (!row || (row.status !== 'awaiting_code' && row.status !== 'verified') || row.verify_by > new Date())
+      if (
+        !row ||
+        (row.status !== 'awaiting_code' && row.status !== 'verified') ||
+        row.verify_by > clock.now()
+      )
         return;
       await ledger.releaseHold(trx, { holdId: row.hold_id, outcome: 'expired' });
       await repository.update(trx, id, { status: 'expired' });
@@ -312,7 +319,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   }
 
   async function expireOverdue(userId?: number): Promise<number> {
-    const rows = await repository.listUnconfirmedPastDue(userId);
+    const rows = await repository.listUnconfirmedPastDue(clock.now(), userId);
     for (const row of rows) await expire(row.id);
     if (rows.length > 0) userEvents.moneyMoved([...new Set(rows.map((row) => row.user_id))]);
     return rows.length;
@@ -428,7 +435,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           passcode_required: deps.secondFactor.isRequired(customer),
           email_codes: customer.platform_2fa_mobile,
           withdraw_disabled: !coin.active || coin.disable_withdraw,
-          blocked_until: cryptoWithdrawalsBlockedUntil(customer)?.toISOString() ?? null,
+          blocked_until: cryptoWithdrawalsBlockedUntil(customer, clock.now())?.toISOString() ?? null,
         },
       };
     },
@@ -525,7 +532,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
           ...travelRule,
           status: 'awaiting_code',
           hold_id: holdId,
-          minutes: CRYPTO_WITHDRAWAL_CONFIRM_MINUTES,
+          verify_by: new Date(clock.now().getTime() + CRYPTO_WITHDRAWAL_CONFIRM_MINUTES * 60_000),
         });
         const code = await deps.emailedCodes.issue(trx, userId, codePurpose(row.id));
         return {
@@ -542,7 +549,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
 
     async resendCode(userId: number, id: string): Promise<{ message: string }> {
       const row = await requireOwn(userId, id);
-      if (row.status !== 'awaiting_code' || row.verify_by <= new Date())
+      if (row.status !== 'awaiting_code' || row.verify_by <= clock.now())
         throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notAwaitingCode);
       const customer = await requireCustomer(userId);
       // Each new code brings five new tries at the six digits: a few resends cover a lost mail.
@@ -563,7 +570,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
       const row = await requireOwn(userId, id);
       if (row.status !== 'awaiting_code')
         throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notAwaitingCode);
-      if (row.verify_by <= new Date()) {
+      if (row.verify_by <= clock.now()) {
         await expire(id);
         userEvents.moneyMoved([userId]);
         throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notAwaitingCode);
@@ -611,27 +618,28 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
         if (!row) throw new AppError('NOT_FOUND');
         if (queued.includes(row.status)) return { row, queuedNow: false };
         if (row.status !== 'verified') throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notOpen);
-        if (row.verify_by <= new Date()) throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notOpen);
+        const now = clock.now();
+        if (row.verify_by <= now) throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notOpen);
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const coin = await repository.findCoin(row.asset, trx);
         if (!coin) throw new AppError('NOT_FOUND');
         checkMayWithdraw(locked, coin);
-        const today = await repository.withdrawnToday(trx, userId, row.asset, id);
+        const today = await repository.withdrawnToday(trx, userId, row.asset, id, now);
         const limit = coin.withdraw_daily_limit === null ? null : BigInt(coin.withdraw_daily_limit);
         const overLimit = limit !== null && today + BigInt(row.amount) > limit;
         const autoApprove =
           coin.auto_approve_whitelisted &&
           !overLimit &&
           saved !== undefined &&
-          saved.usable_from <= new Date() &&
+          saved.usable_from <= now &&
           tagKey(saved.tag) === tagKey(row.tag);
         const updated = await repository.update(trx, id, {
           status: autoApprove ? 'approved' : 'pending',
-          requested_at: new Date(),
+          requested_at: now,
           needs_second_approval: overLimit,
           auto_approved: autoApprove,
-          approved_at: autoApprove ? new Date() : null,
+          approved_at: autoApprove ? now : null,
         });
         return { row: updated, queuedNow: true };
       });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import {
   type Fiat2faPurpose,
   AppError,
@@ -76,6 +77,8 @@ export type FiatServiceDeps = {
   secondFactor: SecondFactor;
   /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
   verification: VerificationGate;
+  /** What the waits after a 2FA reset or a change of bank details are judged by (the app's clock). */
+  clock: Clock;
 };
 
 export type FiatService = ReturnType<typeof createFiatService>;
@@ -90,15 +93,16 @@ function isLive(customer: Pick<FiatCustomer, 'status' | 'block_status'>): boolea
 
 /**
  * What must hold before money leaves a customer for their bank: a live account not on hold, source of wealth
- * answered when staff or the £15,000 threshold asked again, and no wait after a staff 2FA reset. Fiat
- * withdrawals and affiliate claims (referrals) both check it.
+ * answered when staff or the £15,000 threshold asked again, and no wait after a staff 2FA reset at `now`.
+ * Fiat withdrawals and affiliate claims (referrals) both check it.
  */
 export function checkMayPayOut(
   customer: Pick<FiatCustomer, 'status' | 'block_status' | 'is_sow_reset' | 'two_factor_reset_at'>,
+  now: Date,
 ): void {
   if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
   if (customer.is_sow_reset === 1) throw new AppError('FORBIDDEN', FIAT_TEXTS.sourceOfWealthPending);
-  const until = withdrawalsBlockedUntil(customer);
+  const until = withdrawalsBlockedUntil(customer, now);
   if (until) throw new AppError('FORBIDDEN', waitUntilText(FIAT_TEXTS.twoFactorResetWait, until));
 }
 
@@ -110,15 +114,13 @@ function money(units: string | bigint, currency: string): string {
   return formatAmount(BigInt(units), asCurrency(currency));
 }
 
-function withdrawalsAllowedFrom(
-  row: Pick<BankAccountRow, 'details_changed_at'>,
-  now = new Date(),
-): Date | null {
+function withdrawalsAllowedFrom(row: Pick<BankAccountRow, 'details_changed_at'>, now: Date): Date | null {
   const from = new Date(row.details_changed_at.getTime() + BANK_CHANGE_WAIT_HOURS * 3_600_000);
   return from > now ? from : null;
 }
 
-export function toBankAccount(row: BankAccountRow): BankAccount {
+/** The account as the customer sees it at `now` (whether its wait is over). */
+export function toBankAccount(row: BankAccountRow, now: Date): BankAccount {
   const currency = asCurrency(row.currency);
   const isGbp = currency === 'GBP';
   return {
@@ -131,7 +133,7 @@ export function toBankAccount(row: BankAccountRow): BankAccount {
     currency_symbol_str: CURRENCY_SYMBOLS[currency],
     verified: row.verified_at !== null,
     verified_at: row.verified_at?.toISOString() ?? null,
-    withdrawals_allowed_from: withdrawalsAllowedFrom(row)?.toISOString() ?? null,
+    withdrawals_allowed_from: withdrawalsAllowedFrom(row, now)?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -274,7 +276,7 @@ export type StatementInput = {
  * mailed and their screens told after the commit.
  */
 export function createFiatService(deps: FiatServiceDeps) {
-  const { db, repository, ledger, notifier, userEvents } = deps;
+  const { db, repository, ledger, notifier, userEvents, clock } = deps;
 
   async function requireCustomer(userId: number): Promise<FiatCustomer> {
     const customer = await repository.findCustomer(userId);
@@ -315,7 +317,7 @@ export function createFiatService(deps: FiatServiceDeps) {
   ): BankAccountRow {
     if (!account) throw new AppError('BANK_ACCOUNT_NOT_SET');
     if (!account.verified_at) throw new AppError('BANK_ACCOUNT_NOT_SET', FIAT_TEXTS.bankAccountUnverified);
-    const waitUntil = withdrawalsAllowedFrom(account);
+    const waitUntil = withdrawalsAllowedFrom(account, clock.now());
     if (waitUntil)
       throw new AppError(
         'BANK_ACCOUNT_NOT_SET',
@@ -474,7 +476,8 @@ export function createFiatService(deps: FiatServiceDeps) {
 
     async getBankAccounts(userId: number, currency: FiatCurrency = 'GBP') {
       const rows = await repository.listBankAccounts(userId);
-      const accounts = rows.map(toBankAccount);
+      const now = clock.now();
+      const accounts = rows.map((row) => toBankAccount(row, now));
       return { data: accounts.find((account) => account.currency_code === currency) ?? null, accounts };
     },
 
@@ -506,7 +509,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         ending: endingOf(row),
         isNew: true,
       });
-      return { data: toBankAccount(row), message: FIAT_TEXTS.bankAccountAdded };
+      return { data: toBankAccount(row, clock.now()), message: FIAT_TEXTS.bankAccountAdded };
     },
 
     async updateBankAccount(
@@ -543,7 +546,7 @@ export function createFiatService(deps: FiatServiceDeps) {
           ...next,
           verified_at: null,
           verified_by: null,
-          details_changed_at: new Date(),
+          details_changed_at: clock.now(),
         });
         return { row: after, changed: true };
       });
@@ -554,7 +557,7 @@ export function createFiatService(deps: FiatServiceDeps) {
           ending: endingOf(row),
           isNew: false,
         });
-      return { data: toBankAccount(row), message: FIAT_TEXTS.bankAccountUpdated };
+      return { data: toBankAccount(row, clock.now()), message: FIAT_TEXTS.bankAccountUpdated };
     },
 
     /**
@@ -612,7 +615,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         fee_free_from: rules.feeFreeFrom === null ? null : money(rules.feeFreeFrom, currency),
         available: money(balance.available, currency),
         passcode_required: deps.secondFactor.isRequired(customer),
-        blocked_until: withdrawalsBlockedUntil(customer)?.toISOString() ?? null,
+        blocked_until: withdrawalsBlockedUntil(customer, clock.now())?.toISOString() ?? null,
         email_codes: customer.platform_2fa_mobile,
       };
     },
@@ -665,7 +668,7 @@ export function createFiatService(deps: FiatServiceDeps) {
 
       // The checks in the spec's order, with its texts; they run again under the lock below.
       const customer = await requireCustomer(userId);
-      checkMayPayOut(customer);
+      checkMayPayOut(customer, clock.now());
       await deps.verification.assertComplete(userId);
       checkBankAccount(await repository.findBankAccountByCurrency(userId, currency), body);
       const rules = await currencyRules(currency);
@@ -691,7 +694,7 @@ export function createFiatService(deps: FiatServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replayed = await replay(trx);
         if (replayed) return { answer: replayed, created: undefined };
-        checkMayPayOut(locked);
+        checkMayPayOut(locked, clock.now());
         const account = checkBankAccount(
           await repository.findBankAccountByCurrency(userId, currency, trx),
           body,
@@ -1281,8 +1284,9 @@ export function createFiatService(deps: FiatServiceDeps) {
 
     async listCustomerBankAccounts(userId: number) {
       const rows = await repository.listBankAccounts(userId);
+      const now = clock.now();
       return rows.map((row) => ({
-        ...toBankAccount(row),
+        ...toBankAccount(row, now),
         user_id: row.user_id,
         verified_by: row.verified_by,
       }));

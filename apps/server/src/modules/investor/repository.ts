@@ -100,20 +100,19 @@ export function createInvestorRepository(db: Kysely<DB>) {
       trx: Kysely<DB>,
       id: string,
       outcome: { answers: Record<string, string>; score: number; total: number; passed: boolean },
-    ): Promise<Date> {
-      const row = await trx
+      submittedAt: Date,
+    ): Promise<void> {
+      await trx
         .updateTable('assessment_attempts')
         .set({
           answers: JSON.stringify(outcome.answers),
           score: outcome.score,
           total: outcome.total,
           passed: outcome.passed,
-          submitted_at: sql<Date>`now()`,
+          submitted_at: submittedAt,
         })
         .where('id', '=', id)
-        .returning('submitted_at')
-        .executeTakeFirstOrThrow();
-      return row.submitted_at!;
+        .execute();
     },
 
     async addEvidence(executor: Kysely<DB>, userId: number, evidence: EvidenceInput): Promise<Date> {

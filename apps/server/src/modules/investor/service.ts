@@ -23,6 +23,7 @@ import {
   findQuestion,
   scoreAssessment,
 } from '@florin/domain/appropriateness';
+import type { Clock } from '../../clock.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { InvestorCustomer, InvestorProfile, InvestorRepository } from './repository.js';
@@ -107,7 +108,8 @@ function checkCategory(accountType: InvestorCustomer['account_type'], body: Cate
 export type InvestorServiceDeps = {
   db: Kysely<DB>;
   repository: InvestorRepository;
-  now?: () => Date;
+  /** What the cooling-off and the wait before a retake run by (the app's clock). */
+  clock: Clock;
 };
 
 /**
@@ -118,7 +120,7 @@ export type InvestorServiceDeps = {
  */
 export function createInvestorService(deps: InvestorServiceDeps) {
   const { db, repository } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   async function requireCustomer(userId: number): Promise<InvestorCustomer> {
     const customer = await repository.findCustomer(userId);
@@ -296,7 +298,8 @@ export function createInvestorService(deps: InvestorServiceDeps) {
             });
           throw error;
         }
-        const submittedAt = await repository.submitAttempt(trx, attemptId, { answers, ...outcome });
+        const submittedAt = now();
+        await repository.submitAttempt(trx, attemptId, { answers, ...outcome }, submittedAt);
         const details = {
           attempt_id: attemptId,
           score: outcome.score,

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { ErrorBodySchema, type User } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createSessionStore } from '../auth/sessions.js';
+import { testClock } from '../../test/clock.js';
 
 /**
  * What the KYC API tests share: the app on a fresh database with uploads in a
@@ -92,7 +93,7 @@ export async function newCustomer(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const session = await createSessionStore(t.database.db).create(user.id, { ip: '127.0.0.1' });
+  const session = await createSessionStore(t.database.db, testClock).create(user.id, { ip: '127.0.0.1' });
   const authorization = `Bearer ${session.token}`;
 
   const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: object) =>

@@ -7,6 +7,7 @@ import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSessionStore } from '../auth/sessions.js';
 import { liveCustomer, newIdempotencyKey } from '../fiat/test-kit.js';
 import { connect } from '../realtime/test-support.js';
+import { testClock } from '../../test/clock.js';
 
 const TOKEN = 'scrape-token-of-at-least-24-characters';
 
@@ -96,7 +97,9 @@ describe('/metrics', () => {
     expect(placed.statusCode, placed.body).toBe(200);
 
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const session = await createSessionStore(t.database.db).create(customer.id, { ip: '127.0.0.1' });
+    const session = await createSessionStore(t.database.db, testClock).create(customer.id, {
+      ip: '127.0.0.1',
+    });
     const tab = await connect(`${address.replace('http', 'ws')}/ws`, {
       cookie: `${SESSION_COOKIE}=${session.token}`,
     });

@@ -11,6 +11,7 @@ import {
 import type { DB } from '../../db/schema.js';
 import { registerRoute } from '../../http/route.js';
 import { auditActorOf, recordAudit } from '../audit/service.js';
+import type { Clock } from '../../clock.js';
 
 /** Who writes messages of the day (a superadmin always may). */
 const MOTD_WRITERS = { staff: ['support'] as const };
@@ -22,9 +23,9 @@ const ADMIN_LIST_LIMIT = 100;
  * shows in; signed-in customers see the one showing now (the newest to start,
  * when windows overlap) as a toast.
  */
-export function registerMotdRoutes(app: FastifyInstance, deps: { db: Kysely<DB>; now?: () => Date }): void {
+export function registerMotdRoutes(app: FastifyInstance, deps: { db: Kysely<DB>; clock: Clock }): void {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   registerRoute(app, getMotd, {
     access: 'customer',

@@ -17,6 +17,7 @@ import {
   startRealtimeServer,
   type RealtimeServer,
 } from './test-support.js';
+import { testClock } from '../../test/clock.js';
 
 const servers: RealtimeServer[] = [];
 afterEach(async () => {
@@ -236,7 +237,7 @@ describe('the customer’s own events on /ws', () => {
       const url = `${address.replace('http', 'ws')}/ws`;
       const owner = await newCustomer(t);
       const other = await newCustomer(t);
-      const sessions = createSessionStore(t.database.db);
+      const sessions = createSessionStore(t.database.db, testClock);
       const cookieOf = async (userId: number) =>
         `${SESSION_COOKIE}=${(await sessions.create(userId, { ip: '127.0.0.1' })).token}`;
       const ownerTabs = [

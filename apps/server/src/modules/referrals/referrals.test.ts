@@ -30,6 +30,7 @@ import { createReferralRepository } from './repository.js';
 import { createReferralService, referralsDomainCheck, type ReferralService } from './service.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 let superadmin: SignedInStaff;
@@ -53,6 +54,7 @@ beforeAll(async () => {
     notifier: { notify: () => Promise.resolve() },
     bankAccountOf: () => Promise.resolve(null),
     verification: createVerificationGate({ db, repository: createKycRepository(db) }),
+    clock: testClock,
   });
 });
 afterAll(async () => {
@@ -121,9 +123,9 @@ async function buyBitcoin(who: FiatCustomer): Promise<string> {
 async function enableTwoFactor(browser: Browser): Promise<string> {
   const generated = await browser.get('/api/v1/two-factor-authentication/generate');
   const { secret } = generated.json<{ data: { secret: string } }>().data;
-  await awayFromTotpStepEdge();
+  awayFromTotpStepEdge();
   const enabled = await browser.post('/api/v1/two-factor-authentication/toggle', {
-    passcode: oathtoolCode(secret, new Date(Date.now() - 30_000)),
+    passcode: oathtoolCode(secret, new Date(testClock.now().getTime() - 30_000)),
     disable_2fa: 0,
     google2fa_secret: 'IGNORED',
   });
@@ -275,7 +277,7 @@ describe('claiming earnings', () => {
     const tooMuch = await claim(referrer, { withdraw_amount: '99.00', passcode: '000000' });
     expect(errorOf(tooMuch).message).toBe(REFERRALS_TEXTS.claimTooLarge);
 
-    await awayFromTotpStepEdge();
+    awayFromTotpStepEdge();
     const key = newIdempotencyKey();
     const body = { withdraw_amount: '1.10', passcode: oathtoolCode(secret) };
     const claimed = await claim(referrer, body, key);

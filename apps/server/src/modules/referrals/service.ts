@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import {
   AFFILIATE_CLAIM_PURPOSE,
   AppError,
@@ -52,6 +53,8 @@ export type ReferralServiceDeps = {
   bankAccountOf: (userId: number) => Promise<BankAccount | null>;
   /** Spec 000 §6: a customer whose verification is incomplete is paid nothing out. */
   verification: VerificationGate;
+  /** What a claim's waits (a 2FA reset, new bank details) are judged by (the app's clock). */
+  clock: Clock;
 };
 
 export type ReferralService = ReturnType<typeof createReferralService>;
@@ -378,7 +381,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
 
       const customer = await requireCustomer(userId);
       // A claim is paid to the bank: it waits where a fiat withdrawal would (source of wealth, a 2FA reset).
-      checkMayPayOut(customer);
+      checkMayPayOut(customer, deps.clock.now());
       await deps.verification.assertComplete(userId);
       const bank = await deps.bankAccountOf(userId);
       if (!bank)
@@ -386,7 +389,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
           title: REFERRALS_TEXTS.bankRequiredTitle,
         });
       if (!bank.verified) throw new AppError('BANK_ACCOUNT_NOT_SET', FIAT_TEXTS.bankAccountUnverified);
-      if (bank.withdrawals_allowed_from && new Date(bank.withdrawals_allowed_from) > new Date())
+      if (bank.withdrawals_allowed_from && new Date(bank.withdrawals_allowed_from) > deps.clock.now())
         throw new AppError(
           'BANK_ACCOUNT_NOT_SET',
           waitUntilText(FIAT_TEXTS.bankDetailsChanged, new Date(bank.withdrawals_allowed_from)),
@@ -414,7 +417,7 @@ export function createReferralService(deps: ReferralServiceDeps) {
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replay = await claimed(trx);
         if (replay) return replay;
-        checkMayPayOut(locked);
+        checkMayPayOut(locked, deps.clock.now());
         let holdId: string;
         try {
           ({ holdId } = await ledger.placeHold(trx, {

@@ -19,6 +19,7 @@ import {
 } from '@florin/domain';
 import { csvLine } from '../../http/csv.js';
 import type { TaxRepository, TaxTradeRow } from './repository.js';
+import type { Clock } from '../../clock.js';
 
 const pounds = (pence: bigint) => formatAmount(pence, 'GBP');
 
@@ -40,9 +41,10 @@ function assetOf(code: string): AssetCode {
   return code;
 }
 
-export function createTaxService(deps: { repository: TaxRepository; now?: () => Date }) {
+/** `clock`: the app's, for which tax year is the current one. */
+export function createTaxService(deps: { repository: TaxRepository; clock: Clock }) {
   const { repository } = deps;
-  const now = deps.now ?? (() => new Date());
+  const now = () => deps.clock.now();
 
   /** Every coin's whole history on Florin, matched; and the first UK day of it. */
   async function histories(userId: number) {

@@ -24,6 +24,7 @@ import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 
@@ -55,7 +56,11 @@ function instance() {
     notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
     publicUrl: 'http://localhost',
     log: t.app.log,
-    investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
+    investor: createInvestorService({
+      db: db(),
+      repository: createInvestorRepository(db()),
+      clock: testClock,
+    }),
     verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
   });
 }

@@ -38,6 +38,7 @@ import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
 import { filePart, jpeg, multipart, WEALTH_NO, WEALTH_YES } from '../kyc/test-kit.js';
 import { signedInStaff } from '../../test/admin.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 
@@ -136,7 +137,11 @@ function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<
     log: t.app.log,
     feeDiscountFor: () => Promise.resolve(null),
     feeSchedule: createFeeScheduleStore(db()),
-    investor: createInvestorService({ db: db(), repository: createInvestorRepository(db()) }),
+    investor: createInvestorService({
+      db: db(),
+      repository: createInvestorRepository(db()),
+      clock: testClock,
+    }),
     verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
     sourceOfWealth: { resetSourceOfWealthOverThreshold: () => Promise.resolve() },
     ...overrides,
@@ -514,7 +519,7 @@ describe('limit and stop orders', () => {
     const customer = await trader({ platform: 2, gbp: 1_000_000n });
     const other = await trader({ platform: 2, gbp: 1_000_000n });
     const session = async (userId: number) =>
-      `${SESSION_COOKIE}=${(await createSessionStore(db()).create(userId, { ip: '127.0.0.1' })).token}`;
+      `${SESSION_COOKIE}=${(await createSessionStore(db(), testClock).create(userId, { ip: '127.0.0.1' })).token}`;
     const tab = await connect(`${address.replace('http', 'ws')}/ws`, { cookie: await session(customer.id) });
     const otherTab = await connect(`${address.replace('http', 'ws')}/ws`, {
       cookie: await session(other.id),

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 
 /** The customer facts the whitelist rules read. */
@@ -31,16 +32,18 @@ export type IpRow = {
   created_at: Date;
 };
 
-const WALLET_COLUMNS = [
-  'id',
-  'asset',
-  'address',
-  'tag',
-  'label',
-  'usable_from',
-  'created_at',
-  sql<boolean>`usable_from <= now()`.as('usable'),
-] as const;
+/** A wallet's columns, with whether its wait is over at `now`. */
+const walletColumns = (now: Date) =>
+  [
+    'id',
+    'asset',
+    'address',
+    'tag',
+    'label',
+    'usable_from',
+    'created_at',
+    sql<boolean>`usable_from <= ${now}`.as('usable'),
+  ] as const;
 
 const IP_COLUMNS = ['id', 'ip_address', 'city', 'country', 'created_at'] as const;
 
@@ -55,9 +58,10 @@ export function isUniqueViolation(error: unknown, index: string): boolean {
 /**
  * Whitelisted withdrawal addresses and sign-in IPs. Every query names its
  * owner: a row of another customer is never found. Removed rows stay, with
- * deleted_at set, and are invisible here except to the record.
+ * deleted_at set, and are invisible here except to the record. A new
+ * wallet's wait and a confirmed removal run by `clock`, the app's.
  */
-export function createWhitelistRepository(db: Kysely<DB>) {
+export function createWhitelistRepository(db: Kysely<DB>, clock: Clock) {
   async function countLiveIps(userId: number, executor: Kysely<DB> = db): Promise<number> {
     const row = await executor
       .selectFrom('whitelisted_ips')
@@ -100,6 +104,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
       label: string;
       usableAfterHours: number;
     }): Promise<WalletRow> {
+      const now = clock.now();
       return db
         .insertInto('whitelisted_wallets')
         .values({
@@ -108,9 +113,9 @@ export function createWhitelistRepository(db: Kysely<DB>) {
           address: values.address,
           tag: values.tag,
           label: values.label,
-          usable_from: sql<Date>`now() + make_interval(hours => ${values.usableAfterHours})`,
+          usable_from: new Date(now.getTime() + values.usableAfterHours * 3_600_000),
         })
-        .returning(WALLET_COLUMNS)
+        .returning(walletColumns(now))
         .executeTakeFirstOrThrow();
     },
 
@@ -125,7 +130,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
       if (options.asset) base = base.where('asset', '=', options.asset);
       const [rows, count] = await Promise.all([
         base
-          .select(WALLET_COLUMNS)
+          .select(walletColumns(clock.now()))
           .orderBy('created_at', 'desc')
           .orderBy('seq', 'desc')
           .limit(options.limit)
@@ -138,7 +143,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
     findLiveWallet(userId: number, id: string): Promise<WalletRow | undefined> {
       return db
         .selectFrom('whitelisted_wallets')
-        .select(WALLET_COLUMNS)
+        .select(walletColumns(clock.now()))
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('deleted_at', 'is', null)
@@ -153,7 +158,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
     ): Promise<WalletRow | undefined> {
       return db
         .selectFrom('whitelisted_wallets')
-        .select(WALLET_COLUMNS)
+        .select(walletColumns(clock.now()))
         .where('user_id', '=', userId)
         .where('asset', '=', asset)
         .where('address', '=', address)
@@ -166,7 +171,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
     async markRemovalVerified(userId: number, id: string, minutes: number): Promise<boolean> {
       const result = await db
         .updateTable('whitelisted_wallets')
-        .set({ removal_verified_until: sql<Date>`now() + make_interval(mins => ${minutes})` })
+        .set({ removal_verified_until: new Date(clock.now().getTime() + minutes * 60_000) })
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('deleted_at', 'is', null)
@@ -182,7 +187,7 @@ export function createWhitelistRepository(db: Kysely<DB>) {
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .where('deleted_at', 'is', null)
-        .where('removal_verified_until', '>', sql<Date>`now()`)
+        .where('removal_verified_until', '>', clock.now())
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },

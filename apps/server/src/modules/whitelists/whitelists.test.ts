@@ -27,6 +27,7 @@ import {
 import { createNotifier } from '../notifications/service.js';
 import { createWhitelistRepository } from './repository.js';
 import { createWhitelistService } from './service.js';
+import { testClock } from '../../test/clock.js';
 
 let t: TestApp;
 
@@ -81,7 +82,7 @@ async function turnOnTwoFactor(customer: Customer): Promise<string> {
   const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
   expect(generated.statusCode, generated.body).toBe(200);
   const secret = generated.json<{ data: { secret: string } }>().data.secret;
-  await awayFromTotpStepEdge();
+  awayFromTotpStepEdge();
   const toggled = await customer.browser.post('/api/v1/two-factor-authentication/toggle', {
     passcode: oathtoolCode(secret),
     disable_2fa: 0,
@@ -98,7 +99,7 @@ async function turnOnTwoFactor(customer: Customer): Promise<string> {
 async function passcode(customer: Customer): Promise<string> {
   if (!customer.totpSecret) throw new Error('this customer has no 2FA');
   await db().updateTable('users').set({ totp_last_step: null }).where('id', '=', customer.id).execute();
-  await awayFromTotpStepEdge();
+  awayFromTotpStepEdge();
   return oathtoolCode(customer.totpSecret);
 }
 
@@ -787,10 +788,10 @@ describe('the 24-hour crypto withdrawal wait after a security change', () => {
     expect(changed.statusCode, changed.body).toBe(200);
     const afterPassword = await changedAt(customer.id);
     expect(afterPassword?.getTime()).toBeGreaterThanOrEqual(start - 1_000);
-    const until = cryptoWithdrawalsBlockedUntil({
-      two_factor_reset_at: null,
-      security_changed_at: afterPassword ?? null,
-    });
+    const until = cryptoWithdrawalsBlockedUntil(
+      { two_factor_reset_at: null, security_changed_at: afterPassword ?? null },
+      testClock.now(),
+    );
     expect(until?.getTime()).toBe((afterPassword?.getTime() ?? 0) + 24 * 3_600_000);
   });
 
@@ -798,7 +799,7 @@ describe('the 24-hour crypto withdrawal wait after a security change', () => {
     const reset = new Date('2026-11-23T10:00:00Z');
     const changed = new Date('2026-11-23T12:00:00Z');
     expect(
-      cryptoWithdrawalsBlockedUntil({ two_factor_reset_at: null, security_changed_at: null }),
+      cryptoWithdrawalsBlockedUntil({ two_factor_reset_at: null, security_changed_at: null }, reset),
     ).toBeNull();
     expect(
       cryptoWithdrawalsBlockedUntil(
@@ -836,7 +837,7 @@ describe('the 24-hour crypto withdrawal wait after a security change', () => {
       .select(['security_changed_at', 'two_factor_reset_at'])
       .where('id', '=', customer.id)
       .executeTakeFirstOrThrow();
-    expect(cryptoWithdrawalsBlockedUntil(row)).toBeNull();
+    expect(cryptoWithdrawalsBlockedUntil(row, testClock.now())).toBeNull();
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/dev/security/pass-waits',
@@ -855,9 +856,9 @@ describe('what the crypto withdrawal service reads', () => {
     // The same service the app builds, on the same database.
     const service = createWhitelistService({
       db: db(),
-      repository: createWhitelistRepository(db()),
+      repository: createWhitelistRepository(db(), testClock),
       notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
-      emailedCodes: createEmailedCodes({ db: db(), key: 'test-key' }),
+      emailedCodes: createEmailedCodes({ db: db(), key: 'test-key', clock: testClock }),
       verifyAuthenticatorCode: () => Promise.resolve(false),
       network: 'mainnet',
       // Not read by what this test calls.
