@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider } from '@mantine/core';
+import { getDefaultZIndex, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -13,11 +13,13 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-      {/* Bottom right, three at most, newest on top: at the top they covered the header's avatar and tables' headings. */}
+      {/* Bottom right, three at most, newest on top: at the top they covered the header's avatar and tables' headings.
+          Beneath dialogs, or a toast would cover a dialog's own Confirm button at the bottom right. */}
       <Notifications
         position="bottom-right"
         autoClose={TOAST_DURATION_MS}
         limit={TOAST_LIMIT}
+        zIndex={getDefaultZIndex('modal') - 1}
         styles={{ root: { display: 'flex', flexDirection: 'column-reverse' } }}
       />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
