@@ -432,7 +432,8 @@ test.describe('crypto withdrawals to an external wallet', () => {
     const failure = page.getByRole('alert').filter({ hasText: 'Something went wrong' });
     await expect(failure).toContainText('Too many attempts. Please wait a minute and try again.');
     await saveScreenshots('crypto-withdraw-two-factor-email');
-    await failure.getByRole('button').click();
+    // Toasts sit beneath dialogs (they must never cover Confirm): this one closes by itself.
+    await expect(failure).toBeHidden();
     await page.unroute('**/api/v1/mobile/request-2fa');
 
     const codeSince = new Date(Date.now() - 1_000);
