@@ -4,6 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
+/** Every setting production requires, at real-looking values. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+  SMTP_URL: 'smtp://mail.florin.example:587',
+  PUBLIC_URL: 'https://app.florin.example',
+  COMPANY_NAME: 'Florin Ltd',
+  COMPANY_NUMBER: '12345678',
+  COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+  COMPANY_FCA_REFERENCE: '987654',
+};
+
 describe('configuration', () => {
   it('runs on its embedded defaults with no environment at all', () => {
     const config = loadConfig({});
@@ -23,19 +35,10 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ HOST: '::' }).HOST).toBe('::');
-    const production = {
-      NODE_ENV: 'production',
-      ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-      SMTP_URL: 'smtp://mail.florin.example:587',
-      PUBLIC_URL: 'https://app.florin.example',
-      COMPANY_NAME: 'Florin Ltd',
-      COMPANY_NUMBER: '12345678',
-      COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
-      COMPANY_FCA_REFERENCE: '987654',
-    };
+
     // A production server listens where it did before this default (the image sets HOST=0.0.0.0 anyway).
-    expect(loadConfig(production).HOST).toBe('0.0.0.0');
-    expect(loadConfig({ ...production, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
+    expect(loadConfig(PRODUCTION).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...PRODUCTION, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
   });
 
   it('names every bad variable at once', () => {
@@ -60,41 +63,32 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /ENCRYPTION_KEY: required in production.*\n.*SMTP_URL: required in production.*\n.*PUBLIC_URL: required in production/,
     );
-    const complete = {
-      NODE_ENV: 'production',
-      ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
-      SMTP_URL: 'smtp://mail.florin.example:587',
-      PUBLIC_URL: 'https://app.florin.example',
-      COMPANY_NAME: 'Florin Ltd',
-      COMPANY_NUMBER: '12345678',
-      COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
-      COMPANY_FCA_REFERENCE: '987654',
-    };
-    expect(loadConfig(complete).isProduction).toBe(true);
-    expect(() => loadConfig({ ...complete, PUBLIC_URL: 'http://app.florin.example' })).toThrow(
+
+    expect(loadConfig(PRODUCTION).isProduction).toBe(true);
+    expect(() => loadConfig({ ...PRODUCTION, PUBLIC_URL: 'http://app.florin.example' })).toThrow(
       /PUBLIC_URL: required in production, an https:\/\/ address/,
     );
     // The scanner's switch never reaches customers.
-    expect(() => loadConfig({ ...complete, ABUSE_LIMITS: 'off' })).toThrow(
+    expect(() => loadConfig({ ...PRODUCTION, ABUSE_LIMITS: 'off' })).toThrow(
       /ABUSE_LIMITS: must stay on in production/,
     );
     expect(loadConfig({ ABUSE_LIMITS: 'off' }).ABUSE_LIMITS).toBe('off');
   });
 
   it("refuses to start in production without the company's real legal details, naming each", () => {
-    const complete = {
+    const withoutCompany = {
       NODE_ENV: 'production',
       ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
       SMTP_URL: 'smtp://mail.florin.example:587',
       PUBLIC_URL: 'https://app.florin.example',
     };
-    expect(() => loadConfig(complete)).toThrow(
+    expect(() => loadConfig(withoutCompany)).toThrow(
       /COMPANY_NAME: required in production.*\n.*COMPANY_NUMBER: required in production.*\n.*COMPANY_ADDRESS: required in production.*\n.*COMPANY_FCA_REFERENCE: required in production/,
     );
     // The development samples, a template's zeros or words are placeholders, never shown to customers.
     expect(() =>
       loadConfig({
-        ...complete,
+        ...withoutCompany,
         COMPANY_NAME: 'Sample Company Ltd',
         COMPANY_NUMBER: '00000000',
         COMPANY_ADDRESS: '1 Sample Street, London EC1A 1AA',
@@ -107,7 +101,7 @@ describe('configuration', () => {
       /COMPANY_NUMBER: must be a Companies House number/,
     );
     const real = loadConfig({
-      ...complete,
+      ...withoutCompany,
       COMPANY_NAME: 'Florin Ltd',
       COMPANY_NUMBER: '12345678',
       COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
