@@ -30,32 +30,26 @@ export function isInvisibleText(text: string): boolean {
 
 type TextLimits = { required: string; tooLong: string; max: number; invalid?: string };
 
+/** Trimmed text that is required (only invisible characters counts as empty), bounded, without `refused`. */
+function visibleTextSchema(refused: RegExp, { required, tooLong, max, invalid }: Required<TextLimits>) {
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, { message: required, abort: true })
+    .max(max, tooLong)
+    .refine((value) => !isInvisibleText(value), { message: required, abort: true })
+    .refine((value) => !refused.test(value), invalid);
+}
+
 /**
  * A person's or a company's name, trimmed: required (a name of only invisible characters is
  * treated as empty), at most `max` characters, one line without invisible characters.
  */
-export function nameSchema({ required, tooLong, max, invalid = TEXT_RULE_TEXTS.nameInvalid }: TextLimits) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, { message: required, abort: true })
-    .max(max, tooLong)
-    .refine((value) => !isInvisibleText(value), { message: required, abort: true })
-    .refine((value) => !CONTROL_CHARACTER.test(value), invalid);
+export function nameSchema({ invalid = TEXT_RULE_TEXTS.nameInvalid, ...limits }: TextLimits) {
+  return visibleTextSchema(CONTROL_CHARACTER, { ...limits, invalid });
 }
 
 /** Free text (a message, a reason): lines allowed, text-direction and other hidden characters not. */
-export function freeTextSchema({
-  required,
-  tooLong,
-  max,
-  invalid = TEXT_RULE_TEXTS.textInvalid,
-}: TextLimits) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, { message: required, abort: true })
-    .max(max, tooLong)
-    .refine((value) => !isInvisibleText(value), { message: required, abort: true })
-    .refine((value) => !FREE_TEXT_REFUSED.test(value), invalid);
+export function freeTextSchema({ invalid = TEXT_RULE_TEXTS.textInvalid, ...limits }: TextLimits) {
+  return visibleTextSchema(FREE_TEXT_REFUSED, { ...limits, invalid });
 }
