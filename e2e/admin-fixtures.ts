@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { StaffRole } from '@florin/contracts';
 import {
+  clientAddressOf,
   expect,
   generateTotp,
   linkIn,
@@ -160,7 +161,7 @@ export const test = base.extend<AdminFixtures, AdminWorkerFixtures>({
         extraHTTPHeaders: {
           accept: 'application/json',
           // An address of its own, apart from the tests' (fixtures.ts), for the per-IP limits.
-          'x-forwarded-for': `10.251.${workerInfo.parallelIndex % 250}.1`,
+          'x-forwarded-for': clientAddressOf(workerInfo.workerIndex, 0),
         },
       });
       await signInFirstSuperadmin(request);

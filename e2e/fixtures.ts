@@ -338,6 +338,17 @@ function isIgnoredConsoleError(message: ConsoleMessage): boolean {
 
 let clientCount = 0;
 
+/**
+ * 10.x.y.z from the worker's index, which Playwright never reuses in a run
+ * (a restarted worker gets a new one; its parallel index is reused, and so
+ * would be its addresses, filling their per-IP limits): number 0 is the
+ * worker's own, 1 to 4095 its tests'.
+ */
+export function clientAddressOf(workerIndex: number, number: number): string {
+  const n = (workerIndex * 4096 + number) % 2 ** 24;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 export const test = base.extend<Fixtures>({
   cookieConsent: ['deny', { option: true }],
 
@@ -350,9 +361,8 @@ export const test = base.extend<Fixtures>({
 
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring, even empty.
   clientAddress: async ({}, use, testInfo) => {
-    clientCount += 1;
-    // 10.<worker>.x.y: unique across the workers of one run, which share one server.
-    await use(`10.${(testInfo.parallelIndex % 250) + 1}.${(clientCount >> 8) & 255}.${clientCount & 255}`);
+    clientCount = (clientCount % 4095) + 1;
+    await use(clientAddressOf(testInfo.workerIndex, clientCount));
   },
 
   extraHTTPHeaders: async ({ extraHTTPHeaders, clientAddress }, use) => {
