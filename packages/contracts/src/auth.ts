@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NotificationFlagsSchema } from './alerts.js';
 import { defineEndpoint } from './endpoint.js';
-import { VerificationStateSchema } from './kyc.js';
+import { VerificationStateSchema } from './kyc-verification-state.js';
 import { TEXT_RULE_TEXTS, nameSchema } from './text.js';
 
 /** The spec's texts for identity screens, word for word (DECISIONS.md replaces some). */
