@@ -1,0 +1,135 @@
+import { AppError, CRYPTO_WITHDRAW_TEXTS, type AdminCryptoWithdrawal } from '@florin/contracts';
+import { ON_HOLD } from '../../db/schema.js';
+import type { Posting } from '../../ledger/index.js';
+import { recordAudit, type AuditActor } from '../audit/service.js';
+import { asAsset, coins, custodyRef, feeRef, gbpValueMetadata, userRef, type Answer } from './shared.js';
+import type { CryptoWithdrawalServiceDeps, WithdrawalContext } from './withdrawal-context.js';
+
+/**
+ * An approved withdrawal is paid out: signed (cold storage) or broadcast (hot wallet), its hold posted
+ * through the ledger, and marked confirmed once on the chain.
+ */
+export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, context: WithdrawalContext) {
+  const { db, repository, ledger, notifier, userEvents } = deps;
+  const { adminAnswer, lockFor, checkNotOnHold, customerOf } = context;
+
+  /** The unsigned transaction of an approved withdrawal, for the cold-storage signer; none while on hold. */
+  async function signingRequest(id: string) {
+    const row = await repository.find(id);
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status !== 'approved') throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notApproved);
+    if ((await repository.findCustomer(row.user_id))?.block_status === ON_HOLD)
+      throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.customerOnHold);
+    const net = BigInt(row.amount) - BigInt(row.fee);
+    return {
+      data: {
+        withdrawal_id: row.id,
+        asset: asAsset(row.asset),
+        address: row.address,
+        tag: row.tag,
+        amount: coins(net, row.asset),
+        amount_units: net.toString(),
+        created_at: row.created_at.toISOString(),
+      },
+    };
+  }
+
+  /**
+   * Sends an approved withdrawal: the hot wallet (simulated chain) broadcasts
+   * it, or staff give the txid the cold-storage signer returned. The hold is
+   * posted in the same transaction (LEDGER.md: the customer's coins leave
+   * custody, net to the address and the fee to revenue).
+   */
+  async function send(
+    actor: AuditActor,
+    id: string,
+    txid: string | null | undefined,
+  ): Promise<Answer<AdminCryptoWithdrawal>> {
+    const row = await db.transaction().execute(async (trx) => {
+      const before = await lockFor(trx, id, ['approved'], CRYPTO_WITHDRAW_TEXTS.notApproved);
+      const asset = asAsset(before.asset);
+      const wallet = deps.wallets[asset];
+      // The hot wallet would send the coins now; a cold-storage txid records coins signed and sent already.
+      if (wallet.kind === 'simulated') await checkNotOnHold(trx, before);
+      const amount = BigInt(before.amount);
+      const fee = BigInt(before.fee);
+      if (wallet.kind === 'cold_storage' && !txid)
+        throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.txidRequired);
+      const postings: Posting[] = [
+        { account: userRef(before.user_id, asset), amount: -amount },
+        { account: custodyRef(asset), amount: amount - fee },
+      ];
+      if (fee > 0n) postings.push({ account: feeRef(asset), amount: fee });
+      const { journalId } = await ledger.postHold(trx, {
+        holdId: before.hold_id,
+        amount,
+        idempotencyKey: `crypto_withdrawal_sent:${id}`,
+        kind: 'crypto_withdrawal',
+        reference: `crypto_withdrawal:${id}`,
+        metadata: {
+          fee: coins(fee, asset),
+          address: before.address,
+          // What the coins leaving the balance were worth when they left, as a deposit records it.
+          ...gbpValueMetadata(deps.gbpRate(asset), asset, amount),
+        },
+        postings,
+      });
+      // Last, so that nothing after the broadcast can fail but the commit.
+      const sentTxid =
+        wallet.kind === 'simulated'
+          ? await wallet.send({ asset, address: before.address, tag: before.tag, amount: amount - fee }, trx)
+          : (txid as string);
+      const after = await repository.update(trx, id, {
+        status: 'sent',
+        journal_id: journalId,
+        txid: sentTxid,
+        sent_by: actor.staffId,
+        sent_at: new Date(),
+      });
+      await recordAudit(trx, {
+        ...actor,
+        action: 'crypto.withdrawal_sent',
+        targetType: 'crypto_withdrawal',
+        targetId: id,
+        before: { status: before.status },
+        after: { status: 'sent', txid: sentTxid, journal_id: journalId },
+      });
+      return after;
+    });
+    userEvents.moneyMoved([row.user_id]);
+    const customer = await customerOf(row);
+    if (customer)
+      await notifier.notify(customer, 'crypto_withdrawal_sent', {
+        firstName: customer.first_name,
+        receive: coins(BigInt(row.amount) - BigInt(row.fee), row.asset),
+        asset: row.asset,
+        address: row.address,
+        txid: row.txid ?? '',
+      });
+    return adminAnswer(id, CRYPTO_WITHDRAW_TEXTS.sent);
+  }
+
+  async function confirm(actor: AuditActor, id: string): Promise<Answer<AdminCryptoWithdrawal>> {
+    const row = await db.transaction().execute(async (trx) => {
+      const before = await lockFor(trx, id, ['sent'], CRYPTO_WITHDRAW_TEXTS.notSent);
+      const after = await repository.update(trx, id, {
+        status: 'confirmed',
+        confirmed_by: actor.staffId,
+        confirmed_at: new Date(),
+      });
+      await recordAudit(trx, {
+        ...actor,
+        action: 'crypto.withdrawal_confirmed',
+        targetType: 'crypto_withdrawal',
+        targetId: id,
+        before: { status: before.status },
+        after: { status: 'confirmed' },
+      });
+      return after;
+    });
+    userEvents.moneyMoved([row.user_id]);
+    return adminAnswer(id, CRYPTO_WITHDRAW_TEXTS.confirmed);
+  }
+
+  return { signingRequest, send, confirm };
+}
