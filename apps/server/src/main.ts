@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { createDevMailbox, createSmtpMailer } from './adapters/mail/mailer.js';
 import { buildApp } from './app.js';
+import { loadIpLocations } from './modules/whitelists/ip-location.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { exitIfFolderInUse } from './db/folder-lock.js';
 import { openDatabase } from './db/index.js';
@@ -112,6 +113,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  // Loading the IP-location data blocks for about a second: before listening, so no request waits behind it.
+  await loadIpLocations();
   await app.listen({ port: config.PORT, host: config.HOST });
   market.start();
   const address = app.server.address();

@@ -8,11 +8,11 @@ describe('locateIp', () => {
   });
 
   it('gives the country alone when the database knows no city', async () => {
-    expect(await locateIp('8.8.8.8')).toEqual({ city: null, country: 'United States' });
+    expect(await locateIp('8.8.8.8')).toEqual({ city: '', country: 'United States' });
   });
 
-  it('knows no place for private, loopback and documentation addresses', async () => {
+  it('knows no place for private, loopback and documentation addresses: empty, so they are not looked up again', async () => {
     for (const ip of ['10.0.0.1', '127.0.0.1', '::1', '203.0.113.7', '2001:db8::1'])
-      expect(await locateIp(ip)).toEqual({ city: null, country: null });
+      expect(await locateIp(ip)).toEqual({ city: '', country: '' });
   });
 });

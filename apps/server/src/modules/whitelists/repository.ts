@@ -207,6 +207,10 @@ export function createWhitelistRepository(db: Kysely<DB>, clock: Clock) {
 
     countLiveIps,
 
+    async saveIpLocation(id: string, location: { city: string; country: string }): Promise<void> {
+      await db.updateTable('whitelisted_ips').set(location).where('id', '=', id).execute();
+    },
+
     async listIps(userId: number, limit: number): Promise<{ rows: IpRow[]; total: number }> {
       const [rows, total] = await Promise.all([
         db

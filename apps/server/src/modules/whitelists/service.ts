@@ -68,8 +68,8 @@ function toIp(row: IpRow): WhitelistedIp {
   return {
     id: row.id,
     ip_address: row.ip_address,
-    city: row.city,
-    country: row.country,
+    city: row.city || null,
+    country: row.country || null,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -323,11 +323,14 @@ export function createWhitelistService(deps: {
     ): Promise<{ data: WhitelistedIp[]; total: number; current_ip: string }> {
       await requireOwner(userId, identification);
       const { rows, total } = await repository.listIps(userId, limit);
-      // Rows stored before locations were looked up are located as they are read.
+      // Rows saved before locations were looked up are located once, as they are first read.
       const located = await Promise.all(
-        rows.map(async (row) =>
-          row.city || row.country ? row : { ...row, ...(await locateIp(row.ip_address)) },
-        ),
+        rows.map(async (row) => {
+          if (row.city !== null || row.country !== null) return row;
+          const location = await locateIp(row.ip_address);
+          await repository.saveIpLocation(row.id, location);
+          return { ...row, ...location };
+        }),
       );
       return { data: located.map(toIp), total, current_ip: normalizeIp(currentIp) };
     },

@@ -639,6 +639,18 @@ describe('IP whitelisting', () => {
       city: 'St Albans',
       country: 'United Kingdom',
     });
+    // ...once: the place is saved, and a private address's "nothing known" too, so no read looks them up again.
+    const saved = await db()
+      .selectFrom('whitelisted_ips')
+      .select(['ip_address', 'city', 'country'])
+      .where('user_id', '=', customer.id)
+      .orderBy('ip_address')
+      .execute();
+    expect(saved).toEqual([
+      { ip_address: customer.browser.ip, city: '', country: '' },
+      { ip_address: '2001:db8::1', city: '', country: '' },
+      { ip_address: '81.2.69.142', city: 'St Albans', country: 'United Kingdom' },
+    ]);
 
     // The address in use cannot go while others stay: the next sign-in from here would be refused.
     const firstId = WhitelistedIpSchema.parse(addedBody.data).id;
