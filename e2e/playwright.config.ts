@@ -36,10 +36,16 @@ const baseURL = `http://127.0.0.1:${port}`;
 
 /**
  * Stories that change what every customer of the shared server sees (the fee schedule and a coin's
- * terms, the message of the day). They run one at a time once the others are done, so no story
- * meets another's settings halfway.
+ * terms, the message of the day, the simulated market's price, which the trade stories drive). They
+ * run one at a time once the others are done, so no story meets another's settings or prices halfway.
  */
-const GLOBAL_SETTINGS_STORIES = ['admin/trading-settings.spec.ts', 'dashboard/message-of-the-day.spec.ts'];
+const GLOBAL_SETTINGS_STORIES = [
+  'admin/trading-settings.spec.ts',
+  'dashboard/message-of-the-day.spec.ts',
+  'trade/trading.spec.ts',
+  'trade/csv-records.spec.ts',
+  'dashboard/balance-parts.spec.ts',
+];
 
 const chromium = {
   ...devices['Desktop Chrome'],
