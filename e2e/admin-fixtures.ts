@@ -4,10 +4,12 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { StaffRole } from '@florin/contracts';
 import {
   clientAddressOf,
+  csrfHeaders,
   expect,
   generateTotp,
   linkIn,
   nextUsableTotpStep,
+  postJson,
   test as base,
   totpStep,
   uniqueEmail,
@@ -65,21 +67,6 @@ export async function freshStaffCode(secret: string): Promise<string> {
   const step = await nextUsableTotpStep(usedSteps.get(secret));
   usedSteps.set(secret, step);
   return generateTotp(secret, step * STEP_MS);
-}
-
-async function csrfHeader(request: APIRequestContext): Promise<Record<string, string>> {
-  const find = async () =>
-    (await request.storageState()).cookies.find((cookie) => cookie.name === 'csrf_token')?.value;
-  if (!(await find())) await request.get('/api/v1/csrf');
-  const token = await find();
-  if (!token) throw new Error('The server set no csrf_token cookie');
-  return { 'x-csrf-token': token };
-}
-
-async function postJson<T>(request: APIRequestContext, url: string, data: unknown = {}): Promise<T> {
-  const response = await request.post(url, { data, headers: await csrfHeader(request) });
-  if (!response.ok()) throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
-  return (await response.json()) as T;
 }
 
 type LoginAnswer = { login_token: string; enrollment: { secret: string } | null };
@@ -199,7 +186,7 @@ export const test = base.extend<AdminFixtures, AdminWorkerFixtures>({
     // Nobody made for one test can sign in after it (a 409: the test disabled them itself).
     for (const id of created) {
       await superadminApi.post(`/api/admin/staff/${id}/disable`, {
-        headers: await csrfHeader(superadminApi),
+        headers: await csrfHeaders(superadminApi),
       });
     }
   },

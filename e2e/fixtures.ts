@@ -222,13 +222,24 @@ export async function csrfHeaders(request: APIRequestContext): Promise<Record<st
   return { 'x-csrf-token': token };
 }
 
-/** POSTs JSON as the web app does (CSRF cookie echoed in the header); throws on anything but a 2xx. */
-async function postJson(request: APIRequestContext, url: string, data?: unknown): Promise<unknown> {
-  const response = await request.post(url, { data: data ?? {}, headers: await csrfHeaders(request) });
+/**
+ * POSTs JSON as the web app does (CSRF cookie echoed in the header), with any
+ * further headers (an Idempotency-Key); throws on anything but a 2xx.
+ */
+export async function postJson<T = unknown>(
+  request: APIRequestContext,
+  url: string,
+  data: unknown = {},
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const response = await request.post(url, {
+    data,
+    headers: { ...(await csrfHeaders(request)), ...headers },
+  });
   if (!response.ok()) {
     throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
   }
-  return response.json();
+  return (await response.json()) as T;
 }
 
 /**
@@ -243,10 +254,14 @@ export async function enableTwoFactor(
   if (!generated.ok()) throw new Error(`2FA generate answered ${generated.status()}`);
   const { secret } = ((await generated.json()) as { data: { secret: string } }).data;
   const app = authenticator(secret);
-  const body = (await postJson(request, '/api/v1/two-factor-authentication/toggle', {
-    passcode: await app.code(),
-    disable_2fa: 0,
-  })) as { recovery_codes?: string[] };
+  const body = await postJson<{ recovery_codes?: string[] }>(
+    request,
+    '/api/v1/two-factor-authentication/toggle',
+    {
+      passcode: await app.code(),
+      disable_2fa: 0,
+    },
+  );
   return { secret, recoveryCodes: body.recovery_codes ?? [], authenticator: app };
 }
 

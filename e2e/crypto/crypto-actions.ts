@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { csrfHeaders } from '../fixtures.js';
+import { postJson } from '../fixtures.js';
 
 /**
  * What happens off-screen in the crypto stories, through the dev routes the
@@ -7,28 +7,22 @@ import { csrfHeaders } from '../fixtures.js';
  * simulated chain, blocks being mined, and the 24-hour security waits ending.
  */
 
-async function postDev(request: APIRequestContext, url: string, data: unknown): Promise<unknown> {
-  const response = await request.post(url, { data, headers: await csrfHeaders(request) });
-  if (!response.ok()) throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
-  return response.json();
-}
-
 /** Someone pays `amount` to `address`: the transaction waits in the simulated mempool. */
 export async function broadcastDeposit(
   request: APIRequestContext,
   deposit: { asset: string; address: string; amount: string; tag?: string },
 ): Promise<void> {
-  await postDev(request, '/dev/crypto/simulated-chain/deposit', deposit);
+  await postJson(request, '/dev/crypto/simulated-chain/deposit', deposit);
 }
 
 /** Mines `blocks` blocks (the mempool goes into the first), then the server's deposit watcher runs. */
 export async function mineBlocks(request: APIRequestContext, asset: string, blocks: number): Promise<void> {
-  await postDev(request, '/dev/crypto/simulated-chain/mine', { asset, blocks });
+  await postJson(request, '/dev/crypto/simulated-chain/mine', { asset, blocks });
 }
 
 /** A day passes: the wait after turning on 2FA (or changing the password) is over. */
 export async function passSecurityWaits(request: APIRequestContext, email: string): Promise<void> {
-  await postDev(request, '/dev/security/pass-waits', { email });
+  await postJson(request, '/dev/security/pass-waits', { email });
 }
 
 /** Picks a coin in the Deposit / Withdraw screen's asset selector by its code, e.g. "BTC". */

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '../admin-fixtures.js';
 import { chooseCoin } from '../crypto/crypto-actions.js';
-import { csrfHeaders, type Mailbox } from '../fixtures.js';
+import { postJson, type Mailbox } from '../fixtures.js';
 import { test, useTradingPlatform } from '../trade/market-actions.js';
 import { fund, makeCustomerLive } from './dashboard-actions.js';
 
@@ -15,17 +15,11 @@ import { fund, makeCustomerLive } from './dashboard-actions.js';
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 let keys = 0;
 
+/** A money request, with a key of its own: its answer's data. */
 async function post(request: APIRequestContext, url: string, data: unknown): Promise<unknown> {
   keys += 1;
-  const response = await request.post(url, {
-    data,
-    headers: {
-      ...(await csrfHeaders(request)),
-      'idempotency-key': `e2e-parts-${Date.now().toString(36)}-${process.pid}-${keys}`,
-    },
-  });
-  if (!response.ok()) throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
-  return ((await response.json()) as { data: unknown }).data;
+  const key = `e2e-parts-${Date.now().toString(36)}-${process.pid}-${keys}`;
+  return (await postJson<{ data: unknown }>(request, url, data, { 'idempotency-key': key })).data;
 }
 
 /** A BTC withdrawal asked for, confirmed with the mailed code and left with staff: pending, its coins held. */

@@ -1,7 +1,7 @@
 import type { PriceUpdate } from '@florin/contracts';
 import type { APIRequestContext } from '@playwright/test';
 import { test as base } from '../admin-fixtures.js';
-import { csrfHeaders } from '../fixtures.js';
+import { postJson } from '../fixtures.js';
 
 /**
  * The trade stories' market: the simulated market is moved through the dev
@@ -9,15 +9,9 @@ import { csrfHeaders } from '../fixtures.js';
  * happens to reach it.
  */
 
-export async function postDev(request: APIRequestContext, url: string, data: unknown): Promise<unknown> {
-  const response = await request.post(url, { data, headers: await csrfHeaders(request) });
-  if (!response.ok()) throw new Error(`POST ${url} answered ${response.status()}: ${await response.text()}`);
-  return response.json();
-}
-
 /** Makes the customer a trading-platform (2) customer, as an upgrade would. */
 export async function useTradingPlatform(request: APIRequestContext, email: string): Promise<void> {
-  await postDev(request, '/dev/users/platform', { email, platform: 2 });
+  await postJson(request, '/dev/users/platform', { email, platform: 2 });
 }
 
 /** The pair's latest close, from the last ten minutes of candles (the current minute may have none yet). */
@@ -49,10 +43,10 @@ export const test = base.extend<{ market: Market }>({
     await use({
       drive: async (symbol, mid) => {
         if (!originals.has(symbol)) originals.set(symbol, await currentMid(api, symbol));
-        const body = (await postDev(api, '/dev/market/drive', { symbol, mid })) as { data: PriceUpdate };
+        const body = await postJson<{ data: PriceUpdate }>(api, '/dev/market/drive', { symbol, mid });
         return body.data;
       },
     });
-    for (const [symbol, mid] of originals) await postDev(api, '/dev/market/drive', { symbol, mid });
+    for (const [symbol, mid] of originals) await postJson(api, '/dev/market/drive', { symbol, mid });
   },
 });
