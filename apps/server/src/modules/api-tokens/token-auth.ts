@@ -12,6 +12,7 @@ import {
 import type { TokenUse } from '../../http/auth.js';
 import type { ApiTokenService, TokenRateLimiter } from './service.js';
 import { isPermitted, routeKey, TOKEN_RULES } from './token-rules.js';
+import { matchedRoute } from '../../http/matched-route.js';
 
 export type CustomerRoute = { method: string; url: string; token: TokenUse | undefined };
 
@@ -58,7 +59,7 @@ function decodedName(name: string): string {
 function presentedToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.startsWith(`Bearer ${API_TOKEN_PREFIX}`)) return header.slice(7).trim();
-  if (request.method === 'GET' && request.routeOptions.url === getBalances.path) {
+  if (request.method === 'GET' && matchedRoute(request) === getBalances.path) {
     const { token } = request.query as { token?: unknown };
     if (typeof token === 'string' && token.startsWith(API_TOKEN_PREFIX)) return token;
   }
@@ -99,7 +100,7 @@ export function registerApiTokenAuth(
     request.log = request.log.child({ apiTokenId: holder.id });
     reply.log = request.log;
     if (!use) {
-      const url = request.routeOptions.url ?? '';
+      const url = matchedRoute(request) ?? '';
       throw new AppError(
         'FORBIDDEN',
         TOKEN_ROUTES.has(routeKey(request.method, url))

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { matchedRoute } from '../../http/matched-route.js';
 
 /** 127.0.0.0/8, ::1, and IPv4 loopback written as IPv6 (::ffff:127.0.0.1): this machine only. */
 export function isLoopbackAddress(address: string | undefined): boolean {
@@ -15,7 +16,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  */
 export function keepDevRoutesToLoopback(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.url?.startsWith('/dev/')) return;
+    if (!matchedRoute(request)?.startsWith('/dev/')) return;
     if (isLoopbackAddress(request.socket.remoteAddress)) return;
     reply.callNotFound();
     return reply;

@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError, type PriceUpdate } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
+import { matchedRoute } from '../../http/matched-route.js';
 
 /** Where the figures a scrape reports come from, besides the requests this instance served. */
 export type MetricsSources = {
@@ -63,7 +64,7 @@ export function createMetrics() {
   return {
     registry,
     observe(request: FastifyRequest, reply: FastifyReply): void {
-      const route = request.routeOptions.url ?? 'unmatched';
+      const route = matchedRoute(request) ?? 'unmatched';
       const labels = { method: request.method, route };
       requests.inc({ ...labels, status: String(reply.statusCode) });
       latency.observe(labels, reply.elapsedTime / 1000);
