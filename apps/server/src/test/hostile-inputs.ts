@@ -2,6 +2,7 @@ import { parse as parseQuery } from 'node:querystring';
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { AppRoute } from '../http/route.js';
+import { multipart } from '../modules/kyc/test-kit.js';
 
 /** One request's worth of bad input for a route: its URL (path parameters and query) and its raw body. */
 export type HostileInput = {
@@ -268,14 +269,8 @@ function bodyInput(route: AppRoute, kind: string, body: string, contentType?: st
 
 /** A multipart form of text fields, as the upload routes read them. */
 function multipartBody(fields: Record<string, string>): { body: string; contentType: string } {
-  const boundary = 'hostile-boundary';
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return {
-    body: `${parts.join('')}--${boundary}--\r\n`,
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
+  const form = multipart(Object.entries(fields).map(([name, value]) => ({ name, value })));
+  return { body: form.payload.toString(), contentType: form.headers['content-type'] };
 }
 
 /** A field takes decimal text: "1" passes its own schema and a word does not (amounts, prices, limits). */

@@ -9,7 +9,7 @@ import {
 } from '@florin/contracts';
 import { signedInStaff } from './admin.js';
 import type { TestApp } from './app.js';
-import { mailedCode, newIdempotencyKey, type FiatCustomer } from '../modules/fiat/test-kit.js';
+import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../modules/fiat/test-kit.js';
 
 /**
  * Money moved the way customers and staff move it: through the API and the
@@ -122,13 +122,7 @@ export async function moneyPaths(t: TestApp) {
 
     /** A fiat withdrawal request to the customer's verified bank account: pending, its amount held. */
     async fiatWithdrawal(customer: FiatCustomer, amount: string) {
-      return ok<{ id: string; status: string }>(
-        await customer.browser.post(
-          '/api/v1/users/withdraw',
-          { amount },
-          { headers: { 'idempotency-key': newIdempotencyKey() } },
-        ),
-      );
+      return ok<{ id: string; status: string }>(await withdraw(customer, { amount }));
     },
 
     /** Finance records a fiat withdrawal as paid by the bank: the hold is posted, the money gone. */
