@@ -49,11 +49,11 @@ step() {
 static_checks() {
   local dir
   dir=$(mktemp -d)
-  npx eslint . --max-warnings 0 --cache --cache-location .cache/eslint/ > "$dir/eslint" 2>&1 &
+  npm run --silent lint:eslint > "$dir/eslint" 2>&1 &
   local eslint=$!
   (
     npm run --silent typecheck > "$dir/typecheck" 2>&1 || exit 1
-    npx prettier --check --cache --cache-location .cache/prettier . > "$dir/prettier" 2>&1 || exit 1
+    npm run --silent lint:format > "$dir/prettier" 2>&1 || exit 1
     npm run --silent build > "$dir/build" 2>&1 || exit 1
   ) &
   local others=$!
