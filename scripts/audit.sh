@@ -2,7 +2,7 @@
 # npm run audit: npm's advisories against the production dependencies (what the server ships with),
 # failing on a high or critical one. Exit 0: none; 1: at least one (listed above the message);
 # 2: no verdict, because the registry's advisory service could not be asked. Findings and the
-# reasons for any left in place are in docs/decisions.md ("npm audit", 2026-11-26).
+# reasons for any left in place are in docs/decisions/070-npm-audit-of-production-dependencies.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +19,5 @@ if grep -Eq 'audit endpoint returned an error|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|E
   exit 2
 fi
 echo 'npm audit: high or critical advisories against the production dependencies (above).' \
-  'Upgrade each, or explain in docs/decisions.md why it stays.' >&2
+  'Upgrade each, or explain in docs/decisions/070-npm-audit-of-production-dependencies.md why it stays.' >&2
 exit 1

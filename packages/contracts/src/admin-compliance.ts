@@ -11,7 +11,8 @@ import { freeTextSchema } from './text.js';
  * The back office's compliance queue, case page and customer view. Every path
  * is under /api/admin/ and answers 404 to anyone whose role the route does
  * not admit (admin.ts). The spec shows no admin screens (000 §2, §6), so these
- * texts are ours (docs/decisions.md). The customer view is in admin-customers.ts.
+ * texts are ours (docs/decisions/031-compliance-queue-and-make-live.md). The
+ * customer view is in admin-customers.ts.
  */
 
 export const COMPLIANCE_TEXTS = {

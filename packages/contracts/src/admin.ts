@@ -22,7 +22,7 @@ export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
   support: 'Support',
 };
 
-/** The spec has no back office; these texts are ours (docs/decisions.md). */
+/** The spec has no back office; these texts are ours (the back-office decisions in docs/decisions/). */
 export const ADMIN_TEXTS = {
   invalidCredentials: 'The email or password is incorrect.',
   staffDisabled: 'This staff account is disabled. Ask a superadmin to enable it.',

@@ -15,7 +15,7 @@ export const API_TOKEN_TEXTS = {
   failed: 'Something went wrong. Please contact the admin.',
   generated: 'API Token generated.',
   deleted: 'API Token successfully deleted.',
-  // ours (docs/decisions.md, 2026-11-24)
+  // ours (docs/decisions/052-api-tokens-and-public-api.md)
   shownOnce: 'Copy this token now: it is shown only once.',
   alreadyHasToken: 'You already have an API token. Use Generate Another to add one with a permission.',
   tooMany: 'You have the most API tokens allowed. Delete one before generating another.',

@@ -25,7 +25,7 @@ export const CRYPTO_WITHDRAW_TEXTS = {
   passcodeRequired: 'Please provide 2FA Code.',
   verificationTitle: 'Withdraw Verification',
   twoFactorTitle: 'Two Factor Authentication',
-  // ours (docs/decisions.md, 2026-11-24)
+  // ours (docs/decisions/048-crypto-withdrawals-and-whitelists.md)
   importantNotice:
     'Important: only send to a wallet address you own and have checked. Crypto transfers cannot be reversed: coins sent to a wrong address are lost.',
   amountFormat: 'Enter an amount such as 0.5.',

@@ -16,7 +16,7 @@ import { pageSchema } from './pagination.js';
 export const CRYPTO_TEXTS = {
   // spec 001 §2
   contactSupport: 'Please contact support to have a unique wallet assigned to your account',
-  // ours (docs/decisions.md, 2026-11-23)
+  // ours (docs/decisions/047-crypto-deposits.md)
   addressGenerated: 'Your deposit address is ready.',
   tagGenerated: 'Your destination tag is ready. Always send XRP with it.',
   xrpTagWarning: 'Deposits without this destination tag cannot be credited automatically: always include it.',

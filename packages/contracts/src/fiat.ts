@@ -25,7 +25,7 @@ export const FIAT_TEXTS = {
   registerBankTitle: 'Register Bank Details!',
   registerBankText: 'You need to register your bank account first to withdraw',
   noBankAccount: 'You need to register your Bank Account',
-  // ours (docs/decisions.md, 2026-11-23)
+  // ours (docs/decisions/044-fiat-money-server.md)
   amountFormat: 'Enter an amount such as 10 or 10.50.',
   amountDecimals: 'Enter at most 2 decimal places.',
   amountPositive: 'Enter an amount greater than zero.',

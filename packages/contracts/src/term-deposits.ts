@@ -37,7 +37,7 @@ export const TERM_DEPOSIT_TEXTS = {
   transfer: 'Transfer',
   confirm: 'Confirm',
   lockedUntilExpiry: 'Deposited balances cannot be withdrawn or traded until expiry.',
-  // ours (docs/decisions.md, 2026-11-24): the risk disclosure UK rules expect for a lock-up
+  // ours (docs/decisions/055-term-deposits.md): the risk disclosure UK rules expect for a lock-up
   confirmTitle: 'Confirm your term deposit',
   riskTitle: 'Before you lock your coins',
   riskValue:

@@ -24,7 +24,7 @@ export const TRADING_TEXTS = {
   cancelProcessing: 'Cancel order processing...',
   orderNotFound: 'Order not found.',
   noTransactions: 'You have no transactions.',
-  // ours (docs/decisions.md, 2026-11-24)
+  // ours (docs/decisions/049-trading-quotes-orders-positions.md)
   insufficientFunds: 'Your balance is not enough for this order.',
   quoteExpired: 'This price has expired. Please preview the order again.',
   quoteUsed: 'This quote has been executed already.',

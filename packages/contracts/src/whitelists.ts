@@ -18,7 +18,7 @@ export const WHITELIST_TEXTS = {
   addressRequired: 'Please add a valid wallet address.',
   removalFailed: 'Something went wrong. Please contact the admin.',
   codeExpired: 'Verification Code Expired',
-  // ours (docs/decisions.md, 2026-11-24)
+  // ours (docs/decisions/048-crypto-withdrawals-and-whitelists.md)
   twoFactorRequired: 'Turn on two-factor authentication first: whitelisting needs it.',
   passcodeRequired: 'Please provide 2FA Code.',
   wrongPasscode: 'Wrong passcode.',

@@ -12,7 +12,7 @@ import path from 'node:path';
  * the boot's id and the process's start time, so a reused pid is not taken
  * for the holder. A holder that is gone (killed, crashed) leaves the file
  * behind; the next opener finds it stale and takes it over. See
- * docs/decisions.md, "One process on a data folder".
+ * docs/decisions/115-one-process-per-data-folder.md.
  */
 
 export const LOCK_FILE = 'florin.lock';

@@ -93,7 +93,7 @@ export function clearSessionCookies(reply: FastifyReply, settings: CookieSetting
  * The staff cookie lives as long as the session may (8 hours), is Strict and
  * reaches only /api/admin. The CSRF cookie is the one customers use: the
  * web app reads one cookie, so signing in on one side replaces the other's
- * (docs/decisions.md).
+ * (docs/decisions/028-staff-sign-in.md).
  */
 export function setStaffSessionCookies(
   reply: FastifyReply,

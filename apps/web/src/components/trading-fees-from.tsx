@@ -3,8 +3,9 @@ import { lowestTradingPercent, useFees } from '../lib/fees';
 
 /**
  * "fees starting at 0.35%" with the trading account's lowest fee as the server charges it, so the claim
- * follows the schedule finance keeps in the back office (docs/decisions.md). Until the fees arrive the
- * figure is a loader; if they cannot be read, the phrase points to the fees page rather than guess.
+ * follows the schedule finance keeps in the back office
+ * (docs/decisions/095-fees-starting-at-follows-schedule.md). Until the fees arrive the figure is a loader;
+ * if they cannot be read, the phrase points to the fees page rather than guess.
  */
 export function TradingFeesFrom({ capitalised = false }: { capitalised?: boolean }) {
   const fees = useFees();

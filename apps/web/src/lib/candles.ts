@@ -4,7 +4,7 @@ import { FIAT_CODES } from '@florin/domain';
 /**
  * Chart candles. Prices here are JS numbers because the chart library draws
  * numbers; they are display values only and never feed an amount, a quote or
- * a trade (docs/decisions.md, 2026-11-23, chart prices).
+ * a trade (docs/decisions/037-chart-price-strip-and-stream.md).
  */
 export type ChartCandle = { time: number; open: number; high: number; low: number; close: number };
 

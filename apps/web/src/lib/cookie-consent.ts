@@ -21,9 +21,10 @@ function readConsent(): CookieConsent | null {
 /**
  * The visitor's answer to the cookie bar: null until they choose. Only the
  * session and CSRF cookies, which the site cannot work without, are set
- * before an Allow (docs/decisions.md, cookie consent). Undefined while it
- * cannot be known: in a page drawn at build time (prerender.tsx) and the
- * hydration of it, so a returning visitor never sees the bar flash up.
+ * before an Allow (docs/decisions/061-landing-page-and-cookie-consent.md).
+ * Undefined while it cannot be known: in a page drawn at build time
+ * (prerender.tsx) and the hydration of it, so a returning visitor never
+ * sees the bar flash up.
  */
 export function useCookieConsent(): CookieConsent | null | undefined {
   return useSyncExternalStore(

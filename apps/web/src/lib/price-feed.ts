@@ -14,7 +14,7 @@ export function usePriceFeed() {
   return useQuery(priceFeedQuery);
 }
 
-/** The spec is silent; said in words wherever a price may be out of date (docs/decisions.md, stale prices). */
+/** The spec is silent; said in words wherever a price may be out of date (docs/decisions/037-chart-price-strip-and-stream.md). */
 export const STALE_PRICES_TEXT =
   'Prices paused: the live feed has stopped, so prices shown may be out of date.';
 

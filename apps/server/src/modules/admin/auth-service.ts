@@ -23,7 +23,7 @@ const LOGIN_CHALLENGE_SECONDS = 300;
 const ENROLLMENT_CHALLENGE_SECONDS = 600;
 const LOGIN_CHALLENGE_MAX_FAILURES = 5;
 
-/** The customer sign-in's limits (docs/decisions.md, Abuse limits), counted apart for staff. */
+/** The customer sign-in's limits (docs/decisions/018-abuse-limits-in-the-database.md), counted apart for staff. */
 export const STAFF_LIMITS = {
   loginPerIp: { name: 'staff-login:ip', max: 30, windowMinutes: 10 },
   loginFailuresPerAccount: { name: 'staff-login:account', max: 5, windowMinutes: 15 },

@@ -49,7 +49,7 @@ const keyOf = (endpoint: Pick<Endpoint, 'method' | 'path'>) => routeKey(endpoint
  * themselves (RouteOptions.token does, for new routes). Every customer route
  * not named here, nor by its own `token`, refuses tokens: account, security,
  * whitelist, KYC and token settings, and fiat withdrawals, stay in the browser
- * (docs/decisions.md, 2026-11-24).
+ * (docs/decisions/052-api-tokens-and-public-api.md).
  */
 export const TOKEN_RULES: ReadonlyMap<string, TokenUse> = new Map<string, TokenUse>([
   // READ: balances, history, orders, positions, terms and the account's read-only facts.

@@ -41,7 +41,8 @@ export function createSignIn(deps: AuthServiceDeps) {
    * Where a failed password or code is counted: with everyone's against the
    * account, or, from an address the account has signed in from before, apart
    * (per account and address). Guesses from elsewhere then stop at the
-   * account's limit without locking the owner out at home (docs/decisions.md).
+   * account's limit without locking the owner out at home
+   * (docs/decisions/073-brute-force-from-many-addresses.md).
    */
   async function failureCount(
     userId: number | undefined,

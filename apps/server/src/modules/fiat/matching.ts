@@ -1,7 +1,7 @@
 /**
  * How an incoming transfer finds its customer: the reference must carry the
  * customer's user_identification, and the payer must be the customer (or
- * their company). docs/decisions.md, 2026-11-23.
+ * their company). docs/decisions/044-fiat-money-server.md.
  */
 
 /** Candidate user_identifications in a payment reference: each run of letters and digits, upper case. */

@@ -22,7 +22,7 @@ type ConfirmModalProps = {
 /**
  * Spec 002 section 2.6: deposited balances cannot be withdrawn or traded
  * until expiry; with the risks a UK customer is told before a lock-up
- * (docs/decisions.md, 2026-11-24).
+ * (docs/decisions/055-term-deposits.md).
  */
 export function ConfirmModal({ pending, isSubmitting, onConfirm, onClose }: ConfirmModalProps) {
   const code = pending?.coin.coin_id.toUpperCase() ?? '';

@@ -3,8 +3,9 @@ import type { CandleRow } from '@florin/contracts';
 /**
  * The trading screen's 24-hour statistics (spec 002 section 2.4), from real
  * hourly candles rather than the earlier layout's placeholders. Display
- * values only, as JS numbers like the chart's (docs/decisions.md, chart
- * prices): nothing here feeds an amount, a quote or a trade.
+ * values only, as JS numbers like the chart's (chart prices in
+ * docs/decisions/037-chart-price-strip-and-stream.md): nothing here feeds
+ * an amount, a quote or a trade.
  */
 
 /** One more than a day of hours: the first row's close is the price 24 hours ago. */
