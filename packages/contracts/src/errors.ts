@@ -135,6 +135,16 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The abuse limits' refusal (server security/rate-limits.ts): `tooManyAttempts`, then
+ * `tryAgainFrom` and the moment the window frees a place, as waitUntilText writes it. The
+ * web adds the same words to a 429 that does not name the moment itself.
+ */
+export const RATE_LIMIT_TEXTS = {
+  tooManyAttempts: 'Too many attempts.',
+  tryAgainFrom: 'You can try again from',
+} as const;
+
 /** The spec's title for a 500 anywhere ("Failed!"). */
 export const GENERIC_FAILURE_TITLE = 'Failed!';
 export const GENERIC_FAILURE_TEXT = ERROR_CODES.INTERNAL.message;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { AppError } from '@florin/contracts';
+import { AppError, RATE_LIMIT_TEXTS, waitUntilText } from '@florin/contracts';
 import type { DB } from '../db/schema.js';
 
 /** An abuse limit: at most `max` counted events per key in a sliding window. */
@@ -31,15 +31,23 @@ export const LIMITS = {
   withdrawalCodeResends: { name: 'withdrawal-code-resend:withdrawal', max: 5, windowMinutes: 24 * 60 },
 } as const satisfies Record<string, Limit>;
 
-/** `retry_after` (seconds) becomes the answer's Retry-After header, so the page can say when to try again. */
-function tooMany(limit: Limit, retryAfterSeconds: number): AppError {
+/**
+ * Names the moment a retry works, as the page's alert does: the window's length overstates
+ * the wait once the oldest counted event is part-way through it. `retry_after` (seconds to
+ * the same moment) becomes the answer's Retry-After header.
+ */
+function tooMany(freeAt: Date, retryAfterSeconds: number): AppError {
+  const { tooManyAttempts, tryAgainFrom } = RATE_LIMIT_TEXTS;
   return new AppError(
     'RATE_LIMITED',
-    `Too many attempts. Please wait ${limit.windowMinutes} minutes and try again.`,
+    waitUntilText(`${tooManyAttempts} ${tryAgainFrom}`, freeAt),
     undefined,
     { retry_after: retryAfterSeconds },
   );
 }
+
+/** The events a key has in its window, and when a retry works (null when there are none). */
+type WindowState = { count: number; free_at: Date | null; seconds: number | null };
 
 /**
  * Counts in the database so several instances share one count. `take`
@@ -47,23 +55,21 @@ function tooMany(limit: Limit, retryAfterSeconds: number): AppError {
  * a key's events (the right password ends a run of failures).
  */
 export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } = { enabled: true }) {
-  const count = async (executor: Kysely<DB>, limit: Limit, subject: string) => {
-    // ABUSE_LIMITS=off (never in production): nothing is ever over its limit.
-    if (!options.enabled) return 0;
-    const row = await sql<{ count: number }>`
-      SELECT count(*)::int AS count FROM rate_limit_hits
-      WHERE key = ${`${limit.name}:${subject}`} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(
-      executor,
-    );
-    return row.rows[0]?.count ?? 0;
-  };
-  // The window frees a place when its oldest counted event leaves it.
-  const secondsUntilFree = async (executor: Kysely<DB>, limit: Limit, key: string) => {
-    const row = await sql<{ seconds: number | null }>`
-      SELECT ceil(extract(epoch FROM min(at) + make_interval(mins => ${limit.windowMinutes}) - now()))::int AS seconds
-      FROM rate_limit_hits
-      WHERE key = ${key} AND at > now() - make_interval(mins => ${limit.windowMinutes})`.execute(executor);
-    return Math.max(1, row.rows[0]?.seconds ?? limit.windowMinutes * 60);
+  /*
+   * One read for the count and the wait, on the database's clock. The wait ends on the whole
+   * minute after the oldest counted event leaves the window: the message names minutes, and
+   * a retry at the minute it names must work.
+   */
+  const windowOf = async (executor: Kysely<DB>, limit: Limit, key: string): Promise<WindowState> => {
+    const span = sql`make_interval(mins => ${limit.windowMinutes})`;
+    const row = await sql<WindowState>`
+      SELECT count, free_at, ceil(extract(epoch FROM free_at - now()))::int AS seconds
+      FROM (
+        SELECT count(*)::int AS count, to_timestamp(ceil(extract(epoch FROM min(at) + ${span}) / 60) * 60) AS free_at
+        FROM rate_limit_hits
+        WHERE key = ${key} AND at > now() - ${span}
+      ) AS counted`.execute(executor);
+    return row.rows[0] ?? { count: 0, free_at: null, seconds: null };
   };
   return {
     /**
@@ -75,8 +81,11 @@ export function createRateLimiter(db: Kysely<DB>, options: { enabled: boolean } 
       const key = `${limit.name}:${subject}`;
       await db.transaction().execute(async (trx) => {
         await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
-        if ((await count(trx, limit, subject)) >= limit.max)
-          throw tooMany(limit, await secondsUntilFree(trx, limit, key));
+        // ABUSE_LIMITS=off (never in production): nothing is ever over its limit.
+        if (options.enabled) {
+          const { count, free_at, seconds } = await windowOf(trx, limit, key);
+          if (count >= limit.max && free_at) throw tooMany(new Date(free_at), Math.max(1, seconds ?? 1));
+        }
         await trx.insertInto('rate_limit_hits').values({ key }).execute();
       });
     },

@@ -19,7 +19,7 @@ export function RateLimitAlert({
   if (!notice || (notice.until !== null && !isWaiting(notice.until, now))) return null;
   return (
     <Container size={maw ?? 'lg'} pt="md">
-      <Alert color="orange" variant="light" role="alert" title="Too many attempts" mb="md">
+      <Alert color="orange" variant="light" role="alert" title={notice.title} mb="md">
         {describeRateLimit(notice.message, notice.until)}
       </Alert>
     </Container>

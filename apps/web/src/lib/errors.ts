@@ -125,7 +125,7 @@ export function reportError(error: unknown, options: ReportErrorOptions = {}): v
   }
   if (appError.code === 'RATE_LIMITED') {
     // An alert above the page's forms (RateLimitAlert) that stays until the wait is over, not a 3-second toast.
-    noteRateLimit(appError);
+    noteRateLimit(appError, options.title ?? TITLES.RATE_LIMITED);
     return;
   }
   const title =

@@ -39,6 +39,7 @@ import { createCryptoWithdrawalService } from './withdrawals.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
 import { testClock } from '../../test/clock.js';
+import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
 
 let t: TestApp;
 let finance: SignedInStaff;
@@ -575,8 +576,6 @@ describe('second factor', () => {
 });
 
 describe('guessing the second factor', () => {
-  const RATE_LIMITED_TEXT = 'Too many attempts. Please wait 15 minutes and try again.';
-
   /** The same customer signed in on another browser, from an address of its own. */
   async function elsewhere(customer: Customer): Promise<Customer> {
     return { ...customer, browser: await customerBrowser(t.app, db(), customer.id) };
@@ -632,7 +631,10 @@ describe('guessing the second factor', () => {
 
     const locked = await submit(customer, withdrawal.id, await rightCode(customer, secret));
     expect(locked.statusCode).toBe(429);
-    expect(errorOf(locked)).toMatchObject({ code: 'RATE_LIMITED', message: RATE_LIMITED_TEXT });
+    expect(errorOf(locked)).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(TOO_MANY_ATTEMPTS) as string,
+    });
     expect(await statusOf(withdrawal.id)).toBe('verified');
     expect(await held(customer.id)).toBe(10_000_000n);
 

@@ -4,6 +4,7 @@ import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo } from '../../test/browser.js';
+import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
 import { newCustomer } from '../kyc/test-kit.js';
 
 const MAILBOXES = {
@@ -161,7 +162,7 @@ describe('POST /api/v1/inquire/{type}', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({
       code: 'RATE_LIMITED',
-      message: 'Too many attempts. Please wait 60 minutes and try again.',
+      message: expect.stringMatching(TOO_MANY_ATTEMPTS) as string,
     });
     expect(await countEnquiries()).toBe(enquiriesBefore);
     expect(await countMail()).toBe(mailBefore);

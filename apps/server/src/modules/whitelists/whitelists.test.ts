@@ -28,6 +28,7 @@ import { createNotifier } from '../notifications/service.js';
 import { createWhitelistRepository } from './repository.js';
 import { createWhitelistService } from './service.js';
 import { testClock } from '../../test/clock.js';
+import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
 
 let t: TestApp;
 
@@ -345,7 +346,7 @@ describe('guessing the whitelist passcode', () => {
     expect(locked.statusCode).toBe(429);
     expect(errorOf(locked)).toMatchObject({
       code: 'RATE_LIMITED',
-      message: 'Too many attempts. Please wait 15 minutes and try again.',
+      message: expect.stringMatching(TOO_MANY_ATTEMPTS) as string,
     });
     expect((await listWallets(customer)).total).toBe(0);
   });

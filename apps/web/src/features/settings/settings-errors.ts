@@ -11,9 +11,8 @@ const SOMETHING_WENT_WRONG = 'Something went wrong';
  * The password (and e-mail) forms' failures, as spec 001 section 8 gives
  * them: a 422 shows the server's message with the field errors (also under
  * the inputs); a 400 the status text with the message; anything else
- * "Something went wrong". Two exceptions: a 401 goes to the login screen like
- * everywhere, and a 429 says how long to wait, which "Something went wrong"
- * would hide.
+ * "Something went wrong". Two exceptions, as everywhere: a 401 goes to the
+ * login screen, and a 429 to the page's alert, which says when to try again.
  */
 export function reportSettingsFormError<T extends FieldValues>(
   error: unknown,
@@ -21,12 +20,12 @@ export function reportSettingsFormError<T extends FieldValues>(
   fields: readonly Path<T>[],
 ): void {
   const appError = toAppError(error);
-  if (appError.code === 'UNAUTHENTICATED') {
+  if (appError.code === 'UNAUTHENTICATED' || appError.code === 'RATE_LIMITED') {
     reportError(appError);
   } else if (appError.status === 422) {
     markFieldErrors(appError, setError, fields);
     showErrorToast({ title: appError.message, message: describeError(appError) });
-  } else if (appError.status === 400 || appError.status === 429) {
+  } else if (appError.status === 400) {
     showErrorToast({ title: statusText(appError.status), message: appError.message });
   } else {
     showErrorToast({ title: GENERIC_FAILURE_TITLE, message: SOMETHING_WENT_WRONG });

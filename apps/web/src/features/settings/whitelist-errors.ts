@@ -7,9 +7,12 @@ import { showErrorToast } from '../../lib/toasts';
 /** Spec 001 §8: the IP whitelist's failures are titled 'Failed'. */
 const IP_FAILURE_TITLE = 'Failed';
 
-/** Failures a person cannot act on, and the 401 that goes to the login screen, take the app's one path. */
+/**
+ * Failures a person cannot act on, the 401 that goes to the login screen and the 429 that
+ * the page's alert tells until the wait is over, take the app's one path.
+ */
 function isForTheAppHandler(status: number, code: string): boolean {
-  return code === 'UNAUTHENTICATED' || status >= 500;
+  return code === 'UNAUTHENTICATED' || code === 'RATE_LIMITED' || status >= 500;
 }
 
 /**
@@ -46,7 +49,7 @@ export function reportIpError<T extends FieldValues>(
 ): void {
   const appError = toAppError(error);
   if (isForTheAppHandler(appError.status, appError.code)) {
-    reportError(appError);
+    reportError(appError, { title: IP_FAILURE_TITLE });
     return;
   }
   if (form) markFieldErrors(appError, form.setError, form.fields);
@@ -56,16 +59,12 @@ export function reportIpError<T extends FieldValues>(
 
 /**
  * A failed removal (spec 001 §8): 'Something went wrong. Please contact the
- * admin.' A 429 says how long to wait instead, which that text would hide.
+ * admin.' A 429 goes to the page's alert instead, which says when to try again.
  */
 export function reportWalletRemovalError(error: unknown): void {
   const appError = toAppError(error);
-  if (appError.code === 'UNAUTHENTICATED') {
+  if (appError.code === 'UNAUTHENTICATED' || appError.code === 'RATE_LIMITED') {
     reportError(appError);
-    return;
-  }
-  if (appError.status === 429) {
-    showErrorToast({ id: 'whitelist-removal', title: statusText(429), message: appError.message });
     return;
   }
   showErrorToast({

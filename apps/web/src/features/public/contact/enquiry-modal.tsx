@@ -24,6 +24,7 @@ import { useState } from 'react';
 import { useForm, type Path } from 'react-hook-form';
 import { describeError, toAppError } from '../../../lib/errors';
 import { contractResolver, markFieldErrors } from '../../../lib/forms';
+import { describeRateLimit, noteRateLimit } from '../../../lib/rate-limit-notice';
 import { useSendEnquiry } from './api/send-enquiry';
 
 const FIELDS: readonly Path<EnquiryInput>[] = ['first_name', 'last_name', 'email', 'message'];
@@ -37,7 +38,10 @@ const resolver = contractResolver<EnquiryInput>(EnquiryBodySchema);
 const ERROR_TEXT = '#a61e1e';
 const SUCCESS_TEXT = '#0a5c47';
 
-type Outcome = { kind: 'sent'; message: string } | { kind: 'failed'; error: AppError } | null;
+type Outcome = { kind: 'sent'; message: string } | { kind: 'failed'; text: string } | null;
+
+/** The failure's alert title, and the page's once the dialog is closed. */
+const NOT_SENT_TITLE = 'Your enquiry was not sent';
 
 type EnquiryModalProps = {
   opened: boolean;
@@ -47,10 +51,15 @@ type EnquiryModalProps = {
   supportEmail?: string;
 };
 
-/** What went wrong, and what the visitor can do about it. */
+/**
+ * What went wrong, and what the visitor can do about it. Too many enquiries also goes
+ * above the page, so the moment to try again is still told once the dialog is closed.
+ */
 function failureText(error: AppError): string {
-  if (error.code === 'RATE_LIMITED')
-    return 'You have sent several enquiries in a short time, so we cannot take another one just now. Please try again in an hour.';
+  if (error.code === 'RATE_LIMITED') {
+    const notice = noteRateLimit(error, NOT_SENT_TITLE);
+    return describeRateLimit(notice.message, notice.until);
+  }
   if (error.status >= 500)
     return 'We could not send your enquiry just now. Please try again in a few minutes.';
   return describeError(error);
@@ -128,7 +137,7 @@ export function EnquiryModal({ opened, type, onClose, supportEmail }: EnquiryMod
           const isForAField = Object.keys(appError.errors ?? {}).some((field) =>
             FIELDS.includes(field as Path<EnquiryInput>),
           );
-          if (!isForAField) setOutcome({ kind: 'failed', error: appError });
+          if (!isForAField) setOutcome({ kind: 'failed', text: failureText(appError) });
         },
       },
     );
@@ -178,11 +187,11 @@ export function EnquiryModal({ opened, type, onClose, supportEmail }: EnquiryMod
             variant="light"
             icon={<CrossIcon />}
             role="alert"
-            title="Your enquiry was not sent"
+            title={NOT_SENT_TITLE}
             styles={{ title: { color: ERROR_TEXT } }}
           >
             <Stack gap="xs">
-              <Text size="sm">{failureText(outcome.error)}</Text>
+              <Text size="sm">{outcome.text}</Text>
               <WriteToUs email={supportEmail} />
             </Stack>
           </Alert>
