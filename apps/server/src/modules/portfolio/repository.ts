@@ -150,7 +150,7 @@ export function createPortfolioRepository(db: Kysely<DB>) {
           SELECT 'crypto', id::text, asset, amount::text, fee::text, status::text, created_at, hold_id
           FROM crypto_withdrawals WHERE user_id = ${Number(userId)}
         ) w
-        JOIN holds h ON h.id::text = w.hold_id::text AND h.status = 'pending'
+        JOIN holds h ON h.id = w.hold_id AND h.status = 'pending'
         ${onlyAsset}
         ORDER BY w.created_at DESC, w.kind, w.id DESC`.execute(db);
       return result.rows;

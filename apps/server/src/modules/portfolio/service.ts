@@ -122,8 +122,6 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
   /** One journal (the customer's legs of it) as the row the history shows. */
   // Called once per row of a million-row export: no closures or spreads made per call.
   function toTransaction(journal: HistoryJournal, assets: Map<string, AssetInfo>): Transaction {
-    const recordedGbp = recordedDecimal(journal.gbp_value);
-
     const { coin_asset: coin, coin_amount: coinAmount, trade } = journal;
     if (trade && coin && coinAmount) {
       // Every figure is the one the trade recorded when it executed, not worked back from the postings.
@@ -172,7 +170,7 @@ export function createPortfolioService(deps: { repository: PortfolioRepository; 
       currency_symbol: isFiat ? (info?.symbol ?? null) : null,
       purchase_amount_gbp: null,
       sell_amount_gbp: null,
-      gbp_amount: asset === 'GBP' ? amount : recordedGbp,
+      gbp_amount: asset === 'GBP' ? amount : recordedDecimal(journal.gbp_value),
       fee: recordedDecimal(journal.fee) ?? '0',
       price: null,
       net_amount: null,
