@@ -16,6 +16,12 @@ export {
   type DomainCheck,
   type Violation,
 } from './check.js';
+export {
+  HOLD_REASONS,
+  ORDER_HOLD_REASONS,
+  WITHDRAWAL_HOLD_REASONS,
+  type HoldReason,
+} from './hold-reasons.js';
 export { JOURNAL_KINDS, type JournalKind } from './journal-kinds.js';
 export {
   createLedger,

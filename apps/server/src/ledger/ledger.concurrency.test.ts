@@ -120,7 +120,7 @@ it(`places exactly as many holds as the balance covers when ${CLIENTS} clients r
           idempotencyKey: uniqueKey('hold-race'),
           account: available(user, 'BTC'),
           amount: 30_000_000n,
-          reason: 'withdrawal',
+          reason: 'fiat_withdrawal',
         }),
       ),
     ),

@@ -5,7 +5,7 @@ import type { Database } from '../db/index.js';
 import { createTestDatabase } from '../test/database.js';
 import { available, createTestUser, expectLedgerToHold } from '../test/ledger.js';
 import { seedOf, volumeOf } from '../test/volume.js';
-import { createLedger, type JournalInput, type Ledger } from './index.js';
+import { createLedger, type HoldInput, type JournalInput, type Ledger } from './index.js';
 
 /**
  * Random sequences of every ledger operation, overdrafts and repeated keys
@@ -184,11 +184,11 @@ class PlaceHold implements fc.AsyncCommand<Model, Real> {
   ) {}
   check = () => true;
   async run(model: Model, real: Real) {
-    const request = {
+    const request: HoldInput = {
       idempotencyKey: nextKey(model),
       account: available(model.users[this.user] as string, this.asset),
       amount: this.amount,
-      reason: 'model',
+      reason: 'fiat_withdrawal',
     };
     if (availableIn(model, this.user, this.asset) < this.amount) {
       await expectCode(real.ledger.placeHold(real.database.db, request), 'INSUFFICIENT_FUNDS');

@@ -266,7 +266,7 @@ describe('holds', () => {
         idempotencyKey: uniqueKey(),
         account: available(user, 'BTC'),
         amount: 50_001n,
-        reason: 'withdrawal',
+        reason: 'fiat_withdrawal',
       }),
     );
     expect((error as AppError).code).toBe('INSUFFICIENT_FUNDS');
@@ -280,7 +280,7 @@ describe('holds', () => {
       idempotencyKey: uniqueKey(),
       account: available(user, 'GBP'),
       amount: 5_000n,
-      reason: 'withdrawal',
+      reason: 'fiat_withdrawal',
     });
     expect(await ledger.releaseHold(database.db, { holdId, outcome: 'voided' })).toEqual({
       status: 'voided',
@@ -321,7 +321,7 @@ describe('holds', () => {
       idempotencyKey: uniqueKey(),
       account: available(user, 'GBP'),
       amount: 3_000n,
-      reason: 'withdrawal',
+      reason: 'fiat_withdrawal',
       reference: 'withdrawal:9',
     });
     const paid = {
@@ -358,7 +358,7 @@ describe('holds', () => {
       idempotencyKey: uniqueKey(),
       account: available(user, 'GBP'),
       amount: 1_000n,
-      reason: 'withdrawal',
+      reason: 'fiat_withdrawal',
     });
     await expect(
       ledger.postHold(database.db, {

@@ -15,6 +15,7 @@ import {
   type ResolvedAccount,
   type UserAccountRef,
 } from './accounts.js';
+import type { HoldReason } from './hold-reasons.js';
 import type { JournalKind } from './journal-kinds.js';
 
 /** One leg of a journal: the signed change to the account's balance (credit +, debit −). */
@@ -35,7 +36,7 @@ export type HoldInput = {
   idempotencyKey: string;
   account: UserAccountRef;
   amount: bigint;
-  reason: string;
+  reason: HoldReason;
   reference?: string;
 };
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { ORDER_HOLD_REASONS, WITHDRAWAL_HOLD_REASONS } from '../../ledger/index.js';
 
 /**
  * The one definition of a customer's balance in an asset, which every screen
@@ -27,9 +28,6 @@ export const NO_BALANCE: CustomerBalance = {
   termDeposit: 0n,
   total: 0n,
 };
-
-const ORDER_HOLDS = ['limit_order', 'stop_order'];
-const WITHDRAWAL_HOLDS = ['fiat_withdrawal', 'crypto_withdrawal'];
 
 type Row = {
   asset: string;
@@ -61,8 +59,8 @@ export async function readCustomerBalances(
       (coalesce(sum(h.withdrawals), 0))::text AS withdrawals
     FROM accounts a
     LEFT JOIN LATERAL (
-      SELECT sum(remaining) FILTER (WHERE reason IN (${sql.join(ORDER_HOLDS)})) AS orders,
-        sum(remaining) FILTER (WHERE reason IN (${sql.join(WITHDRAWAL_HOLDS)})) AS withdrawals
+      SELECT sum(remaining) FILTER (WHERE reason IN (${sql.join(ORDER_HOLD_REASONS)})) AS orders,
+        sum(remaining) FILTER (WHERE reason IN (${sql.join(WITHDRAWAL_HOLD_REASONS)})) AS withdrawals
       FROM holds WHERE account_id = a.id AND status = 'pending' AND a.kind = 'available'
     ) h ON true
     WHERE a.owner_user_id = ${String(userId)} AND a.kind IN ('available', 'term') ${onlyAsset}
