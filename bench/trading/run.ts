@@ -879,7 +879,7 @@ ${
     ? ''
     : `### Where the time goes
 
-The fill engine (\`sweep\` in apps/server/src/modules/trading/service.ts) fills orders in sets: a pass lists up to
+The fill engine (\`sweep\` in apps/server/src/modules/trading/fill-engine.ts) fills orders in sets: a pass lists up to
 1,000 crossed orders and splits them into two lanes by customer; each lane fills its orders in one transaction with
 a fixed number of statements (the orders locked, their customers read, their holds posted together by the ledger's
 \`postHolds\` — holds, journals, customer accounts, house deltas and entries one statement each — the trades inserted

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AppError,
+  QUOTE_GRACE_SECONDS,
+  QUOTE_SECONDS,
+  TRADING_TEXTS,
+  type CoinId,
+  type Quote,
+  type Trade,
+  type TradeFiat,
+  type TradeSide,
+} from '@florin/contracts';
+import { instantQuote, parseAmount } from '@florin/domain';
+import type { ExecutionFlow } from './execution.js';
+import {
+  asAsset,
+  fiatOf,
+  money,
+  symbolOf,
+  toTrade,
+  userRef,
+  type Answer,
+  type TradingServiceDeps,
+} from './shared.js';
+import { checkLimits, checkMayTrade, type TradingContext } from './trading-context.js';
+
+/** Instant trading: a quote fixes the customer's price for a few seconds, then executes once by its id. */
+export function createQuotes(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
+  const { db, repository, ledger, market, investor, verification } = deps;
+  const { requireTrader, coinFor, pricingOf, requireGbpValue } = context;
+  const { execute, afterTrade } = execution;
+
+  return {
+    async quote(
+      userId: number,
+      body: {
+        side: TradeSide;
+        coin_id: CoinId;
+        currency: TradeFiat;
+        quantity?: string | null;
+        cost?: string | null;
+      },
+    ): Promise<{ data: Quote }> {
+      const trader = await requireTrader(userId);
+      checkMayTrade(trader, body.side);
+      await verification.assertComplete(userId);
+      if (body.side === 'buy') await investor.assertMayInvest(userId);
+      const coin = await coinFor(body.coin_id, body.side);
+      const asset = coin.asset;
+      const fiat = fiatOf(body.currency);
+      const pricing = await pricingOf(trader, coin);
+      const prices = market.quote(symbolOf(asset, fiat), { spreadMultiplier: pricing.multiplier });
+      const price = body.side === 'buy' ? prices.ask : prices.bid;
+      const quoted = instantQuote({
+        side: body.side,
+        coin: asAsset(asset),
+        fiat: asAsset(fiat),
+        price,
+        feePercent: pricing.feePercent,
+        ...(body.quantity ? { quantity: parseAmount(body.quantity, asAsset(asset)) } : {}),
+        ...(!body.quantity && body.cost ? { cost: parseAmount(body.cost, asAsset(fiat)) } : {}),
+      });
+      checkLimits(coin, quoted.quantity, body.quantity ? 'quantity' : 'cost');
+      const balance = await ledger.getBalance(db, userRef(userId, body.side === 'buy' ? fiat : asset));
+      const exceeds =
+        body.side === 'buy' ? quoted.total > balance.available : quoted.quantity > balance.available;
+      const row = await repository.insertQuote({
+        id: randomBytes(18).toString('base64url'),
+        user_id: userId,
+        side: body.side,
+        asset,
+        fiat,
+        price,
+        quantity: quoted.quantity.toString(),
+        notional: quoted.notional.toString(),
+        fee: quoted.fee.toString(),
+        total: quoted.total.toString(),
+        fee_percent: pricing.feePercent,
+        expires_at: new Date(Date.now() + (QUOTE_SECONDS + QUOTE_GRACE_SECONDS) * 1000),
+      });
+      return {
+        data: {
+          id: row.id,
+          side: body.side,
+          coin_id: body.coin_id,
+          currency: body.currency,
+          symbol: symbolOf(asset, fiat),
+          price,
+          quantity: money(quoted.quantity, asset),
+          total_cost_wo_fee: money(quoted.notional, fiat),
+          fee: money(quoted.fee, fiat),
+          fee_percent: pricing.feePercent,
+          total_cost_w_fee: money(quoted.total, fiat),
+          available: money(balance.available, body.side === 'buy' ? fiat : asset),
+          exceeds_balance: exceeds,
+          expires_at: new Date(row.expires_at.getTime() - QUOTE_GRACE_SECONDS * 1000).toISOString(),
+          seconds: QUOTE_SECONDS,
+        },
+      };
+    },
+
+    /** POST /api/v1/order: executes the quote once, at its price, while it lasts and prices are live. */
+    async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
+      const coins = await repository.listCoins();
+      const { trader, trade } = await db.transaction().execute(async (trx) => {
+        const quote = await repository.lockQuote(trx, quoteId);
+        if (!quote || quote.user_id !== userId) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
+        if (quote.executed_at) throw new AppError('CONFLICT', TRADING_TEXTS.quoteUsed);
+        if (quote.expired) throw new AppError('CONFLICT', TRADING_TEXTS.quoteExpired);
+        const trader = await repository.lockTrader(trx, userId);
+        if (!trader) throw new AppError('UNAUTHENTICATED');
+        checkMayTrade(trader, quote.side);
+        const coin = coins.find((row) => row.asset === quote.asset);
+        if (!coin?.active || (quote.side === 'buy' ? coin.disable_buy : coin.disable_sell))
+          throw new AppError(
+            'FORBIDDEN',
+            quote.side === 'buy' ? TRADING_TEXTS.buyDisabled : TRADING_TEXTS.sellDisabled,
+          );
+        // A quote is not honoured on a price source that has stopped: PRICES_STALE.
+        market.quote(symbolOf(quote.asset, quote.fiat));
+        const trade = await execute(trx, {
+          trader,
+          kind: 'instant',
+          side: quote.side,
+          asset: quote.asset,
+          fiat: quote.fiat,
+          price: quote.price,
+          quantity: BigInt(quote.quantity),
+          notional: BigInt(quote.notional),
+          fee: BigInt(quote.fee),
+          total: BigInt(quote.total),
+          gbpValue: requireGbpValue(quote.asset, quote.fiat, BigInt(quote.quantity), BigInt(quote.notional)),
+          feePercent: quote.fee_percent,
+          quoteId: quote.id,
+        });
+        await repository.markQuoteExecuted(trx, quote.id);
+        return { trader, trade };
+      });
+      await afterTrade(trader, trade);
+      return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
+    },
+  };
+}
