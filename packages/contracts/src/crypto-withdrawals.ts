@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CRYPTO_ENTRY_DECIMALS, MAX_ASSET_SCALE, decimalPlaces, trimZeros } from '@florin/domain';
 import { CoinIdSchema, CryptoAssetSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema, fitsColumn, tooLargeText, upTo } from './money.js';
+import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS, upTo } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -157,7 +157,7 @@ export const CryptoWithdrawRequestSchema = z
       else if ((decimalPlaces(amount) ?? 0) > CRYPTO_WITHDRAW_DECIMALS)
         issue('amount', CRYPTO_WITHDRAW_TEXTS.amountDecimals);
       else if (!/[1-9]/.test(amount)) issue('amount', CRYPTO_WITHDRAW_TEXTS.amountPositive);
-      else if (!fitsColumn(amount, MAX_ASSET_SCALE)) issue('amount', tooLargeText());
+      else if (!fitsColumn(amount, MAX_ASSET_SCALE)) issue('amount', TOO_LARGE_TEXTS.amount);
     }
     if (!body.wallet && !body.whitelisted_wallet_id) issue('wallet', CRYPTO_WITHDRAW_TEXTS.emptyAddress);
     if (body.beneficiary_type === 'person' && !body.beneficiary_name)

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decimalPlaces, scaleOf } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
 import { CurrencyCodeSchema, FIAT_2FA_PURPOSES, FIAT_TEXTS, FiatCurrencySchema } from './fiat.js';
-import { DecimalStringSchema, fitsColumn, tooLargeText } from './money.js';
+import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /** The customer's fiat withdrawals with their 2FA code, and their fiat activity (fiat.ts has the texts). */
@@ -33,7 +33,8 @@ export const FiatAmountSchema = z
     else if ((decimalPlaces(text) ?? 0) > scaleOf('GBP'))
       ctx.addIssue({ code: 'custom', message: FIAT_TEXTS.amountDecimals });
     else if (!/[1-9]/.test(text)) ctx.addIssue({ code: 'custom', message: FIAT_TEXTS.amountPositive });
-    else if (!fitsColumn(text, scaleOf('GBP'))) ctx.addIssue({ code: 'custom', message: tooLargeText() });
+    else if (!fitsColumn(text, scaleOf('GBP')))
+      ctx.addIssue({ code: 'custom', message: TOO_LARGE_TEXTS.amount });
   });
 
 /**

@@ -11,9 +11,10 @@ import {
 
 export const AssetCodeSchema = z.enum(ASSET_CODES as [AssetCode, ...AssetCode[]]);
 
-export const MONEY_TEXTS = {
-  amountTooLarge: 'This amount is too large. Please enter a smaller amount.',
-  priceTooLarge: 'This price is too large. Please enter a smaller price.',
+/** The refusal for a figure over its column, in the words a customer reads, by the figure's kind. */
+export const TOO_LARGE_TEXTS = {
+  amount: 'This amount is too large. Please enter a smaller amount.',
+  price: 'This price is too large. Please enter a smaller price.',
 } as const;
 
 /**
@@ -28,11 +29,6 @@ export function fitsColumn(text: string, scale: number, kind: 'amount' | 'price'
   return whole.length <= (kind === 'price' ? PRICE_PRECISION - PRICE_SCALE : AMOUNT_PRECISION - scale);
 }
 
-/** The refusal for a figure over its column, in the words a customer reads. */
-export function tooLargeText(kind: 'amount' | 'price' = 'amount'): string {
-  return kind === 'price' ? MONEY_TEXTS.priceTooLarge : MONEY_TEXTS.amountTooLarge;
-}
-
 /** `schema` (decimal text, or null/undefined where optional) bounded by its column: see fitsColumn. */
 export function upTo<S extends z.ZodType<string | null | undefined>>(
   schema: S,
@@ -40,7 +36,7 @@ export function upTo<S extends z.ZodType<string | null | undefined>>(
   kind: 'amount' | 'price' = 'amount',
 ): S {
   return schema.refine((text) => typeof text !== 'string' || fitsColumn(text, scale, kind), {
-    message: tooLargeText(kind),
+    message: TOO_LARGE_TEXTS[kind],
   });
 }
 
@@ -57,7 +53,7 @@ export function amountSchema(asset: AssetCode) {
       message: scale === 0 ? 'Enter a whole amount.' : `Enter at most ${scale} decimal places.`,
     })
     .refine((text) => /[1-9]/.test(text), 'Enter an amount greater than zero.')
-    .refine((text) => fitsColumn(text, scale), MONEY_TEXTS.amountTooLarge);
+    .refine((text) => fitsColumn(text, scale), TOO_LARGE_TEXTS.amount);
 }
 
 /** An amount whose asset travels beside it; the scale is checked against that asset. */

@@ -12,7 +12,7 @@ import {
 import { assetOfCoinId, CoinIdSchema, type CoinId } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
 import { ukDateTime } from './uk-time.js';
-import { DecimalStringSchema, fitsColumn, tooLargeText, upTo } from './money.js';
+import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS, upTo } from './money.js';
 
 /**
  * Term deposits (issue 11; spec 002 §2.6, §3, §4, §5, §7, §8, §9): a customer
@@ -166,7 +166,8 @@ const depositAmountSchema = z
     if (text === '') ctx.addIssue({ code: 'custom', message: TERM_DEPOSIT_TEXTS.inputAmount });
     else if (!/^\d+(\.\d+)?$/.test(text) || !/[1-9]/.test(text))
       ctx.addIssue({ code: 'custom', message: TERM_DEPOSIT_TEXTS.invalidAmount });
-    else if (!fitsColumn(text, MAX_ASSET_SCALE)) ctx.addIssue({ code: 'custom', message: tooLargeText() });
+    else if (!fitsColumn(text, MAX_ASSET_SCALE))
+      ctx.addIssue({ code: 'custom', message: TOO_LARGE_TEXTS.amount });
   });
 
 export const CreateTermDepositBodySchema = z

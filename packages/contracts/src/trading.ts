@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_ASSET_SCALE, decimalPlaces, quantityDecimalsOf, scaleOf } from '@florin/domain';
 import { CoinIdSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema, fitsColumn, tooLargeText } from './money.js';
+import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -86,7 +86,7 @@ export function tradeAmountSchema(
         ctx.addIssue({ code: 'custom', message: TRADING_TEXTS.amountFormat });
       else if ((decimalPlaces(text) ?? 0) > places) ctx.addIssue({ code: 'custom', message: decimalsText });
       else if (!fitsColumn(text, MAX_ASSET_SCALE, kind))
-        ctx.addIssue({ code: 'custom', message: tooLargeText(kind) });
+        ctx.addIssue({ code: 'custom', message: TOO_LARGE_TEXTS[kind] });
     });
 }
 
@@ -132,7 +132,7 @@ export const QuoteRequestSchema = z
           message: places === 2 ? 'Enter at most 2 decimal places.' : TRADING_TEXTS.instantDecimals,
         });
       else if (!fitsColumn(text, scale))
-        ctx.addIssue({ code: 'custom', path: [field], message: tooLargeText() });
+        ctx.addIssue({ code: 'custom', path: [field], message: TOO_LARGE_TEXTS.amount });
     };
     check('quantity', 8, MAX_ASSET_SCALE);
     check('cost', 2, scaleOf('GBP'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MONEY_TEXTS } from '@florin/contracts';
+import { TOO_LARGE_TEXTS } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { fund } from '../test/ledger.js';
 import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer } from '../modules/fiat/test-kit.js';
@@ -72,7 +72,7 @@ describe('a figure too large for its column', () => {
   ] as const)('is refused with a clear text: %s', async (_name, url, body, field) => {
     const response = await post(url, body);
     expect(response.statusCode, response.body).toBe(422);
-    const text = field === 'price' ? MONEY_TEXTS.priceTooLarge : MONEY_TEXTS.amountTooLarge;
+    const text = TOO_LARGE_TEXTS[field === 'price' ? 'price' : 'amount'];
     expect(errorOf(response).errors).toEqual({ [field]: [text] });
     expect(await held()).toBe(0n);
   });
