@@ -244,13 +244,18 @@ export const forgotPassword = defineEndpoint({
   responses: { 200: ok },
 });
 
+/** The token of a reset link. A link cut short by a mail client is the usual misfit: the customer is told to ask for a new one. */
+export const ResetTokenSchema = z
+  .string()
+  .min(16, AUTH_TEXTS.resetTokenInvalid)
+  .max(200, AUTH_TEXTS.resetTokenInvalid);
+
 export const ResetPasswordBodySchema = confirmed(
   z.strictObject({
     email,
     password: newPassword,
     password_confirmation: z.string(),
-    // A link cut short by a mail client is the usual cause: the customer is told to ask for a new one.
-    token: z.string().min(16, AUTH_TEXTS.resetTokenInvalid).max(200, AUTH_TEXTS.resetTokenInvalid),
+    token: ResetTokenSchema,
   }),
 );
 

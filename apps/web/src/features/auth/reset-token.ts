@@ -1,4 +1,4 @@
-import { ResetPasswordBodySchema } from '@florin/contracts';
+import { ResetTokenSchema } from '@florin/contracts';
 
 /**
  * The reset token is the text after the last `?` of the address (spec 002
@@ -14,11 +14,5 @@ export function resetTokenFrom(search: string): string {
  * mail client cannot work, so the page says so before anything is typed.
  */
 export function isResetTokenWellFormed(token: string): boolean {
-  const parsed = ResetPasswordBodySchema.safeParse({
-    email: '',
-    password: '',
-    password_confirmation: '',
-    token,
-  });
-  return !parsed.error?.issues.some((issue) => issue.path[0] === 'token');
+  return ResetTokenSchema.safeParse(token).success;
 }
