@@ -47,8 +47,11 @@ export function createDeposits(deps: TermDepositServiceDeps) {
   return {
     /** The deposit table: each coin with the customer's available balance and the active terms. */
     async coins(userId: number, now: Date = new Date()): Promise<{ data: TermDepositCoin[] }> {
-      const [coins, options] = await Promise.all([repository.listCoins(), repository.listOptions(true)]);
-      const balances = await readCustomerBalances(db, userId); // the one every screen shows
+      const [coins, options, balances] = await Promise.all([
+        repository.listCoins(),
+        repository.listOptions(true),
+        readCustomerBalances(db, userId), // the one every screen shows
+      ]);
       const data: TermDepositCoin[] = [];
       for (const coin of coins) {
         const asset = asAsset(coin.asset);
