@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// Loaded, as in the running server: the customer's wording must not reach what operators read.
+import { CUSTOMER_MESSAGES } from '@florin/contracts';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 /** Every setting production requires, at real-looking values. */
@@ -50,6 +52,13 @@ describe('configuration', () => {
     } catch (error) {
       expect((error as Error).message).toMatch(/PORT: .*\n.*ADMIN_PASSWORD: .*\n.*LOG_LEVEL: /);
     }
+  });
+
+  it('names the values a bad LOG_LEVEL may take, for the operator who mistyped it', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(
+      'LOG_LEVEL: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent"',
+    );
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).not.toThrow(CUSTOMER_MESSAGES.choose);
   });
 
   it('treats an empty variable as unset, as shells and compose files write them', () => {

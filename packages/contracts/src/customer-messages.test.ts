@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_MESSAGES } from './customer-messages.js';
+import { CUSTOMER_MESSAGES, parseCustomerInput } from './customer-messages.js';
 
 const messagesOf = (schema: z.ZodType, value: unknown) =>
-  schema.safeParse(value).error?.issues.map((issue) => issue.message);
+  parseCustomerInput(schema, value).error?.issues.map((issue) => issue.message);
 
 describe('the customer messages every contract falls back on', () => {
   it('replace zod’s own words for missing, short, long and out-of-range values', () => {
@@ -45,5 +45,14 @@ describe('the customer messages every contract falls back on', () => {
     for (const [schema, value] of schemas)
       for (const message of messagesOf(schema, value) ?? [])
         expect(message).not.toMatch(/Too small|Too big|expected|Invalid input|Invalid option|>=|<=/);
+  });
+
+  it('reword only the parses of customer input, not every zod parse in the process', () => {
+    // The server's environment checks, say, keep zod's words, which name the values it takes.
+    const logLevel = z.enum(['info', 'debug']);
+    expect(logLevel.safeParse('loud').error?.issues[0]?.message).toBe(
+      'Invalid option: expected one of "info"|"debug"',
+    );
+    expect(messagesOf(logLevel, 'loud')).toEqual([CUSTOMER_MESSAGES.choose]);
   });
 });

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * zod's own messages ("Too small: expected string to have >=16 characters")
  * are for developers. Every check a contract writes without a message of its
- * own gets one of these sentences instead, on both sides: the server's 422
- * field map and the web's forms parse with the same zod. A message a
- * contract gives (the spec's texts) always wins over these.
+ * own gets one of these sentences instead when customer input is parsed
+ * (parseCustomerInput): the server's request validation and the web's forms.
+ * A message a contract gives (the spec's texts) always wins over these.
  */
 export const CUSTOMER_MESSAGES = {
   required: 'Please fill in this field.',
@@ -93,5 +93,22 @@ export function customerErrorMessage(issue: Issue): string {
   }
 }
 
-// Once, wherever the contracts are loaded (package.json keeps this file's side effect in bundles).
-z.config({ customError: customerErrorMessage });
+/**
+ * Parses what a customer sent or typed, in CUSTOMER_MESSAGES. Per parse, not
+ * through z.config: that would also reword what operators read (the server's
+ * environment checks) and every other parse in the process.
+ */
+export function parseCustomerInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): z.ZodSafeParseResult<z.output<S>> {
+  return schema.safeParse(input, { error: customerErrorMessage });
+}
+
+/** parseCustomerInput for a schema with async checks. */
+export function parseCustomerInputAsync<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): Promise<z.ZodSafeParseResult<z.output<S>>> {
+  return schema.safeParseAsync(input, { error: customerErrorMessage });
+}

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { AppError, type FieldErrors } from '@florin/contracts';
 
 /** A body of a type the route does not read (JSON everywhere; multipart on uploads; a form on one route). */
@@ -33,20 +34,45 @@ export function fieldErrorsCollector(): {
   return { errors, add: (field, message) => (errors[field] ??= []).push(message) };
 }
 
-/** zod issues as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
-function fieldErrors(error: { validation: ValidationIssue[]; validationContext?: string }): FieldErrors {
+/** One failed check as the field map keys it: its dotted path, and the unknown keys when it is about those. */
+type FieldIssue = { path: string; unknownKeys?: unknown; message?: string };
+
+/** Failed checks as the spec's errors map: field path → messages; a field the contract does not know is named itself. */
+function toFieldErrors(issues: readonly FieldIssue[], root: string): FieldErrors {
   const { errors, add } = fieldErrorsCollector();
-  for (const issue of error.validation) {
-    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const unknownKeys = issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined;
+  for (const { path, unknownKeys, message } of issues) {
     if (Array.isArray(unknownKeys)) {
       for (const key of unknownKeys)
         add(path ? `${path}.${String(key)}` : String(key), 'This field is not allowed.');
     } else {
-      add(path || (error.validationContext ?? 'body'), issue.message ?? 'Invalid value.');
+      add(path || root, message ?? 'Invalid value.');
     }
   }
   return errors;
+}
+
+/** zod issues as the errors map; an issue about the whole `root` (body, querystring, params) is keyed by it. */
+export function zodFieldErrors(issues: readonly z.core.$ZodIssue[], root: string): FieldErrors {
+  return toFieldErrors(
+    issues.map((issue) => ({
+      path: issue.path.map(String).join('.'),
+      unknownKeys: issue.code === 'unrecognized_keys' ? issue.keys : undefined,
+      message: issue.message,
+    })),
+    root,
+  );
+}
+
+/** fastify-type-provider-zod's validation errors (routes outside registerRoute) as the errors map. */
+function fieldErrors(error: { validation: ValidationIssue[]; validationContext?: string }): FieldErrors {
+  return toFieldErrors(
+    error.validation.map((issue) => ({
+      path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
+      unknownKeys: issue.keyword === 'unrecognized_keys' ? issue.params.keys : undefined,
+      message: issue.message,
+    })),
+    error.validationContext ?? 'body',
+  );
 }
 
 /**

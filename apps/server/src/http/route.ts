@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError, type Endpoint } from '@florin/contracts';
-import { UNACCEPTED_CONTENT_TYPE } from './errors.js';
+import { AppError, parseCustomerInput, type Endpoint } from '@florin/contracts';
+import { UNACCEPTED_CONTENT_TYPE, zodFieldErrors } from './errors.js';
 import {
   isAdminApiPath,
   isStaffAccess,
@@ -160,6 +160,21 @@ function rateLimitOptions({ per, message, ...window }: RouteRateLimit) {
   };
 }
 
+/**
+ * A contract route's validator: zod as fastify-type-provider-zod runs it, but in the customer's
+ * words (parseCustomerInput), and refused as the 422 with its field map.
+ */
+function compileCustomerValidator({ schema, httpPart }: { schema: unknown; httpPart?: string }) {
+  // registerRoute gives each part (body, querystring, params) a zod schema of the contract's.
+  const contract = schema as z.ZodType;
+  return (data: unknown) => {
+    const result = parseCustomerInput(contract, data);
+    if (result.success) return { value: result.data };
+    const errors = zodFieldErrors(result.error.issues, httpPart ?? 'body');
+    return { error: new AppError('VALIDATION_FAILED', undefined, errors) };
+  };
+}
+
 /** A change that takes no fields still refuses any it is sent (no body, null or {} is fine); uploads read their own. */
 const NO_FIELDS = z.strictObject({}).nullish();
 
@@ -201,6 +216,7 @@ export function registerRoute<E extends Endpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       response: endpoint.responses,
     },
+    validatorCompiler: compileCustomerValidator,
     config: {
       access: options.access,
       ...(options.rateLimit ? { rateLimit: rateLimitOptions(options.rateLimit) } : {}),

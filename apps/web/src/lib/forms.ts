@@ -1,4 +1,4 @@
-import type { AppError } from '@florin/contracts';
+import { parseCustomerInputAsync, type AppError } from '@florin/contracts';
 import { toNestErrors } from '@hookform/resolvers';
 import type { FieldError, FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from 'react-hook-form';
 import type { z } from 'zod';
@@ -27,7 +27,7 @@ export function contractResolver<T extends FieldValues>(
   { confirm }: ContractResolverOptions<T> = {},
 ): Resolver<T> {
   return async (values, _context, options) => {
-    const result = await schema.safeParseAsync(values);
+    const result = await parseCustomerInputAsync(schema, values);
     const errors: Record<string, FieldError> = {};
     for (const issue of result.success ? [] : result.error.issues) {
       const path = issue.path.join('.');

@@ -7,6 +7,7 @@ import {
   GenerateApiTokenBodySchema,
   type ApiToken,
   type NewApiToken,
+  parseCustomerInput,
 } from '@florin/contracts';
 import {
   Alert,
@@ -191,7 +192,7 @@ function GenerateAnotherForm({
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
     const addresses = ips.split(/[\s,]+/).filter((entry) => entry !== '');
-    const parsed = GenerateApiTokenBodySchema.safeParse({
+    const parsed = parseCustomerInput(GenerateApiTokenBodySchema, {
       permission_id: permission ?? undefined,
       ip_allowlist: addresses.length > 0 ? addresses : null,
     });

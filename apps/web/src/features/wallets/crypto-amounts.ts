@@ -5,6 +5,7 @@ import {
   cryptoMinimumText,
   type CoinId,
   type CryptoWithdrawRequest,
+  parseCustomerInput,
 } from '@florin/contracts';
 import { decimalPlaces, formatAmount, parseAmount, trimZeros } from '@florin/domain';
 import { COIN_DECIMALS, formatDecimal } from '../../lib/format';
@@ -38,7 +39,7 @@ export function cleanTagInput(text: string): string {
 
 /** The contract's verdict on one amount typed: its first message, or undefined when the format is right. */
 function amountIssue(amount: string, coin: CoinId): string | undefined {
-  const parsed = CryptoWithdrawRequestSchema.safeParse({
+  const parsed = parseCustomerInput(CryptoWithdrawRequestSchema, {
     coin,
     amount,
     wallet: 'address',
@@ -116,7 +117,7 @@ export type CryptoWithdrawDraft = Omit<CryptoWithdrawRequest, 'beneficiary_type'
 };
 
 function collectIssues(errors: CryptoWithdrawErrors, value: unknown): void {
-  const parsed = CryptoWithdrawRequestSchema.safeParse(value);
+  const parsed = parseCustomerInput(CryptoWithdrawRequestSchema, value);
   if (parsed.success) return;
   for (const issue of parsed.error.issues) {
     const field = issue.path[0];

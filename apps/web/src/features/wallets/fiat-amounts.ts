@@ -1,4 +1,4 @@
-import { FIAT_TEXTS, FiatAmountSchema, type FiatCurrency } from '@florin/contracts';
+import { FIAT_TEXTS, FiatAmountSchema, type FiatCurrency, parseCustomerInput } from '@florin/contracts';
 import { formatAmount, parseAmount } from '@florin/domain';
 
 /**
@@ -50,7 +50,7 @@ export function receiveAmount(amount: string, rules: WithdrawRules): string | un
 
 /** The first reason the server would refuse the amount, in its words; undefined when it would take it. */
 export function checkWithdrawAmount(amount: string, rules: WithdrawRules): string | undefined {
-  const parsed = FiatAmountSchema.safeParse(amount);
+  const parsed = parseCustomerInput(FiatAmountSchema, amount);
   if (!parsed.success) return parsed.error.issues[0]?.message ?? FIAT_TEXTS.enterAmount;
   const units = parseAmount(amount.trim(), rules.currency);
   const minimum = parseAmount(rules.minimum, rules.currency);

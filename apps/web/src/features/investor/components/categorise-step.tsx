@@ -5,6 +5,7 @@ import {
   INVESTOR_TEXTS,
   type InvestorCategory,
   type InvestorJourney,
+  parseCustomerInput,
 } from '@florin/contracts';
 import { Alert, Button, Checkbox, Paper, Radio, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
@@ -58,7 +59,7 @@ export function CategoriseStep({ journey }: { journey: InvestorJourney }) {
       ...Object.fromEntries(FIELDS_OF[chosen].map((field) => [field, (figures[field] ?? '').trim()])),
       confirmed,
     };
-    const parsed = CategoriseBodySchema.safeParse(body);
+    const parsed = parseCustomerInput(CategoriseBodySchema, body);
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;

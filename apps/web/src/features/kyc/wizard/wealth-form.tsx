@@ -8,6 +8,7 @@ import {
   type KycAnswers,
   type KycBody,
   type WealthQuestion,
+  parseCustomerInput,
 } from '@florin/contracts';
 import type { WealthBranch } from '@florin/domain';
 import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
@@ -116,7 +117,7 @@ export function WealthForm({
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = KycBodySchema.safeParse(toBody(branch, values, isReset));
+    const parsed = parseCustomerInput(KycBodySchema, toBody(branch, values, isReset));
     if (!parsed.success) {
       const fieldErrors: Record<string, string> = {};
       for (const issue of parsed.error.issues) fieldErrors[issue.path.join('.')] ??= issue.message;

@@ -1,4 +1,10 @@
-import { assetOfCoinId, tradeAmountSchema, TRADING_TEXTS, type CoinId } from '@florin/contracts';
+import {
+  assetOfCoinId,
+  tradeAmountSchema,
+  TRADING_TEXTS,
+  type CoinId,
+  parseCustomerInput,
+} from '@florin/contracts';
 import {
   formatAmount,
   instantQuote,
@@ -45,11 +51,11 @@ export function isWholeUnitCoin(coin: CoinId): boolean {
 /** The form's problems in the contract's words; an empty object when the order may be sent. */
 export function validateOrder(kind: OrderKind, quantity: string, price: string, coin: CoinId): OrderErrors {
   const errors: OrderErrors = {};
-  const quantityResult = quantitySchema.safeParse(quantity);
+  const quantityResult = parseCustomerInput(quantitySchema, quantity);
   if (!quantityResult.success) errors.quantity = quantityResult.error.issues[0]?.message;
   else if (isWholeUnitCoin(coin) && quantity.includes('.')) errors.quantity = TRADING_TEXTS.wholeUnits;
   if (kind === 'limit') {
-    const priceResult = priceSchema.safeParse(price);
+    const priceResult = parseCustomerInput(priceSchema, price);
     if (!priceResult.success) errors.price = priceResult.error.issues[0]?.message;
   }
   return errors;

@@ -4,6 +4,7 @@ import {
   waitUntilText,
   type BankAccount,
   type FiatCurrency,
+  parseCustomerInputAsync,
 } from '@florin/contracts';
 import { Alert, Badge, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect } from 'react';
@@ -35,7 +36,7 @@ function toBody(values: BankForm, currency: FiatCurrency) {
 /** The contract's own checks (formats, IBAN mod-97), their messages put under the field the customer typed in. */
 function bankResolver(currency: FiatCurrency): Resolver<BankForm> {
   return async (values) => {
-    const result = await CreateBankAccountBodySchema.safeParseAsync(toBody(values, currency));
+    const result = await parseCustomerInputAsync(CreateBankAccountBodySchema, toBody(values, currency));
     if (result.success) return { values, errors: {} };
     const errors: Partial<Record<keyof BankForm, FieldError>> = {};
     for (const issue of result.error.issues) {
