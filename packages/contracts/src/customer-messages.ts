@@ -8,7 +8,7 @@ import type { z } from 'zod';
  * A message a contract gives (the spec's texts) always wins over these.
  */
 export const CUSTOMER_MESSAGES = {
-  required: 'Please fill in this field.',
+  required: 'This field is required.',
   notText: 'Please enter text here.',
   notNumber: 'Please enter a number.',
   wholeNumber: 'Please enter a whole number.',
@@ -23,7 +23,7 @@ export const CUSTOMER_MESSAGES = {
   tooFewItems: 'Please choose at least {n}.',
   tooManyItems: 'Please choose at most {n}.',
   tooShort: 'Please enter at least {n} characters.',
-  tooLong: 'Please enter at most {n} characters.',
+  tooLong: 'This field may be at most {n} characters.',
   tooSmall: 'Please enter {n} or more.',
   tooSmallExclusive: 'Please enter more than {n}.',
   tooBig: 'Please enter {n} or less.',
