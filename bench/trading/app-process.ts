@@ -1,0 +1,73 @@
+/**
+ * The app in its own process (bench/trading/server.ts), driven over IPC: customers made, orders crossed,
+ * statements counted, the ledger checked.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildMessage, ParentMessage } from './protocol.js';
+import { CPU_PROFILE_DIR } from './settings.js';
+
+export type Server = { child: ChildProcess; url: string; pid: number; engine: string; version: string };
+
+export async function startServer(engine: 'postgres' | 'pglite', target: string): Promise<Server> {
+  const child = fork(new URL('./server.ts', import.meta.url), [engine, target], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}/${engine}`] : []),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise<Server>((resolve, reject) => {
+    child.once('message', (message: ChildMessage) => {
+      if (message.type === 'listening')
+        resolve({ child, url: message.url, pid: message.pid, engine, version: message.version });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+export function ask<T extends ChildMessage['type']>(
+  server: Server,
+  message: ParentMessage,
+  answer: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve) => {
+    const listener = (reply: ChildMessage) => {
+      if (reply.type !== answer) return;
+      server.child.off('message', listener);
+      resolve(reply as Extract<ChildMessage, { type: T }>);
+    };
+    server.child.on('message', listener);
+    server.child.send(message);
+  });
+}
+
+export async function stopServer(server: Server): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.send({ type: 'stop' } satisfies ParentMessage);
+  await exited;
+}
+
+export type Check = Extract<ChildMessage, { type: 'checked' }>;
+
+/** On PostgreSQL, counts (and times) the statements the app sends while `work` runs. */
+export async function countingStatements<T>(
+  server: Server,
+  work: () => Promise<T>,
+): Promise<{ value: T; statements: [string, number][] | null; waitedMs: [string, number][] | null }> {
+  if (server.engine !== 'postgres') return { value: await work(), statements: null, waitedMs: null };
+  await ask(server, { type: 'count', on: true }, 'counted');
+  const value = await work();
+  const { statements, waitedMs } = await ask(server, { type: 'count', on: false }, 'counted');
+  return { value, statements, waitedMs };
+}
+
+export const totalOf = (statements: [string, number][]) =>
+  statements.reduce((sum, [, count]) => sum + count, 0);
+export const topStatements = (statements: [string, number][], per: number, count = 12) =>
+  statements
+    // Less than one in twenty: the ticks, the roll-up, the app's background jobs.
+    .filter(([, value]) => value / per >= 0.05)
+    .slice(0, count)
+    .map(([key, value]) => `\`${key}\` ${(value / per).toFixed(1)}`)
+    .join(', ');

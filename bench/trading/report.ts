@@ -1,0 +1,375 @@
+/** The trading benchmark's report: bench/results/trading.md, and trading.json for the suite. */
+import type { PgbenchResult } from '../ledger/pgbench.js';
+import { machineInfo } from '../ledger/report.js';
+import { log, writeResult, writeSummary, type Comparison } from '../support.js';
+import { topStatements, totalOf, type Check } from './app-process.js';
+import type { Fills } from './fills.js';
+import { FOREIGN_KEY_ROWS, type ForeignKeys } from './foreign-keys.js';
+import { INSTANT_QUANTITY } from './instant-client.js';
+import type { HttpRun } from './instant.js';
+import {
+  CROSSING_MID,
+  LOAD_GOAL,
+  LOAD_WAIT_SECONDS,
+  ORDER_QUANTITY,
+  ORDERS,
+  PGBENCH_SCALE,
+  PGBENCH_THREADS,
+  PLACING_CLIENTS,
+  SECONDS,
+} from './settings.js';
+
+type ReportInput = {
+  loadBefore: number[];
+  loadAfter: number[];
+  pgVersion: string;
+  liteVersion: string;
+  pgSettings: string;
+  httpRuns: HttpRun[];
+  pgbenchRuns: { clients: number; result: PgbenchResult }[];
+  fills: Fills[];
+  foreignKeys: ForeignKeys | undefined;
+  checks: { engine: string; check: Check }[];
+};
+
+const whole = (value: number) => Math.round(value).toLocaleString('en-GB');
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
+const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+
+/** Prints the report and writes it with its summary for the suite. */
+export async function writeReport(input: ReportInput): Promise<void> {
+  const markdown = renderReport(input);
+  console.log(markdown);
+  log(`wrote ${await writeResult('trading.md', markdown)}`);
+  log(
+    `wrote ${await writeSummary('trading', { workloads: comparisons(input.httpRuns, input.pgbenchRuns, input.fills) })}`,
+  );
+}
+
+/** Five entries, a trade whose quote key is null (PostgreSQL checks no key whose column is null) and a journal. */
+const keyChecksPerFill = (keys: ForeignKeys) => 5 * keys.entryKeys + (keys.tradeKeys - 1) + keys.journalKeys;
+
+/** What the keys of the fills cost, beside the CPU the 1 s goal leaves for them on `cpus` cores. */
+function foreignKeyText(keys: ForeignKeys, cpus: number): string {
+  const checks = keyChecksPerFill(keys);
+  const microsecondsAFill = checks * keys.microseconds;
+  const budgetMicroseconds = (cpus * 1_000_000) / ORDERS;
+  return `The foreign-key checks alone take ${((microsecondsAFill / budgetMicroseconds) * 100).toFixed(0)} % of that CPU: a fill makes ${checks} (${keys.entryKeys} for each of its five entries, ${keys.tradeKeys - 1} for its trade, whose quote key is null, ${keys.journalKeys} for its journal), and one costs
+${keys.microseconds.toFixed(1)} µs of PostgreSQL's CPU on this server (measured in the same run: ${whole(FOREIGN_KEY_ROWS)} rows inserted with a key and without one, best of three),
+${(microsecondsAFill / 1000).toFixed(2)} ms a fill, ${whole((microsecondsAFill * ORDERS) / 1000)} ms of CPU for ${whole(ORDERS)} fills before a row or an index entry is written.
+Each key guards the ledger (an entry on an account that does not exist, or in another asset than its account's, is refused
+by the database); an entry's account and asset are one composite key since migration 0032, one check fewer an entry.`;
+}
+
+/** Instant executions beside pgbench on the same server, and the crossing tick, for the suite's table. */
+function comparisons(
+  httpRuns: HttpRun[],
+  pgbenchRuns: { clients: number; result: PgbenchResult }[],
+  fills: Fills[],
+): Comparison[] {
+  const instant = httpRuns.map((run): Comparison => {
+    const pgbench =
+      run.engine === 'PostgreSQL'
+        ? pgbenchRuns.find((item) => item.clients === run.clients)?.result
+        : undefined;
+    const ratio = pgbench ? run.perSecond / pgbench.perSecond : null;
+    return {
+      workload: `Instant executions over HTTP (quote + order), ${run.engine}, ${run.clients} clients`,
+      ours: { value: run.perSecond, unit: 'executions/s' },
+      peer: pgbench
+        ? {
+            name: `pgbench tpcb-like, scale ${PGBENCH_SCALE}, ${run.clients} clients`,
+            value: pgbench.perSecond,
+            unit: 'TPS',
+          }
+        : null,
+      ratio,
+      better: 'higher',
+      ...(ratio === null
+        ? { note: "PGlite runs inside the app's process: no pgbench beside it" }
+        : { goal: { target: '≥ 0.25 × pgbench', met: ratio >= 0.25 } }),
+    };
+  });
+  const crossing = fills.flatMap((fill): Comparison[] => [
+    {
+      workload: `Placing ${fill.placing.orders.toLocaleString('en-GB')} limit orders over HTTP, ${fill.engine}, ${PLACING_CLIENTS} connections`,
+      ours: { value: fill.placing.perSecond, unit: 'placements/s' },
+      peer: null,
+      ratio: null,
+      better: 'higher',
+    },
+    {
+      workload: `${ORDERS.toLocaleString('en-GB')} resting limit orders crossed by one tick, ${fill.engine}: until every fill committed`,
+      ours: { value: fill.result.allCommittedMs, unit: 'ms' },
+      peer: null,
+      ratio: null,
+      better: 'lower',
+      goal: {
+        target: 'within 1 s',
+        met: !fill.result.timedOut && fill.result.filled >= ORDERS && fill.result.allCommittedMs <= 1000,
+      },
+    },
+  ]);
+  return [...instant, ...crossing];
+}
+
+/** Why instant executions fall short of the ratio: CPU per execution beside pgbench's per transaction. */
+function instantTime(runs: HttpRun[], pgbench: { clients: number; result: PgbenchResult }[]): string {
+  const run = runs.find((item) => item.engine === 'PostgreSQL' && item.statements);
+  const tpcb = pgbench.find((item) => item.clients === run?.clients)?.result;
+  if (!run?.statements || !tpcb) return '';
+  const perExecution = (seconds: number) => (seconds / Math.max(1, run.executions)) * 1000;
+  const app = perExecution(run.appCpu);
+  const database = perExecution(run.cpu.server ?? 0);
+  const clients = perExecution(run.cpu.node);
+  const tpcbCpu = (((tpcb.cpu.server ?? 0) + tpcb.cpu.children) / Math.max(1, tpcb.journals)) * 1000;
+  const ceiling = 2000 / (app + database + clients);
+  return `### Where the time goes
+
+At ${run.clients} clients an execution cost ${app.toFixed(1)} ms of CPU in the app's process, ${database.toFixed(1)} ms in PostgreSQL and ${clients.toFixed(1)} ms in
+the benchmark's clients; a pgbench tpcb-like transaction cost ${tpcbCpu.toFixed(2)} ms (PostgreSQL and pgbench together). With
+${(app + database + clients).toFixed(1)} ms of CPU an execution, the machine's 2 cores allow at most ${ceiling.toFixed(0)} executions/s even with nobody else on
+them, ${(ceiling / tpcb.perSecond).toFixed(2)} × the pgbench figure: the goal of 0.25 is out of reach by CPU, not by locking (no errors, each
+client its own customer). An execution is two HTTP requests through Fastify (session read, CSRF check, zod, JSON)
+and ${(totalOf(run.statements) / Math.max(1, run.executions)).toFixed(0)} statements, each its own round trip, where pgbench sends 7 from C.
+
+A V8 CPU profile of the app's process in a shorter run on 2026-12-01 (\`BENCH_TRADING_CPU_PROFILE=<folder>\`; the
+profile covers that whole run) put 31 % of its busy samples in \`writev\` (the socket writes: one for every statement
+sent and every HTTP response) and 3 % in \`writeBuffer\`. V8's profiler samples the wall clock, and a write on loopback
+wakes the PostgreSQL backend it is for, which then runs on one of the 2 cores the app shares with it and the clients, so
+most of that share is the app waiting its turn on a core, not work a write does; /proc's CPU time above is the measure.
+Of the rest, Kysely building and compiling queries took 11 %, pg and pg-protocol 7 %, garbage collection 3 %, zod 2 %,
+Fastify 2 % and the trading service itself 1 %. The lever is the number of round trips per execution: the session
+and the coins are read twice (once per request), the tier volume (\`select trades\`) on every quote,
+and the mail and the notification are two more inserts after the commit.
+`;
+}
+
+/** Sequential scans of accounts during the fills, when there are about one a fill or more. */
+function accountScans(fill: Fills): string {
+  const accounts = fill.scans?.find(([table]) => table === 'accounts')?.[1];
+  const perFill = (accounts?.seq ?? 0) / Math.max(1, fill.result.filled);
+  const lookUps = fill.statements?.find(([key]) => key === 'select accounts')?.[1] ?? 0;
+  if (!accounts || perFill < 0.5) return '';
+  return `
+PostgreSQL read the whole \`accounts\` table ${perFill.toFixed(1)} times a fill (${Math.round(accounts.seqRows / accounts.seq).toLocaleString('en-GB')} rows a scan,
+${Math.round(accounts.seqRows / 1e6).toLocaleString('en-GB')} million rows over the fills) with statistics fresh (ANALYZE ran just before the tick), about as often as
+the ledger's account look-up (\`select accounts\`, ${(lookUps / Math.max(1, fill.result.filled)).toFixed(1)} a fill) runs: an EXPLAIN of that look-up is the first thing
+to try for PostgreSQL's share.`;
+}
+
+/** How the app's PostgreSQL backends spent the fills, from the 50 ms samples. */
+function fillStates(fill: Fills): string {
+  if (!fill.waits) return '';
+  const sum = (prefix: string) =>
+    fill
+      .waits!.events.filter(([event]) => event.startsWith(prefix))
+      .reduce((total, [, average]) => total + average, 0);
+  const cpu =
+    fill.postgresCpu === null
+      ? ''
+      : ` The app's process used ${(fill.result.appCpuSeconds / (fill.result.allCommittedMs / 1000)).toFixed(2)} of a core and PostgreSQL ${(fill.postgresCpu / (fill.result.allCommittedMs / 1000)).toFixed(2)}, of the 2 the machine has.`;
+  return `On average ${sum('active').toFixed(2)} of the app's backends were active and ${sum('idle in transaction').toFixed(2)} idle in a transaction
+(waiting for the app's next statement).${cpu}${accountScans(fill)}`;
+}
+
+/** One engine's crossing tick: the placing, the fills' timing, CPU and what PostgreSQL did. */
+function renderFillSection(fill: Fills): string {
+  const r = fill.result;
+  const met = !r.timedOut && r.filled >= ORDERS && r.allCommittedMs <= 1000;
+  const perFill = r.allCommittedMs / Math.max(1, r.filled);
+  const appShare = r.appCpuSeconds / (r.allCommittedMs / 1000);
+  const pgShare = fill.postgresCpu === null ? null : fill.postgresCpu / (r.allCommittedMs / 1000);
+  const waits = fill.waits
+    ? fill.waits.events
+        .slice(0, 6)
+        .map(([event, average]) => `\`${event}\` ${average.toFixed(2)}`)
+        .join(', ')
+    : null;
+  return `### ${fill.engine}
+
+- ${whole(fill.placing.orders)} limit buys of ${ORDER_QUANTITY} BTC at £15,000–£15,099 (${whole(ORDERS / fill.customers)} each for ${whole(fill.customers)} trading customers),
+placed through \`POST /api/v1/crypto/limit_order\` by ${PLACING_CLIENTS} connections in ${fill.placing.seconds.toFixed(1)} s
+(${whole(fill.placing.perSecond)} placements/s, p50 ${ms(fill.placing.p50)} ms, p99 ${ms(fill.placing.p99)} ms), the market resting at £20,000.
+- One tick to mid £${whole(Number(CROSSING_MID))} (ask about £10,050) crosses them all.
+- **All ${whole(r.filled)} fills committed ${whole(r.allCommittedMs)} ms after the tick** (${r.stillOpen} still open${r.timedOut ? ', TIMED OUT' : ''}) —
+goal within 1 s: **${met ? 'met' : 'NOT met'}**. That is ${whole(r.filled / (r.allCommittedMs / 1000))} fills/s, ${perFill.toFixed(2)} ms a fill.
+- The app's own \`filled_at\` stamps: first fill ${whole(r.firstFillMs)} ms after the tick, last ${whole(r.lastFillMs)} ms; the tick itself
+(\`market.drive\`: the price published, the candle written) took ${r.tickMs.toFixed(1)} ms. The benchmark polled the orders ${whole(r.polls)} times
+to see the last commit.
+- CPU during the fills: the app's process ${r.appCpuSeconds.toFixed(1)} s (${appShare.toFixed(2)} of a core${fill.postgresCpu === null ? ', PGlite included' : ''})${fill.postgresCpu === null ? '' : `, PostgreSQL ${fill.postgresCpu.toFixed(1)} s (${pgShare!.toFixed(2)} of a core)`}.
+${fill.transactions === null ? '' : `- Transactions committed on the app's database (\`pg_stat_database.xact_commit\`; a statement outside BEGIN…COMMIT counts as one): ${whole(fill.transactions)} (${(fill.transactions / Math.max(1, r.filled)).toFixed(2)} a fill).\n`}${fill.statements ? `- Statements the app sent per fill: **${(totalOf(fill.statements) / Math.max(1, r.filled)).toFixed(2)}**, ${whole(totalOf(fill.statements))} in all (${topStatements(fill.statements, 1, 40)}).\n` : ''}${
+    fill.waitedMs
+      ? `- Time the app waited on each kind of statement, from sending it to its answer (the two lanes' waits added up, so they can exceed the wall time): ${fill.waitedMs
+          .slice(0, 12)
+          .map(([kind, waited]) => `\`${kind}\` ${whole(waited)} ms`)
+          .join(', ')}.\n`
+      : ''
+  }${
+    fill.scans
+      ? `- Table scans on the app's database during the fills (\`pg_stat_user_tables\`, the benchmark's polls included): ${fill.scans
+          .slice(0, 8)
+          .map(
+            ([table, d]) =>
+              `${table} ${whole(d.seq)} sequential (${whole(d.seqRows)} rows read), ${whole(d.idx)} by index`,
+          )
+          .join('; ')}.\n`
+      : ''
+  }${waits ? `- The app's backends, sampled every 50 ms (average number in each state): ${waits}.\n` : ''}`;
+}
+
+function renderReport(input: ReportInput): string {
+  const machine = machineInfo();
+  const pgbenchOf = (clients: number) => input.pgbenchRuns.find((run) => run.clients === clients)?.result;
+  const ratios = input.httpRuns
+    .filter((run) => run.engine === 'PostgreSQL')
+    .map((run) => ({ run, pgbench: pgbenchOf(run.clients)! }))
+    .map(({ run, pgbench }) => ({ run, pgbench, ratio: run.perSecond / pgbench.perSecond }));
+  const ratioMet = ratios.every((item) => item.ratio >= 0.25);
+  const errorsOf = (run: HttpRun) =>
+    Object.keys(run.errors).length === 0
+      ? '0'
+      : Object.entries(run.errors)
+          .map(([key, count]) => `${key}: ${count}`)
+          .join(', ');
+  const cores = machine.cpus;
+  const httpRows = input.httpRuns.map((run) => {
+    const pgbench = run.engine === 'PostgreSQL' ? pgbenchOf(run.clients) : undefined;
+    const perExecution = (seconds: number) => ms((seconds / Math.max(1, run.executions)) * 1000);
+    return `| ${run.engine} | ${run.clients} | ${whole(run.executions)} | **${run.perSecond.toFixed(0)}** | ${ms(run.p50)} | ${ms(run.p99)} | ${errorsOf(run)} | ${perExecution(run.appCpu)} | ${run.cpu.server === null ? 'in app' : perExecution(run.cpu.server)} | ${perExecution(run.cpu.node)} | ${(run.cpu.machine / run.cpu.wall).toFixed(2)} of ${cores} | ${pgbench ? `**${(run.perSecond / pgbench.perSecond).toFixed(2)}**` : '–'} |`;
+  });
+  const pgbenchRows = input.pgbenchRuns.map(
+    ({ clients, result }) =>
+      `| pgbench tpcb-like, scale ${PGBENCH_SCALE} | ${clients} | ${whole(result.journals)} | **${result.perSecond.toFixed(0)}** | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Object.keys(result.errors).length === 0 ? '0' : JSON.stringify(result.errors)} | ${(((result.cpu.server ?? 0) / Math.max(1, result.journals)) * 1000).toFixed(2)} | ${(result.cpu.machine / result.cpu.wall).toFixed(2)} of ${cores} |`,
+  );
+  const fillSections = input.fills.map(renderFillSection);
+  const pgFill = input.fills.find((fill) => fill.engine === 'PostgreSQL');
+  const fillMet =
+    pgFill !== undefined &&
+    !pgFill.result.timedOut &&
+    pgFill.result.filled >= ORDERS &&
+    pgFill.result.allCommittedMs <= 1000;
+  const checkLines = input.checks.map(
+    ({ engine, check }) =>
+      `- ${engine}: \`checkLedger\` with the trading check **${check.ok ? 'passed' : 'FAILED'}** after the runs (${check.seconds.toFixed(1)} s; ${Object.entries(
+        check.counts,
+      )
+        .map(([key, count]) => `${whole(count)} ${key}`)
+        .join(', ')}).${check.ok ? '' : `\n\n\`\`\`\n${check.violations}\n\`\`\``}`,
+  );
+
+  return `# Trading benchmark
+
+Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:trading\` (bench/trading/run.ts).
+
+The whole Florin app (\`buildApp\`, production settings, logging at warn) in its own Node process on loopback
+(bench/trading/server.ts), real session cookies, and the benchmark process as the clients over real HTTP (node:http,
+one keep-alive connection per client). The app's market is ticked once a second at a fixed BTC/GBP mid, as
+main.ts's market would tick, and the app's own fill engine (subscribed to the market as app.ts subscribes it) fills
+resting orders on every tick.
+
+**Shared machine**: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB, Node ${machine.node},
+${machine.os}. The app, PostgreSQL (or PGlite, inside the app's process), pgbench and the clients all share those
+${machine.cpus} cores, and other engineers were building and testing on them. Load average before the run
+${loads(input.loadBefore)} (the run waits up to ${LOAD_WAIT_SECONDS} s for the 1-minute figure to fall below ${LOAD_GOAL}), after it
+${loads(input.loadAfter)}; "machine busy" in the tables counts every process on the machine, ours or not.
+Absolute figures move by tens of percent between invocations; the ratios, taken seconds apart, move less.
+
+## Goals
+
+- **Instant executions over HTTP ÷ pgbench tpcb-like TPS on the same server, same run: ${ratios.map((item) => `${item.ratio.toFixed(2)} at ${item.run.clients} clients (${item.run.perSecond.toFixed(0)} ÷ ${item.pgbench.perSecond.toFixed(0)})`).join('; ')}** —
+  goal ≥ 0.25: **${ratioMet ? 'met' : 'NOT met'}**.
+- **${whole(ORDERS)} resting limit orders crossed by one tick: ${pgFill ? `all committed ${whole(pgFill.result.allCommittedMs)} ms after the tick` : 'not run'}** (PostgreSQL) —
+  goal within 1 s: **${fillMet ? 'met' : 'NOT met'}**.${fillMet ? '' : ' Where the time goes: see "Limit orders crossed by one tick" below.'}
+
+## Instant executions through HTTP (${SECONDS} s per run)
+
+One execution = \`POST /api/v1/quotes\` (buy ${INSTANT_QUANTITY} BTC, the customer's ask and fee, a \`trade_quotes\` row) and then
+\`POST /api/v1/order\` with its \`quote_id\` (the quote locked, the customer locked, one 5-leg ledger journal, the
+\`trades\` row, the quote marked executed, the customer's websocket told and the trade mail written). Each client is
+its own live customer (platform 1, funded with £10,000,000 by a bank deposit) on its own connection, doing one execution
+at a time; a warm-up execution per client is not counted. Executions/s counts the successful ones over the wall time
+until the last in-flight one finished; latency is per execution (both requests). CPU is read from /proc (ms per execution).
+
+| Engine | Clients | Executions | Executions/s | p50 ms | p99 ms | Errors | app CPU ms | PostgreSQL CPU ms | client CPU ms | machine busy (cores) | ÷ pgbench TPS |
+|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|
+${httpRows.join('\n')}
+
+${input.httpRuns
+  .filter((run) => run.statements)
+  .map((run) => {
+    const attempts = run.executions + Object.values(run.errors).reduce((sum, count) => sum + count, 0);
+    return `- ${run.engine}, ${run.clients} clients: **${(totalOf(run.statements!) / attempts).toFixed(1)} statements per execution** (${topStatements(run.statements!, attempts, 40)})`;
+  })
+  .join('\n')}
+
+${ratioMet ? '' : instantTime(input.httpRuns, input.pgbenchRuns)}
+
+Statements are counted in the app's process on pg's \`Client#query\` (every one is a round trip to PostgreSQL), by
+verb and table, per execution; BEGIN and COMMIT included, the once-a-second ticks and the house roll-up too (a few a second).
+A pgbench tpcb-like transaction is 7 statements (BEGIN, 3 UPDATEs, a SELECT, an INSERT, END).
+
+pgbench on the same PostgreSQL server (its own database \`pgbench_db\`, \`pgbench -i -s ${PGBENCH_SCALE}\`, ${PGBENCH_THREADS} threads,
+the built-in tpcb-like script, ${Math.round(SECONDS)} s), run right after the HTTP run of the same client count:
+
+| Workload | Clients | Transactions | TPS | p50 ms | p99 ms | Errors | PostgreSQL CPU ms/tx | machine busy (cores) |
+|---|---:|---:|---:|---:|---:|---|---:|---:|
+${pgbenchRows.join('\n')}
+
+PGlite rows have no pgbench beside them: PGlite runs inside the app's process with one connection, so the
+clients' statements queue on it one at a time (only the HTTP work around them overlaps), and its CPU is the app's.
+
+## Limit orders crossed by one tick
+
+Measured from the tick (\`market.drive\` in the app's process, which publishes the price to the fill engine the
+way every market tick does) until a poll of \`orders\` (every 10 ms for 2 s, then every 100 ms) finds none
+of them open any more, i.e. every fill committed.
+${input.fills.length < 2 ? 'On PostgreSQL only (`BENCH_TRADING_PGLITE_FILLS=1` also runs it on PGlite).\n' : ''}
+${fillSections.join('\n')}
+${
+  fillMet
+    ? ''
+    : `### Where the time goes
+
+The fill engine (\`sweep\` in apps/server/src/modules/trading/fill-engine.ts) fills orders in sets: a pass lists up to
+1,000 crossed orders and splits them into two lanes by customer; each lane fills its orders in one transaction with
+a fixed number of statements (the orders locked, their customers read, their holds posted together by the ledger's
+\`postHolds\` — holds, journals, customer accounts, house deltas and entries one statement each — the trades inserted
+and the orders marked filled), the two lanes at once so that the app prices one batch while PostgreSQL writes the
+other; the mails follow after the whole pass. ${
+        pgFill && pgFill.postgresCpu !== null
+          ? `Here a fill cost ${((pgFill.postgresCpu / Math.max(1, pgFill.result.filled)) * 1000).toFixed(2)} ms of PostgreSQL's CPU and ${((pgFill.result.appCpuSeconds / Math.max(1, pgFill.result.filled)) * 1000).toFixed(2)} ms of the app's,
+${(((pgFill.postgresCpu + pgFill.result.appCpuSeconds) / Math.max(1, pgFill.result.filled)) * 1000).toFixed(2)} ms in all: with 2 cores and nothing else running, ${whole(ORDERS)} fills need at least ${whole(((pgFill.postgresCpu + pgFill.result.appCpuSeconds) / 2) * 1000)} ms of wall time.
+${fillStates(pgFill)}`
+          : ''
+      }
+The 1 s goal allows ${(1000 / ORDERS).toFixed(2)} ms a fill for everything, ${((machine.cpus * 1000) / ORDERS).toFixed(2)} ms of CPU on the ${machine.cpus} cores. What remains is per-row work that a set does not remove:
+each fill writes five entries, a journal, a trade and changes a hold and an order, each row with its indexes and
+foreign-key checks, and the app prices each order and builds its postings. ${
+        input.foreignKeys ? foreignKeyText(input.foreignKeys, machine.cpus) : ''
+      }
+`
+}
+## Ledger
+
+${checkLines.join('\n')}
+
+## Settings
+
+- PostgreSQL: ${input.pgVersion}; the throw-away server of \`apps/server/src/test/postgres-server.ts\` on loopback TCP
+  (${input.pgSettings}); durability is off, so the figures measure CPU and round trips, not the disk. The app's pool: 20 connections.
+- PGlite: ${input.liteVersion}; in a data folder in /tmp, as the app runs by default without DATABASE_URL.
+- The app: \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, the rate limit raised (every client is 127.0.0.1), the dev
+  mailbox as the mailer, the house roll-up every 5 s as main.ts runs it.
+
+## How to run
+
+\`\`\`
+npm run bench:trading                                          # from the repository root
+BENCH_TRADING_SECONDS=5 BENCH_TRADING_ORDERS=2000 npm run bench:trading  # a quicker, smaller run
+\`\`\`
+
+It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`) for the server and pgbench, and writes this
+file, \`bench/results/trading.md\`.
+`;
+}
