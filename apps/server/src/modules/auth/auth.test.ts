@@ -6,6 +6,7 @@ import {
   ErrorBodySchema,
   NewApiTokenSchema,
   UNATTENDED_HEADER,
+  ukDateTime,
   waitUntilText,
 } from '@florin/contracts';
 import type { MailMessage } from '../../adapters/mail/mailer.js';
@@ -283,6 +284,27 @@ describe('registration and e-mail verification', () => {
 });
 
 describe('signing in', () => {
+  it('mails the sign-in with its time as a UK customer reads it, not a UTC timestamp', async () => {
+    const { browser, email } = await signedInCustomer();
+    const { last_login_at: signedInAt } = await t.database.db
+      .selectFrom('users')
+      .select('last_login_at')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const mail = await vi.waitFor(async () => {
+      const found = (await mailTo(t.database.db, email)).find(
+        (message) => message.subject === 'New sign-in to your Florin account — Florin',
+      );
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(signedInAt).toBeInstanceOf(Date);
+    expect(mail?.text).toContain(
+      `Your account was signed in to on ${ukDateTime(signedInAt ?? new Date(0))} from ${browser.ip}.`,
+    );
+    expect(mail?.text).not.toContain('UTC');
+  });
+
   it('gives the same answer for a wrong password and an unknown e-mail, and changes nothing', async () => {
     const { email } = await signedInCustomer();
     const browser = createBrowser(t.app);

@@ -1,4 +1,4 @@
-import { AppError, AUTH_TEXTS, type LoginResponse } from '@florin/contracts';
+import { AppError, AUTH_TEXTS, ukDateTime, type LoginResponse } from '@florin/contracts';
 import { verifyPassword } from '../../security/passwords.js';
 import { LIMITS, type Limit } from '../../security/rate-limits.js';
 import type { UserRow } from './repository.js';
@@ -32,7 +32,7 @@ export function createSignIn(deps: AuthServiceDeps) {
     await notifier.notify(user, 'login_blocked_ip', {
       firstName: user.first_name,
       ip: meta.ip,
-      at: clock.now().toUTCString(),
+      at: ukDateTime(clock.now()),
     });
     throw new AppError('IP_NOT_WHITELISTED');
   }
@@ -58,7 +58,7 @@ export function createSignIn(deps: AuthServiceDeps) {
     const session = await sessions.create(user.id, meta);
     const now = clock.now();
     await repository.updateUser(user.id, { previous_login_at: user.last_login_at, last_login_at: now });
-    await notifier.notify(user, 'login', { firstName: user.first_name, ip: meta.ip, at: now.toUTCString() });
+    await notifier.notify(user, 'login', { firstName: user.first_name, ip: meta.ip, at: ukDateTime(now) });
     return session;
   }
 
@@ -173,7 +173,7 @@ export function createSignIn(deps: AuthServiceDeps) {
       await sessions.revoke(sessionId);
       const user = await repository.findUserById(userId);
       if (user)
-        await notifier.notify(user, 'logout', { firstName: user.first_name, at: clock.now().toUTCString() });
+        await notifier.notify(user, 'logout', { firstName: user.first_name, at: ukDateTime(clock.now()) });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENQUIRY_TEXTS, TEXT_RULE_TEXTS, type Enquiry, type Page } from '@florin/contracts';
+import { ENQUIRY_TEXTS, TEXT_RULE_TEXTS, ukDateTime, type Enquiry, type Page } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
@@ -87,6 +87,7 @@ describe('POST /api/v1/inquire/{type}', () => {
       );
       expect(forwarded?.reply_to, type).toBe(email);
       expect(forwarded?.text).toContain(`From: Grace Hopper <${email}>`);
+      expect(forwarded?.text).toContain(`Received: ${ukDateTime(stored.created_at)}`);
       expect(forwarded?.text).toContain('Do you offer accounts for charities?');
       expect(forwarded?.text).toContain('We hold some BTC donations.');
       expect(forwarded?.text).toContain('http://localhost:8080/admin/enquiries');

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { ENQUIRY_TYPE_LABELS, OPENING_HOURS, type EnquiryType } from '@florin/contracts';
+import { ENQUIRY_TYPE_LABELS, OPENING_HOURS, ukDateTime, type EnquiryType } from '@florin/contracts';
 import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { Config } from '../../config.js';
 import type { Rendered } from '../notifications/catalogue.js';
-import { renderMail } from '../notifications/render.js';
+import { renderMail } from '../notifications/service.js';
 import type { EnquiryRow } from './repository.js';
 
 /** Where each type goes (issue 12): support and general enquiries to support, the others to their teams. */
@@ -32,7 +32,7 @@ const ENQUIRY_MAILS = {
     paragraphs: [
       `A visitor sent this ${ENQUIRY_TYPE_LABELS[enquiry.type].toLowerCase()} enquiry from the Florin contact page. Reply to this email to answer them: the reply goes to ${enquiry.email}.`,
       `From: ${enquiry.first_name} ${enquiry.last_name} <${enquiry.email}>`,
-      `Received: ${enquiry.created_at.toUTCString()}`,
+      `Received: ${ukDateTime(enquiry.created_at)}`,
       'Message:',
       // The message's own paragraphs, so the HTML part keeps its line breaks as the text part does.
       ...enquiry.message.split(/\r?\n/).filter((line) => line.trim() !== ''),

@@ -14,10 +14,11 @@ import {
   type WhitelistedIp,
   type WhitelistedWallet,
   EMAILED_CODE_MINUTES,
+  ukDateTime,
 } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
-import { isValidAddress, isValidDestinationTag, normalizeAddress } from '../crypto/addresses/validate.js';
+import { isValidAddress, isValidDestinationTag, normalizeAddress } from '../crypto/service.js';
 import type { Notifier } from '../notifications/service.js';
 import type { FlorinDestination } from '../crypto/withdrawals.js';
 import {
@@ -228,7 +229,7 @@ export function createWhitelistService(deps: {
         coin: destination.asset,
         label: row.label,
         ending: row.address.slice(-4),
-        usableFrom: row.usable_from.toUTCString(),
+        usableFrom: ukDateTime(row.usable_from),
       });
       return { data: toWallet(row), message: WHITELIST_TEXTS.walletAdded };
     },

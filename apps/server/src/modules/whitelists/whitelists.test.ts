@@ -9,6 +9,7 @@ import {
   WHITELIST_TEXTS,
   WhitelistedIpSchema,
   WhitelistedWalletSchema,
+  ukDateTime,
   type ErrorBody,
 } from '@florin/contracts';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
@@ -16,7 +17,13 @@ import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { createEmailedCodes } from '../../security/emailed-codes.js';
 import { hashPassword } from '../../security/passwords.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from '../../test/browser.js';
+import {
+  awayFromTotpStepEdge,
+  createBrowser,
+  mailTo,
+  oathtoolCode,
+  type Browser,
+} from '../../test/browser.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
 import {
   customerBrowser,
@@ -183,8 +190,12 @@ describe('wallet whitelisting', () => {
     expect(list.total).toBe(1);
     expect(list.data).toEqual([wallet]);
     expect(JSON.stringify(list)).not.toContain('w508d6');
-    expect(await mailSubjects(db(), customer.email)).toContain(
-      'A withdrawal address was whitelisted — Florin',
+    const mail = (await mailTo(db(), customer.email)).find(
+      (message) => message.subject === 'A withdrawal address was whitelisted — Florin',
+    );
+    // When it becomes usable, as a UK customer reads it (the screens say the same).
+    expect(mail?.text).toContain(
+      `withdrawals to it are possible from ${ukDateTime(new Date(wallet.usable_from))}.`,
     );
   });
 
@@ -706,7 +717,9 @@ describe('sign-in with an IP whitelist', () => {
     });
     expect(added.statusCode, added.body).toBe(200);
 
+    const refusedFrom = testClock.now();
     const refused = await signIn(elsewhere, customer.email);
+    const refusedBy = testClock.now();
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused)).toMatchObject({
       code: 'IP_NOT_WHITELISTED',
@@ -721,6 +734,9 @@ describe('sign-in with an IP whitelist', () => {
       .execute();
     expect(mail?.subject).toBe('A sign-in from an unknown IP address was refused — Florin');
     expect(mail?.text).toContain(elsewhere.ip);
+    // The minute of the refusal, as a UK customer reads it (the request may have crossed into the next).
+    const minutes = [ukDateTime(refusedFrom), ukDateTime(refusedBy)];
+    expect(minutes.some((minute) => mail?.text.includes(`On ${minute} someone signed in`))).toBe(true);
 
     const wrongPassword = await elsewhere.post('/api/v1/login', {
       username: customer.email,

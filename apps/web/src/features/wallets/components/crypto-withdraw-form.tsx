@@ -10,7 +10,6 @@ import {
   type CryptoWithdrawInfo,
   type CryptoWithdrawRequest,
   type WhitelistedWallet,
-  ukDateTime,
   waitUntilText,
 } from '@florin/contracts';
 import {
@@ -30,6 +29,7 @@ import { modals } from '@mantine/modals';
 import { trimZeros } from '@florin/domain';
 import { useRef, useState, type FormEvent } from 'react';
 import { LoadFailed } from '../../../components/load-failed';
+import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
@@ -72,7 +72,7 @@ function maxAmount(available: string, coin: CoinId): string {
 
 function savedAddressLabel(wallet: WhitelistedWallet, usable: boolean): string {
   const tag = wallet.tag ? ` · tag ${wallet.tag}` : '';
-  const wait = usable ? '' : ` · usable from ${ukDateTime(new Date(wallet.usable_from))}`;
+  const wait = usable ? '' : ` · usable from ${formatDateTime(wallet.usable_from) ?? wallet.usable_from}`;
   return `${wallet.label} (${wallet.address})${tag}${wait}`;
 }
 
