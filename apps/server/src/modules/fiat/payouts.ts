@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   AppError,
   FIAT_TEXTS,
+  FIAT_WITHDRAWAL_TRANSITIONS,
   listPayoutQueue,
   type AdminFiatWithdrawal,
   type FiatCurrency,
@@ -13,6 +14,7 @@ import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { Posting } from '../../ledger/index.js';
 import { csvLine } from '../../http/csv.js';
 import { readPage } from '../../http/pages.js';
+import { transition } from '../../lifecycle.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import {
   bankRef,
@@ -106,7 +108,7 @@ export function createPayouts(
         const customer = await repository.lockCustomer(trx, before.user_id);
         if (customer?.block_status === ON_HOLD) throw new AppError('CONFLICT', FIAT_TEXTS.customerOnHold);
         await repository.updateWithdrawal(trx, id, {
-          status: 'approved',
+          status: transition(FIAT_WITHDRAWAL_TRANSITIONS, before.status, 'approved'),
           approved_by: actor.staffId,
           approved_at: new Date(),
         });
@@ -158,7 +160,7 @@ export function createPayouts(
           postings,
         });
         await repository.updateWithdrawal(trx, id, {
-          status: 'paid',
+          status: transition(FIAT_WITHDRAWAL_TRANSITIONS, row.status, 'paid'),
           journal_id: journalId,
           paid_by: actor.staffId,
           paid_at: new Date(),
@@ -200,7 +202,7 @@ export function createPayouts(
           throw new AppError('CONFLICT', FIAT_TEXTS.inPayoutFile);
         await ledger.releaseHold(trx, { holdId: row.hold_id, outcome: 'voided' });
         await repository.updateWithdrawal(trx, id, {
-          status: 'rejected',
+          status: transition(FIAT_WITHDRAWAL_TRANSITIONS, row.status, 'rejected'),
           rejected_by: actor.staffId,
           rejected_at: new Date(),
           reject_reason: reason,

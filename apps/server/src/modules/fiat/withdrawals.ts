@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import {
   AppError,
   FIAT_TEXTS,
+  FIAT_WITHDRAWAL_TRANSITIONS,
   normaliseBankFields,
   waitUntilText,
   type FiatCurrency,
@@ -10,6 +11,7 @@ import {
 } from '@florin/contracts';
 import { AmountFormatError, parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
+import { transition } from '../../lifecycle.js';
 import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
 import type { BankAccountRow, FiatCustomer } from './repository.js';
 import {
@@ -273,7 +275,10 @@ export function createWithdrawals(
         if (before.status !== 'pending') throw new AppError('CONFLICT', FIAT_TEXTS.notPending);
         if (before.exported_at !== null) throw new AppError('CONFLICT', FIAT_TEXTS.beingPaid);
         await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
-        await repository.updateWithdrawal(trx, id, { status: 'cancelled', cancelled_at: new Date() });
+        await repository.updateWithdrawal(trx, id, {
+          status: transition(FIAT_WITHDRAWAL_TRANSITIONS, before.status, 'cancelled'),
+          cancelled_at: new Date(),
+        });
         return (await repository.findWithdrawal(id, trx)) as WithdrawalRow;
       });
       userEvents.moneyMoved([userId]);
