@@ -152,7 +152,9 @@ export async function callEveryAdminRoute(
       remoteAddress: browser?.ip,
       ...(hasBody ? { payload: {} } : {}),
     });
-    const code = method === 'HEAD' ? undefined : response.json<{ code?: string }>().code;
+    // An export a role may read answers CSV, not an error body.
+    const isJson = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    const code = method === 'HEAD' || !isJson ? undefined : response.json<{ code?: string }>().code;
     answers.push({ route: `${method} ${url}`, status: response.statusCode, code });
   }
   return answers;
