@@ -1,7 +1,7 @@
 import { STAFF_ROLE_LABELS, type StaffRole } from '@florin/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../../adapters/mail/mailer.js';
-import { renderMail } from '../notifications/render.js';
+import { renderMail } from '../notifications/service.js';
 import type { Rendered } from '../notifications/catalogue.js';
 
 /**

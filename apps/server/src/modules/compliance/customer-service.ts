@@ -19,7 +19,7 @@ import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import type { Ledger, UserKind } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
-import { isEveryStepSubmitted } from '../kyc/flags.js';
+import { isEveryStepSubmitted } from '../kyc/service.js';
 import type { Notifier } from '../notifications/service.js';
 import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow } from './repository.js';

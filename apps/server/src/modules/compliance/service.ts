@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import { withTransaction } from '../../db/index.js';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
-import { isEveryStepSubmitted } from '../kyc/flags.js';
+import { isEveryStepSubmitted } from '../kyc/service.js';
 import type { Notifier } from '../notifications/service.js';
 import type { TradingService } from '../trading/service.js';
 import { readPage } from '../../http/pages.js';
@@ -29,6 +29,7 @@ import {
   toVerificationSteps,
   type KycReader,
 } from './views.js';
+export { cryptoWithdrawalsBlockedUntil, withdrawalsBlockedUntil } from './customer-service.js';
 
 export type DocumentFile = { bytes: Buffer; contentType: string; filename: string };
 

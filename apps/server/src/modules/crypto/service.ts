@@ -9,6 +9,7 @@ export type { CryptoServiceDeps } from './deposit-context.js';
 export { depositIdempotencyKey, type WatchSummary } from './deposit-watcher.js';
 export { cryptoDomainCheck } from './domain-checks.js';
 export { gbpValueMetadata } from './shared.js';
+export { isValidAddress, isValidDestinationTag, normalizeAddress } from './addresses/validate.js';
 
 export type CryptoService = ReturnType<typeof createCryptoService>;
 

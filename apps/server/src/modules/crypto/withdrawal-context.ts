@@ -17,7 +17,7 @@ import type { Ledger } from '../../ledger/index.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
-import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
+import { cryptoWithdrawalsBlockedUntil } from '../compliance/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';

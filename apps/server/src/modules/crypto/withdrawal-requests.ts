@@ -16,7 +16,7 @@ import {
 import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import { LIMITS } from '../../security/rate-limits.js';
-import { cryptoWithdrawalsBlockedUntil } from '../compliance/customer-service.js';
+import { cryptoWithdrawalsBlockedUntil } from '../compliance/service.js';
 import { coins, hashRequest, userRef, type Answer } from './shared.js';
 import type { WithdrawalCancellation } from './withdrawal-cancellation.js';
 import {

@@ -12,7 +12,7 @@ import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { SecondFactor } from '../../security/second-factor.js';
-import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
+import { withdrawalsBlockedUntil } from '../compliance/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';

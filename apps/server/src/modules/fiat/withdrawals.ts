@@ -12,7 +12,7 @@ import {
 import { AmountFormatError, parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import { transition } from '../../lifecycle.js';
-import { withdrawalsBlockedUntil } from '../compliance/customer-service.js';
+import { withdrawalsBlockedUntil } from '../compliance/service.js';
 import type { BankAccountRow, FiatCustomer } from './repository.js';
 import {
   asCurrency,

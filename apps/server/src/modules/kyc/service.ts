@@ -11,6 +11,7 @@ import { createVerificationState } from './verification-state.js';
 export { percentToHundredths } from './directors.js';
 export type { DocumentFile, IncomingFile, KycServiceDeps } from './shared.js';
 export { sanitiseFileName, type DirectorDocumentType } from './uploads.js';
+export { isEveryStepSubmitted } from './flags.js';
 
 /**
  * The customer's side of identity verification (spec 000 sections 2-9 and

@@ -4,6 +4,7 @@ import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { DB } from '../../db/schema.js';
 import { NOTIFICATIONS, type NotificationData, type NotificationEvent } from './catalogue.js';
 import { renderMail } from './render.js';
+export { renderMail } from './render.js';
 
 export type Recipient = {
   id: number;

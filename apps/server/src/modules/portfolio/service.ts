@@ -30,6 +30,7 @@ import type {
 } from './repository.js';
 import { csvLine } from '../../http/csv.js';
 import { NO_BALANCE, type CustomerBalance } from './customer-balances.js';
+export { NO_BALANCE, readCustomerBalances, type CustomerBalance } from './customer-balances.js';
 
 /** Journals read per batch of the export: big enough to amortise the round trip, small enough to keep memory flat. */
 const EXPORT_BATCH = 1000;

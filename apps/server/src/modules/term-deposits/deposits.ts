@@ -13,7 +13,7 @@ import {
 } from '@florin/contracts';
 import { formatAmount, parseAmount, trimZeros } from '@florin/domain';
 import { ON_HOLD } from '../../db/schema.js';
-import { NO_BALANCE, readCustomerBalances } from '../portfolio/customer-balances.js';
+import { NO_BALANCE, readCustomerBalances } from '../portfolio/service.js';
 import type { DepositRow } from './repository.js';
 import {
   asAsset,
