@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_TOKEN_PREFIX, AppError, UNATTENDED_HEADER, type StaffRole } from '@florin/contracts';
-import type { StaffSession, StaffSessionStore } from '../modules/admin/sessions.js';
-import type { ActiveSession, SessionStore } from '../modules/auth/sessions.js';
 import { randomToken, safeEqual } from '../security/secret-box.js';
 import { isApiRoute, matchedRoute } from './matched-route.js';
 
@@ -11,6 +9,21 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** The staff session's cookie: separate from the customer's, and sent only to the back-office API. */
 export const STAFF_SESSION_COOKIE = 'staff_token';
 export const ADMIN_API_PREFIX = '/api/admin';
+
+/** A signed-in customer's session, as modules/auth/sessions.ts finds it. */
+export type ActiveSession = { id: string; userId: number; csrfToken: string; terminatedAt: Date | null };
+
+/** A signed-in staff member's session, as modules/admin/sessions.ts finds it. */
+export type StaffSession = {
+  sessionId: string;
+  staffId: number;
+  email: string;
+  role: StaffRole;
+  csrfToken: string;
+};
+
+/** Finds the session a token opens; the session stores of modules/auth and modules/admin are given in. */
+export type SessionFinder<S> = { find(token: string, options: { isAttended: boolean }): Promise<S | null> };
 
 /** What an API token lets its holder do (modules/api-tokens). */
 export type ApiTokenGrant = { id: string; permissionId: number };
@@ -175,7 +188,11 @@ function isFromAnotherSite(request: FastifyRequest): boolean {
  * session once signed in). Bearer requests carry no ambient credential, so
  * they need no CSRF token.
  */
-export function registerAuth(app: FastifyInstance, sessions: SessionStore, cookies: CookieSettings): void {
+export function registerAuth(
+  app: FastifyInstance,
+  sessions: SessionFinder<ActiveSession>,
+  cookies: CookieSettings,
+): void {
   app.decorateRequest('auth', null);
 
   app.addHook('onRequest', async (request) => {
@@ -246,7 +263,7 @@ export function requireCustomer(request: FastifyRequest): Auth {
  * under /api/admin/ that names no access admits nobody. This runs before
  * validation, so not even a 422 tells an outsider that a route exists.
  */
-export function registerStaffAuth(app: FastifyInstance, sessions: Pick<StaffSessionStore, 'find'>): void {
+export function registerStaffAuth(app: FastifyInstance, sessions: SessionFinder<StaffSession>): void {
   app.decorateRequest('staff', null);
 
   app.addHook('onRequest', async (request) => {

@@ -1,7 +1,7 @@
-import type { StaffRole } from '@florin/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
+import type { StaffSession } from '../../http/auth.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
 /** A staff session ends 8 hours after sign-in, whatever happens (a working day). */
@@ -12,13 +12,7 @@ export const STAFF_SESSION_IDLE_MINUTES = 15;
 const TOUCH_EVERY_SECONDS = 60;
 
 /** The signed-in staff member of a request (`request.staff`). The role is read afresh on every request. */
-export type StaffSession = {
-  sessionId: string;
-  staffId: number;
-  email: string;
-  role: StaffRole;
-  csrfToken: string;
-};
+export type { StaffSession };
 
 /** Staff sessions live and go idle by `clock`, the app's. */
 export function createStaffSessionStore(db: Kysely<DB>, clock: Clock) {

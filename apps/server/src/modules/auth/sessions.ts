@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
+import type { ActiveSession } from '../../http/auth.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
 /** The spec's expires_in: one day. The cookie lasts floor(expires_in / 86400) days. */
@@ -14,7 +15,7 @@ const TOUCH_EVERY_SECONDS = 60;
  * A signed-in customer. `terminatedAt`: from then on the account may only
  * withdraw (issue 13); once its access has ended no session is found at all.
  */
-export type ActiveSession = { id: string; userId: number; csrfToken: string; terminatedAt: Date | null };
+export type { ActiveSession };
 
 /**
  * Ends everything that signs the customer in: every session but `exceptSessionId`, and every API
