@@ -1,6 +1,15 @@
-import { AppError, CRYPTO_WITHDRAW_TEXTS, type CryptoWithdrawal } from '@florin/contracts';
+import {
+  AppError,
+  CRYPTO_WITHDRAW_TEXTS,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
+  type CryptoWithdrawal,
+} from '@florin/contracts';
+import { statesThatMayBecome, transition } from '../../lifecycle.js';
 import type { Answer } from './shared.js';
 import { OPEN_FOR_CUSTOMER, toWithdrawal, type CryptoWithdrawalServiceDeps } from './withdrawal-context.js';
+
+/** Still waiting for the customer's code or 2FA: what may expire. */
+const EXPIRABLE = statesThatMayBecome(CRYPTO_WITHDRAWAL_TRANSITIONS, 'expired');
 
 /**
  * A withdrawal that ends before staff take it: its customer cancels it, or nobody confirms it within its
@@ -13,14 +22,11 @@ export function createWithdrawalCancellation(deps: CryptoWithdrawalServiceDeps) 
   async function expire(id: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);
-      if (
-        !row ||
-        (row.status !== 'awaiting_code' && row.status !== 'verified') ||
-        row.verify_by > clock.now()
-      )
-        return;
+      if (!row || !EXPIRABLE.includes(row.status) || row.verify_by > clock.now()) return;
       await ledger.releaseHold(trx, { holdId: row.hold_id, outcome: 'expired' });
-      await repository.update(trx, id, { status: 'expired' });
+      await repository.update(trx, id, {
+        status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, row.status, 'expired'),
+      });
     });
   }
 
@@ -38,7 +44,10 @@ export function createWithdrawalCancellation(deps: CryptoWithdrawalServiceDeps) 
       if (!OPEN_FOR_CUSTOMER.includes(before.status))
         throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notCancellable);
       await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
-      return repository.update(trx, id, { status: 'cancelled', cancelled_at: new Date() });
+      return repository.update(trx, id, {
+        status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'cancelled'),
+        cancelled_at: new Date(),
+      });
     });
     userEvents.moneyMoved([userId]);
     return { data: toWithdrawal(row), message: CRYPTO_WITHDRAW_TEXTS.cancelled };

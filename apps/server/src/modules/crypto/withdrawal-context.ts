@@ -5,6 +5,7 @@ import {
   coinIdOfAsset,
   CRYPTO_WITHDRAW_TEXTS,
   CRYPTO_WITHDRAWAL_STATUS_LABELS,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
   waitUntilText,
   type AdminCryptoWithdrawal,
   type CoinId,
@@ -14,6 +15,7 @@ import {
 } from '@florin/contracts';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
+import { statesThatMayBecome } from '../../lifecycle.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { RateLimiter } from '../../security/rate-limits.js';
 import type { SecondFactor } from '../../security/second-factor.js';
@@ -86,7 +88,8 @@ export function tagKey(tag: string | null): string | null {
   return tag === null ? null : String(Number(tag));
 }
 
-export const OPEN_FOR_CUSTOMER: CryptoWithdrawalStatus[] = ['awaiting_code', 'verified', 'pending'];
+/** What the customer may still cancel: until staff approve it. */
+export const OPEN_FOR_CUSTOMER = statesThatMayBecome(CRYPTO_WITHDRAWAL_TRANSITIONS, 'cancelled');
 
 export function toWithdrawal(row: CryptoWithdrawalRow): CryptoWithdrawal {
   const amount = BigInt(row.amount);

@@ -1,5 +1,11 @@
-import { AppError, CRYPTO_WITHDRAW_TEXTS, type AdminCryptoWithdrawal } from '@florin/contracts';
+import {
+  AppError,
+  CRYPTO_WITHDRAW_TEXTS,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
+  type AdminCryptoWithdrawal,
+} from '@florin/contracts';
 import { ON_HOLD } from '../../db/schema.js';
+import { transition } from '../../lifecycle.js';
 import type { Posting } from '../../ledger/index.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { asAsset, coins, custodyRef, feeRef, gbpValueMetadata, userRef, type Answer } from './shared.js';
@@ -47,6 +53,8 @@ export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, conte
   ): Promise<Answer<AdminCryptoWithdrawal>> {
     const row = await db.transaction().execute(async (trx) => {
       const before = await lockFor(trx, id, ['approved'], CRYPTO_WITHDRAW_TEXTS.notApproved);
+      // Decided before the coins move: nothing after the broadcast may refuse.
+      const status = transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'sent');
       const asset = asAsset(before.asset);
       const wallet = deps.wallets[asset];
       // The hot wallet would send the coins now; a cold-storage txid records coins signed and sent already.
@@ -80,7 +88,7 @@ export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, conte
           ? await wallet.send({ asset, address: before.address, tag: before.tag, amount: amount - fee }, trx)
           : (txid as string);
       const after = await repository.update(trx, id, {
-        status: 'sent',
+        status,
         journal_id: journalId,
         txid: sentTxid,
         sent_by: actor.staffId,
@@ -113,7 +121,7 @@ export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, conte
     const row = await db.transaction().execute(async (trx) => {
       const before = await lockFor(trx, id, ['sent'], CRYPTO_WITHDRAW_TEXTS.notSent);
       const after = await repository.update(trx, id, {
-        status: 'confirmed',
+        status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'confirmed'),
         confirmed_by: actor.staffId,
         confirmed_at: new Date(),
       });

@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
+import { CRYPTO_WITHDRAWAL_TRANSITIONS } from '@florin/contracts';
 import type { CryptoWithdrawalStatus, CryptoWithdrawalsTable, DB, RowOf } from '../../db/schema.js';
+import { statesThatMayBecome } from '../../lifecycle.js';
 
 export type CryptoWithdrawalRow = RowOf<CryptoWithdrawalsTable>;
 export type AdminCryptoWithdrawalRow = CryptoWithdrawalRow & {
@@ -260,7 +262,7 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       let query = db
         .selectFrom('crypto_withdrawals')
         .select(['id', 'user_id'])
-        .where('status', 'in', ['awaiting_code', 'verified'])
+        .where('status', 'in', statesThatMayBecome(CRYPTO_WITHDRAWAL_TRANSITIONS, 'expired'))
         .where('verify_by', '<=', now);
       if (userId !== undefined) query = query.where('user_id', '=', userId);
       return query.orderBy('seq').limit(500).execute();

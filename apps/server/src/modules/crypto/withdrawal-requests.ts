@@ -6,6 +6,7 @@ import {
   CRYPTO_WITHDRAW_DECIMALS,
   CRYPTO_WITHDRAW_TEXTS,
   CRYPTO_WITHDRAWAL_CONFIRM_MINUTES,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
   cryptoMinimumText,
   EMAILED_CODE_MINUTES,
   maskAddress,
@@ -15,6 +16,7 @@ import {
 } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
+import { statesThatMayBecome } from '../../lifecycle.js';
 import { LIMITS } from '../../security/rate-limits.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/service.js';
 import { coins, hashRequest, userRef, type Answer } from './shared.js';
@@ -222,7 +224,7 @@ export function createWithdrawalRequests(
       .updateTable('crypto_withdrawals')
       .set({ status: 'verified', verified_at: new Date() })
       .where('id', '=', id)
-      .where('status', '=', 'awaiting_code')
+      .where('status', 'in', statesThatMayBecome(CRYPTO_WITHDRAWAL_TRANSITIONS, 'verified'))
       .returningAll()
       .executeTakeFirst();
     if (!updated) throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notAwaitingCode);

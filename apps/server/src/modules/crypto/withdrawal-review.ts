@@ -1,12 +1,14 @@
 import {
   AppError,
   CRYPTO_WITHDRAW_TEXTS,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
   listCryptoPayoutQueue,
   type AdminCryptoWithdrawal,
   type CryptoWithdrawalStatus,
   type Page,
 } from '@florin/contracts';
 import { readPage } from '../../http/pages.js';
+import { transition } from '../../lifecycle.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { coins, type Answer } from './shared.js';
 import type { CryptoWithdrawalServiceDeps, WithdrawalContext } from './withdrawal-context.js';
@@ -46,13 +48,13 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
         if (row.approved_by === actor.staffId)
           throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.alreadyApprovedByYou);
         after = await repository.update(trx, id, {
-          status: 'approved',
+          status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, row.status, 'approved'),
           second_approved_by: actor.staffId,
           second_approved_at: now,
         });
       } else {
         after = await repository.update(trx, id, {
-          status: 'approved',
+          status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, row.status, 'approved'),
           approved_by: actor.staffId,
           approved_at: now,
         });
@@ -83,7 +85,7 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
       const before = await lockFor(trx, id, ['pending', 'approved'], CRYPTO_WITHDRAW_TEXTS.notOpen);
       await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
       const after = await repository.update(trx, id, {
-        status: 'rejected',
+        status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'rejected'),
         rejected_by: actor.staffId,
         rejected_at: new Date(),
         reject_reason: reason,

@@ -1,9 +1,11 @@
 import {
   AppError,
   CRYPTO_WITHDRAW_TEXTS,
+  CRYPTO_WITHDRAWAL_TRANSITIONS,
   type CryptoWithdrawal,
   type CryptoWithdrawalStatus,
 } from '@florin/contracts';
+import { transition } from '../../lifecycle.js';
 import { coins, type Answer } from './shared.js';
 import {
   tagKey,
@@ -72,7 +74,7 @@ export function createWithdrawalSubmission(deps: CryptoWithdrawalServiceDeps, co
         saved.usable_from <= now &&
         tagKey(saved.tag) === tagKey(row.tag);
       const updated = await repository.update(trx, id, {
-        status: autoApprove ? 'approved' : 'pending',
+        status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, row.status, autoApprove ? 'approved' : 'pending'),
         requested_at: now,
         needs_second_approval: overLimit,
         auto_approved: autoApprove,
