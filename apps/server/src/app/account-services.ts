@@ -9,7 +9,6 @@ import { createKycService } from '../modules/kyc/service.js';
 import { createVerificationGate } from '../modules/kyc/verification.js';
 import { createSanctionsRepository } from '../modules/sanctions/repository.js';
 import { createSanctionsService, type SanctionsService } from '../modules/sanctions/service.js';
-import type { TradingService } from '../modules/trading/service.js';
 import { createSecondFactor } from '../security/second-factor.js';
 import type { BaseServices } from './base-services.js';
 import type { AppDeps } from './deps.js';
@@ -17,8 +16,6 @@ import { lateBound } from './late-bound.js';
 
 /** What the account services ask of modules built after them; called only once the app is built. */
 export type AccountServicesLater = {
-  /** Who has traded more than £15,000 this year, for KYC and compliance: the trading module's answer. */
-  tradingVolumes: Pick<TradingService, 'listOverSourceOfWealthThreshold'>;
   /** The whitelists module's check on a sign-in's address. */
   isSignInIpAllowed: AuthServiceDeps['isSignInIpAllowed'];
 };
@@ -41,7 +38,7 @@ export function buildAccountServices(
     storage: base.storage,
     complianceEmail: config.COMPLIANCE_EMAIL,
     upgrades: base.upgrades,
-    trading: later.tradingVolumes,
+    tradingVolumes: base.tradingVolumes,
     sanctions: {
       screenCustomer: (userId, trigger) => sanctionsLater.get().screenCustomer(userId, trigger),
     },
@@ -74,7 +71,7 @@ export function buildAccountServices(
       screenIfMissedSince: (userId, completedAt) =>
         sanctionsLater.get().screenIfMissedSince(userId, completedAt),
     },
-    trading: later.tradingVolumes,
+    tradingVolumes: base.tradingVolumes,
     publicUrl: config.publicUrl,
   });
   const sanctions = createSanctionsService({ db, repository: sanctionsRepository, compliance, log });

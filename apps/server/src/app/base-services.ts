@@ -18,6 +18,7 @@ import { createUpgradeRepository } from '../modules/upgrades/repository.js';
 import { createUpgradeService } from '../modules/upgrades/service.js';
 import { createCaptcha } from '../security/captcha.js';
 import { createEmailedCodes } from '../security/emailed-codes.js';
+import { createTradingVolumes } from '../modules/trading-volume/service.js';
 import { createRateLimiter } from '../security/rate-limits.js';
 import type { AppDeps } from './deps.js';
 
@@ -43,6 +44,8 @@ export async function buildBaseServices(deps: AppDeps, log: FastifyBaseLogger) {
     limits,
     relay,
     userEvents: createUserEvents(relay, log),
+    /** This year's trading volumes: trading's fee tier, KYC's and compliance's £15,000 threshold. */
+    tradingVolumes: createTradingVolumes(db),
     sessions: createSessionStore(db, clock),
     staffSessions: createStaffSessionStore(db, clock),
     apiTokens: createApiTokenService({ db, repository: createApiTokenRepository(db) }),

@@ -92,6 +92,7 @@ export function buildMoneyServices(
   const trading = createTradingService({
     db,
     repository: createTradingRepository(db),
+    volumes: base.tradingVolumes,
     ledger,
     market,
     notifier,

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TradingService } from '../modules/trading/service.js';
 import type { WhitelistService } from '../modules/whitelists/service.js';
 import { buildAccountServices, type AccountServices } from './account-services.js';
 import { buildBaseServices, type BaseServices } from './base-services.js';
@@ -11,27 +10,19 @@ import { buildMoneyServices, type MoneyServices } from './money-services.js';
 export type AppServices = BaseServices & AccountServices & MoneyServices;
 
 /**
- * The module services in dependency order. Two of the account services' questions are answered by
- * services built after them (a sign-in's whitelisted address, trading volumes): those are bound last.
+ * The module services in dependency order. One of the account services' questions is answered by a
+ * service built after them (a sign-in's whitelisted address): it is bound last.
  */
 export async function buildServices(deps: AppDeps, log: FastifyBaseLogger): Promise<AppServices> {
   const base = await buildBaseServices(deps, log);
-  const tradingLater = lateBound<TradingService>('the trading service');
   const whitelistsLater = lateBound<WhitelistService>('the whitelist service');
   const accounts = buildAccountServices(
     deps,
     base,
-    {
-      tradingVolumes: {
-        listOverSourceOfWealthThreshold: (userIds, executor) =>
-          tradingLater.get().listOverSourceOfWealthThreshold(userIds, executor),
-      },
-      isSignInIpAllowed: (userId, ip) => whitelistsLater.get().isSignInIpAllowed(userId, ip),
-    },
+    { isSignInIpAllowed: (userId, ip) => whitelistsLater.get().isSignInIpAllowed(userId, ip) },
     log,
   );
   const money = buildMoneyServices(deps, base, accounts, log);
-  tradingLater.set(money.trading);
   whitelistsLater.set(money.whitelists);
   return { ...base, ...accounts, ...money };
 }

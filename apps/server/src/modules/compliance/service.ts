@@ -18,7 +18,7 @@ import { ON_HOLD, type DB } from '../../db/schema.js';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
 import { isEveryStepSubmitted } from '../kyc/service.js';
 import type { Notifier } from '../notifications/service.js';
-import type { TradingService } from '../trading/service.js';
+import type { TradingVolumes } from '../trading-volume/service.js';
 import { readPage } from '../../http/pages.js';
 import type { ComplianceRepository, CustomerRow, DocumentRow } from './repository.js';
 import {
@@ -52,7 +52,7 @@ export type ComplianceServiceDeps = {
     screenIfMissedSince(userId: number, completedAt: Date): Promise<void>;
   };
   /** Who has traded more than £15,000 this calendar year. */
-  trading: Pick<TradingService, 'listOverSourceOfWealthThreshold'>;
+  tradingVolumes: Pick<TradingVolumes, 'listOverSourceOfWealthThreshold'>;
   publicUrl: string;
 };
 
@@ -439,7 +439,7 @@ export function createComplianceService(deps: ComplianceServiceDeps) {
      * crossing. Without `userIds`, every customer who answered No.
      */
     async resetSourceOfWealthOverThreshold(userIds?: readonly number[]): Promise<void> {
-      const over = await deps.trading.listOverSourceOfWealthThreshold(
+      const over = await deps.tradingVolumes.listOverSourceOfWealthThreshold(
         await repository.listAnsweredBelowThreshold(db, userIds),
       );
       for (const userId of over) {

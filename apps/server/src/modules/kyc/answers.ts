@@ -48,7 +48,7 @@ function toAnswersValues(body: KycBody): AnswersValues {
 }
 
 /** The answers to the source-of-wealth questions. */
-export function createAnswers(deps: Pick<KycServiceDeps, 'db' | 'repository' | 'trading'>) {
+export function createAnswers(deps: Pick<KycServiceDeps, 'db' | 'repository' | 'tradingVolumes'>) {
   const { db, repository } = deps;
 
   return {

@@ -6,7 +6,7 @@ import { createLocalStorage } from '../../adapters/storage/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { insertStaff } from '../../test/admin.js';
 import { createKycRepository } from './repository.js';
-import { createTradingRepository } from '../trading/repository.js';
+import { createTradingVolumes } from '../trading-volume/service.js';
 import { createKycService, type KycService } from './service.js';
 import { DETAILS, WEALTH_NO, jpeg, newCustomer, pdf, png } from './test-kit.js';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
     repository: createKycRepository(t.database.db),
     storage: createLocalStorage(folder),
     complianceEmail: 'compliance@florin.test',
-    trading: createTradingRepository(t.database.db),
+    tradingVolumes: createTradingVolumes(t.database.db),
   });
   staffId = (await insertStaff(t.database.db, { role: 'compliance' })).id;
 });
@@ -112,7 +112,7 @@ describe('storage and the database stay in step', () => {
           },
         },
         complianceEmail: 'compliance@florin.test',
-        trading: createTradingRepository(t.database.db),
+        tradingVolumes: createTradingVolumes(t.database.db),
       });
       const customer = await newCustomer(t);
       await expect(

@@ -3,7 +3,7 @@ import { isDirectorStatus, isOwnerStatus } from '@florin/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
-import type { TradingService } from '../trading/service.js';
+import type { TradingVolumes } from '../trading-volume/service.js';
 import type { UpgradeRecorder } from '../upgrades/service.js';
 import { directorFlags } from './flags.js';
 import type { CompanyRow, DirectorRow, DocumentRow, KycRepository, KycUserRow } from './repository.js';
@@ -35,7 +35,7 @@ export type KycServiceDeps = {
    */
   sanctions?: { screenCustomer(userId: number, trigger: ScreeningTrigger): Promise<unknown> };
   /** Who has traded more than £15,000 this calendar year: the source-of-wealth answers must then say so. */
-  trading: Pick<TradingService, 'listOverSourceOfWealthThreshold'>;
+  tradingVolumes: Pick<TradingVolumes, 'listOverSourceOfWealthThreshold'>;
 };
 
 export const LIVE_STATUS = 1;
@@ -123,11 +123,11 @@ export async function requireCompany(
 }
 
 export async function isOverSourceOfWealthThreshold(
-  deps: Pick<KycServiceDeps, 'trading'>,
+  deps: Pick<KycServiceDeps, 'tradingVolumes'>,
   userId: number,
   executor: Kysely<DB>,
 ): Promise<boolean> {
-  return (await deps.trading.listOverSourceOfWealthThreshold([userId], executor)).length > 0;
+  return (await deps.tradingVolumes.listOverSourceOfWealthThreshold([userId], executor)).length > 0;
 }
 
 /** Once verification is submitted, a change to a screened detail screens the customer again. */

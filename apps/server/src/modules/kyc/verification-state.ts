@@ -37,7 +37,7 @@ function toAnswers(row: AnswersRow): KycAnswers {
  * questions the back office asks of it: is every step still submitted, and is everything approved.
  */
 export function createVerificationState(
-  deps: Pick<KycServiceDeps, 'db' | 'repository' | 'trading' | 'complianceEmail'>,
+  deps: Pick<KycServiceDeps, 'db' | 'repository' | 'tradingVolumes' | 'complianceEmail'>,
 ) {
   const { db, repository } = deps;
 

@@ -1,9 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
-import { parseAmount } from '@florin/domain';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
-
-const SOURCE_OF_WEALTH_THRESHOLD_PENCE = parseAmount(String(SOURCE_OF_WEALTH_THRESHOLD_GBP), 'GBP');
 
 export type QuoteRow = Selectable<TradeQuotesTable>;
 export type TradeRow = RowOf<TradesTable>;
@@ -97,11 +93,6 @@ export function createTradingRepository(db: Kysely<DB>) {
       ]);
   }
 
-  /** This calendar year's trades: the volume the tier and the source-of-wealth threshold read (DECISIONS.md). */
-  function thisYearsTrades(executor: Kysely<DB>) {
-    return executor.selectFrom('trades').where('created_at', '>=', sql<Date>`date_trunc('year', now())`);
-  }
-
   return {
     findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
@@ -133,33 +124,6 @@ export function createTradingRepository(db: Kysely<DB>) {
         ])
         .orderBy('sort_order')
         .execute();
-    },
-
-    /** This calendar year's trading volume in pence: the tier comes from it (DECISIONS.md). */
-    async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
-      const row = await thisYearsTrades(executor)
-        .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return BigInt(row.total);
-    },
-
-    /**
-     * Those of these customers whose trades this calendar year exceed the £15,000 source-of-wealth
-     * threshold (spec 000 section 9), in one query: the volume the tier uses, buys and sells alike.
-     */
-    async listOverSourceOfWealthThreshold(
-      userIds: readonly number[],
-      executor: Kysely<DB> = db,
-    ): Promise<number[]> {
-      if (userIds.length === 0) return [];
-      const rows = await thisYearsTrades(executor)
-        .select('user_id')
-        .where('user_id', '=', sql<number>`any(${[...userIds]}::integer[])`)
-        .groupBy('user_id')
-        .having(sql<string>`sum(gbp_value)`, '>', SOURCE_OF_WEALTH_THRESHOLD_PENCE.toString())
-        .execute();
-      return rows.map((row) => row.user_id);
     },
 
     async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {

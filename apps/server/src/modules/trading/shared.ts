@@ -19,6 +19,7 @@ import type { InvestorService } from '../investor/service.js';
 import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
+import type { TradingVolumes } from '../trading-volume/service.js';
 import type { TradeRow, TradingRepository } from './repository.js';
 
 /** Prices and percentages: exact decimals, never a JS number. */
@@ -38,6 +39,8 @@ export type TradingServiceDeps = {
   feeDiscountFor: (userId: number) => Promise<string | null>;
   /** The schedule staff keep in the back office: every quote and order is priced by it. */
   feeSchedule: Pick<FeeScheduleStore, 'current'>;
+  /** This year's volume, from which the fee tier comes. */
+  volumes: Pick<TradingVolumes, 'volumeThisYear'>;
   /** The first-investment journey (issue 13): a buy waits until it is complete; a sale never does. */
   investor: Pick<InvestorService, 'assertMayInvest'>;
   /** Spec 000 §6: a customer whose verification is incomplete neither buys nor sells. */

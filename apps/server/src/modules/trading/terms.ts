@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { CoinId, TradingTerms } from '@florin/contracts';
 import { FEE_TIERS, feePercent, trimZeros } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
 import { money, type TradingServiceDeps } from './shared.js';
 import type { TradingContext } from './trading-context.js';
 
@@ -11,10 +9,6 @@ export function createTerms(deps: TradingServiceDeps, context: TradingContext) {
   const { requireTrader, pricingOf } = context;
 
   return {
-    /** Spec 000 §9: those of these customers whose trades this calendar year exceed £15,000 (kyc, compliance). */
-    listOverSourceOfWealthThreshold: (userIds: readonly number[], executor?: Kysely<DB>) =>
-      repository.listOverSourceOfWealthThreshold(userIds, executor),
-
     async terms(userId: number): Promise<{ data: TradingTerms }> {
       const trader = await requireTrader(userId);
       const base = await pricingOf(trader, null);

@@ -63,7 +63,7 @@ export function createTradingContext(deps: TradingServiceDeps) {
   /** The customer's fee for a coin and the multiplier of their spreads (DECISIONS.md "Fees, tiers, referrals"). */
   async function pricingOf(trader: Trader, coin: TradeCoin | null) {
     const platform: TradingPlatform = trader.platform === 2 ? 2 : 1;
-    const volume = await repository.volumeThisYear(trader.id);
+    const volume = await deps.volumes.volumeThisYear(trader.id);
     const tier = tierForVolume(volume);
     const schedule = await deps.feeSchedule.current();
     const base = { schedule, platform, tier, customPercent: trader.custom_fee_percent };

@@ -30,6 +30,7 @@ import { createFeeScheduleStore } from '../fees/schedule.js';
 import { createComplianceRepository } from '../compliance/repository.js';
 import { createComplianceService, type ComplianceServiceDeps } from '../compliance/service.js';
 import type { KycReader } from '../compliance/views.js';
+import { createTradingVolumes } from '../trading-volume/service.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck, type TradingServiceDeps } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
@@ -131,6 +132,7 @@ function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<
   return createTradingService({
     db: db(),
     repository: createTradingRepository(db()),
+    volumes: createTradingVolumes(db()),
     ledger: t.ledger,
     notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
     userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
@@ -857,7 +859,7 @@ describe('the £15,000 source-of-wealth threshold', () => {
       // Neither is read by the threshold's reset.
       kyc: {} as KycReader,
       sanctions: {} as ComplianceServiceDeps['sanctions'],
-      trading: createTradingRepository(db()),
+      tradingVolumes: createTradingVolumes(db()),
       publicUrl: 'http://florin.test',
     });
     // A terminated customer may only withdraw in their last days: the run leaves them be.
@@ -891,7 +893,7 @@ describe('the £15,000 source-of-wealth threshold', () => {
         currency: 'gbp',
         max_slippage_percent: '1',
       });
-    const over = () => createTradingRepository(db()).listOverSourceOfWealthThreshold([customer.id]);
+    const over = () => createTradingVolumes(db()).listOverSourceOfWealthThreshold([customer.id]);
     await sell('0.74');
     await sell('0.01');
     expect(await over()).toEqual([]);
