@@ -1,4 +1,10 @@
-import { AppError, CRYPTO_TEXTS, type AdminCryptoDeposit } from '@florin/contracts';
+import {
+  AppError,
+  CRYPTO_DEPOSIT_TRANSITIONS,
+  CRYPTO_TEXTS,
+  type AdminCryptoDeposit,
+} from '@florin/contracts';
+import { transition } from '../../lifecycle.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { CryptoServiceDeps, DepositContext } from './deposit-context.js';
 import { toAdminDeposit } from './deposit-history.js';
@@ -49,7 +55,7 @@ export function createDepositSuspense(deps: CryptoServiceDeps, context: DepositC
       });
       const now = new Date();
       await repository.updateDeposit(trx, id, {
-        status: 'credited',
+        status: transition(CRYPTO_DEPOSIT_TRANSITIONS, deposit.status, 'credited'),
         user_id: userId,
         credited_at: now,
         resolved_by: actor.staffId ?? undefined,
@@ -91,7 +97,7 @@ export function createDepositSuspense(deps: CryptoServiceDeps, context: DepositC
         ],
       });
       await repository.updateDeposit(trx, id, {
-        status: 'returned',
+        status: transition(CRYPTO_DEPOSIT_TRANSITIONS, deposit.status, 'returned'),
         resolved_by: actor.staffId ?? undefined,
         resolved_at: new Date(),
         resolution_note: reason,

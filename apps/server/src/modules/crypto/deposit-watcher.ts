@@ -1,4 +1,5 @@
-import { CRYPTO_ASSETS, type CryptoAsset, type CryptoDepositStatus } from '@florin/contracts';
+import { CRYPTO_ASSETS, CRYPTO_DEPOSIT_TRANSITIONS, type CryptoAsset } from '@florin/contracts';
+import { transition } from '../../lifecycle.js';
 import { xrpHouseAddressOf } from './address-sources.js';
 import type { CryptoServiceDeps, DepositContext } from './deposit-context.js';
 import type { CoinRules, CryptoCustomer, CryptoDepositRow } from './repository.js';
@@ -54,7 +55,7 @@ export function createDepositWatcher(deps: CryptoServiceDeps, context: DepositCo
           { account: toSuspense ? suspenseRef(row.asset) : userRef(customer.id, row.asset), amount },
         ],
       });
-      const status: CryptoDepositStatus = toSuspense ? 'suspense' : 'credited';
+      const status = transition(CRYPTO_DEPOSIT_TRANSITIONS, row.status, toSuspense ? 'suspense' : 'credited');
       await repository.updateDeposit(trx, id, {
         status,
         journal_id: journalId,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { CRYPTO_DEPOSIT_TRANSITIONS } from '@florin/contracts';
 import type {
   CryptoDepositStatus,
   CryptoDepositsTable,
@@ -6,6 +7,7 @@ import type {
   DepositAddressesTable,
   RowOf,
 } from '../../db/schema.js';
+import { statesThatMayBecome } from '../../lifecycle.js';
 
 export type DepositAddressRow = RowOf<DepositAddressesTable>;
 export type CryptoDepositRow = RowOf<CryptoDepositsTable>;
@@ -225,7 +227,8 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .where('asset', '=', values.asset)
         .where('txid', '=', values.txid)
         .where('output', '=', values.output)
-        .where('status', 'in', ['pending', 'dropped'])
+        // Seen again while pending, or back on the chain after it was dropped.
+        .where('status', 'in', ['pending', ...statesThatMayBecome(CRYPTO_DEPOSIT_TRANSITIONS, 'pending')])
         .returning('id')
         .executeTakeFirst();
       return updated ? { id: updated.id, isNew: before?.status === 'dropped' } : undefined;
@@ -237,7 +240,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .updateTable('crypto_deposits')
         .set({ status: 'dropped', dropped_at: new Date() })
         .where('asset', '=', asset)
-        .where('status', '=', 'pending')
+        .where('status', 'in', statesThatMayBecome(CRYPTO_DEPOSIT_TRANSITIONS, 'dropped'))
         .where('last_seen_at', '<', since)
         .returning(['id', 'user_id'])
         .execute();
