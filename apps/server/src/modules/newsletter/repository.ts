@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { NewsletterCounts } from '@florin/contracts';
+import { NEWSLETTER_TRANSITIONS, type NewsletterCounts } from '@florin/contracts';
 import type { DB, NewsletterSubscribersTable } from '../../db/schema.js';
+import { statesThatMayBecome, transition } from '../../lifecycle.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -55,12 +56,21 @@ export function createNewsletterRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    /** A new sign-up of a pending or unsubscribed address: pending again, with a new link and consent. */
-    renewPending(trx: Transaction<DB>, id: number, confirm: ConfirmLink, consent: Consent) {
+    /**
+     * A new sign-up of a pending or unsubscribed address: pending again, with a new link and consent.
+     * A pending one stays pending (only its link is new); any other goes by the lifecycle.
+     */
+    renewPending(
+      trx: Transaction<DB>,
+      subscriber: Pick<SubscriberRow, 'id' | 'status'>,
+      confirm: ConfirmLink,
+      consent: Consent,
+    ) {
+      const { id, status } = subscriber;
       return trx
         .updateTable('newsletter_subscribers')
         .set({
-          status: 'pending',
+          status: status === 'pending' ? status : transition(NEWSLETTER_TRANSITIONS, status, 'pending'),
           confirm_token_hash: confirm.hash,
           confirm_expires_at: confirm.expiresAt,
           consent_text: consent.text,
@@ -83,11 +93,12 @@ export function createNewsletterRepository(db: Kysely<DB>) {
     },
 
     /** Confirms and spends the link: the hash is cleared, so it never matches again. */
-    markConfirmed(trx: Transaction<DB>, id: number) {
+    markConfirmed(trx: Transaction<DB>, subscriber: Pick<SubscriberRow, 'id' | 'status'>) {
+      const { id, status } = subscriber;
       return trx
         .updateTable('newsletter_subscribers')
         .set({
-          status: 'confirmed',
+          status: transition(NEWSLETTER_TRANSITIONS, status, 'confirmed'),
           confirmed_at: sql<Date>`now()`,
           confirm_token_hash: null,
           confirm_expires_at: null,
@@ -101,7 +112,7 @@ export function createNewsletterRepository(db: Kysely<DB>) {
      * known (also when it was unsubscribed before: the answer is the same).
      */
     async unsubscribe(hash: string): Promise<boolean> {
-      const row = await db
+      const changed = await db
         .updateTable('newsletter_subscribers')
         .set({
           status: 'unsubscribed',
@@ -110,9 +121,17 @@ export function createNewsletterRepository(db: Kysely<DB>) {
           confirm_expires_at: null,
         })
         .where('unsubscribe_token_hash', '=', hash)
+        .where('status', 'in', statesThatMayBecome(NEWSLETTER_TRANSITIONS, 'unsubscribed'))
         .returning('id')
         .executeTakeFirst();
-      return row !== undefined;
+      if (changed) return true;
+      // Unsubscribed before: the lifecycle moves nothing, and the answer is the same.
+      const known = await db
+        .selectFrom('newsletter_subscribers')
+        .select('id')
+        .where('unsubscribe_token_hash', '=', hash)
+        .executeTakeFirst();
+      return known !== undefined;
     },
 
     async countByStatus(executor: Executor = db): Promise<NewsletterCounts> {

@@ -116,7 +116,7 @@ export function createNewsletterService(deps: NewsletterServiceDeps) {
         // Confirmed stays confirmed: no new consent or link is needed; the mail says so.
         if (existing.status === 'confirmed')
           return { mail: 'already_subscribed', email: existing.email, unsubscribeToken };
-        await repository.renewPending(trx, existing.id, confirm.link, consent);
+        await repository.renewPending(trx, existing, confirm.link, consent);
         return { mail: 'confirm', email: existing.email, confirmToken: confirm.token, unsubscribeToken };
       });
       await sendOutcome(outcome);
@@ -128,7 +128,7 @@ export function createNewsletterService(deps: NewsletterServiceDeps) {
         const row = await repository.findByConfirmHashForUpdate(trx, hashToken(token));
         if (!row) throw new AppError('NOT_FOUND', NEWSLETTER_TEXTS.confirmLinkInvalid);
         if (row.is_expired) throw new AppError('CONFLICT', NEWSLETTER_TEXTS.confirmLinkExpired);
-        await repository.markConfirmed(trx, row.id);
+        await repository.markConfirmed(trx, row);
       });
     },
 
