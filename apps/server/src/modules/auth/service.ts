@@ -8,6 +8,7 @@ import { createTwoFactor } from './two-factor.js';
 
 export { toUserView, type AccountView } from './account.js';
 export type { AuthServiceDeps, NewSession, RequestMeta } from './shared.js';
+export { createSessionStore, revokeCustomerAccess, SESSION_IDLE_MINUTES } from './sessions.js';
 
 export function createAuthService(deps: AuthServiceDeps) {
   return {

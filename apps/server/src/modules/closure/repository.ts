@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { revokeCustomerAccess } from '../auth/sessions.js';
+import { revokeCustomerAccess } from '../auth/service.js';
 
 export function createClosureRepository(db: Kysely<DB>) {
   return {

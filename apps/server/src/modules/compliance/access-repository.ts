@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { revokeCustomerAccess, SESSION_IDLE_MINUTES } from '../auth/sessions.js';
+import { revokeCustomerAccess, SESSION_IDLE_MINUTES } from '../auth/service.js';
 
 /** The customer's ways in that staff may reset or end: recovery codes, two-factor and sessions. */
 export function createComplianceAccessRepository(db: Kysely<DB>) {
