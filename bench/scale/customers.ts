@@ -9,8 +9,8 @@ import { systemClock } from '../../apps/server/src/clock.js';
 import type { Database } from '../../apps/server/src/db/index.js';
 import { createLedger } from '../../apps/server/src/ledger/index.js';
 import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
-import { insertApprovedVerification } from '../../apps/server/src/modules/compliance/test-customers.js';
-import { completeInvestorJourney } from '../../apps/server/src/modules/investor/test-kit.js';
+import { insertApprovedVerification } from '../../apps/server/src/modules/compliance/customers.test-kit.js';
+import { completeInvestorJourney } from '../../apps/server/src/modules/investor/investor.test-kit.js';
 import type { Customer } from '../trading/protocol.js';
 
 /** The funding covers every execution of a run (each buys INSTANT_QUANTITY). */

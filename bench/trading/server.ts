@@ -32,11 +32,11 @@ import {
   rollUpHouseBalances,
 } from '../../apps/server/src/ledger/index.js';
 import { createSessionStore } from '../../apps/server/src/modules/auth/sessions.js';
-import { completeInvestorJourney } from '../../apps/server/src/modules/investor/test-kit.js';
+import { completeInvestorJourney } from '../../apps/server/src/modules/investor/investor.test-kit.js';
 import {
   insertApprovedVerification,
   WEALTH_YES,
-} from '../../apps/server/src/modules/compliance/test-customers.js';
+} from '../../apps/server/src/modules/compliance/customers.test-kit.js';
 import { createMarketRepository } from '../../apps/server/src/modules/market/repository.js';
 import { createMarketService } from '../../apps/server/src/modules/market/service.js';
 import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';

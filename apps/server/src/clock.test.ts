@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAILED_CODE_MINUTES } from '@florin/contracts';
 import { STAFF_SESSION_IDLE_MINUTES } from './modules/admin/sessions.js';
 import { SESSION_IDLE_MINUTES } from './modules/auth/sessions.js';
-import { customerBrowser, insertCustomer } from './modules/compliance/test-customers.js';
+import { customerBrowser, insertCustomer } from './modules/compliance/customers.test-kit.js';
 import { createEmailedCodes } from './security/emailed-codes.js';
 import { insertStaff, signedInStaff } from './test/admin.js';
 import { createTestApp, type TestApp } from './test/app.js';

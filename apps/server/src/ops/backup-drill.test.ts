@@ -14,14 +14,14 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { checkLedger, createLedger } from '../ledger/index.js';
-import { filePart, multipart, pdf, png } from '../modules/kyc/test-kit.js';
+import { filePart, multipart, pdf, png } from '../modules/kyc/kyc.test-kit.js';
 import {
   liveCustomer,
   newIdempotencyKey,
   readyBankAccount,
   withdraw,
   type FiatCustomer,
-} from '../modules/fiat/test-kit.js';
+} from '../modules/fiat/fiat.test-kit.js';
 import { createSecretBox, loadMasterKey } from '../security/secret-box.js';
 import { signedInStaff } from '../test/admin.js';
 import { writeFakeWebDist, type TestApp } from '../test/app.js';

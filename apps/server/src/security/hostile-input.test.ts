@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { liveCustomer } from '../modules/fiat/test-kit.js';
+import { liveCustomer } from '../modules/fiat/fiat.test-kit.js';
 import { signedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, type Browser } from '../test/browser.js';

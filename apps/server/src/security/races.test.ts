@@ -20,7 +20,7 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, linkInMail, type Browser } from '../test/browser.js';
 import { expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
 import { createAuthRepository } from '../modules/auth/repository.js';
-import { customerBrowser, mailSubjects } from '../modules/compliance/test-customers.js';
+import { customerBrowser, mailSubjects } from '../modules/compliance/customers.test-kit.js';
 import {
   balanceOf,
   errorOf,
@@ -30,7 +30,7 @@ import {
   readyBankAccount,
   withdraw,
   type FiatCustomer as Customer,
-} from '../modules/fiat/test-kit.js';
+} from '../modules/fiat/fiat.test-kit.js';
 import { testClock } from '../test/clock.js';
 import { TOO_MANY_ATTEMPTS } from '../test/rate-limited.js';
 

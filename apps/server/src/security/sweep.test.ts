@@ -1,7 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRoute } from '../http/route.js';
-import { liveCustomer } from '../modules/fiat/test-kit.js';
+import { liveCustomer } from '../modules/fiat/fiat.test-kit.js';
 import { signedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, type Browser } from '../test/browser.js';

@@ -2,7 +2,7 @@ import { parse as parseQuery } from 'node:querystring';
 import fc from 'fast-check';
 import { z } from 'zod';
 import type { AppRoute } from '../http/route.js';
-import { multipart } from '../modules/kyc/test-kit.js';
+import { multipart } from '../modules/kyc/kyc.test-kit.js';
 
 /** One request's worth of bad input for a route: its URL (path parameters and query) and its raw body. */
 export type HostileInput = {

@@ -3,9 +3,9 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { completeInvestorJourney } from '../modules/investor/test-kit.js';
+import { completeInvestorJourney } from '../modules/investor/investor.test-kit.js';
 import type { FileStorage } from '../adapters/storage/index.js';
-import { insertApprovedVerification } from '../modules/compliance/test-customers.js';
+import { insertApprovedVerification } from '../modules/compliance/customers.test-kit.js';
 import { cookieHeader } from './browser.js';
 import { UPSTREAM_HEADER } from './nginx.js';
 

@@ -9,7 +9,7 @@ import {
 } from '@florin/contracts';
 import { signedInStaff } from './admin.js';
 import type { TestApp } from './app.js';
-import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../modules/fiat/test-kit.js';
+import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../modules/fiat/fiat.test-kit.js';
 
 /**
  * Money moved the way customers and staff move it: through the API and the

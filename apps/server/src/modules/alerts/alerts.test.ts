@@ -11,8 +11,8 @@ import {
   type Browser,
 } from '../../test/browser.js';
 import { fund } from '../../test/ledger.js';
-import { mailSubjects } from '../compliance/test-customers.js';
-import { liveCustomer, type FiatCustomer } from '../fiat/test-kit.js';
+import { mailSubjects } from '../compliance/customers.test-kit.js';
+import { liveCustomer, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { NOTIFICATIONS } from '../notifications/catalogue.js';
 import { createNotifier } from '../notifications/service.js';
 import { createAlertsRepository } from './repository.js';

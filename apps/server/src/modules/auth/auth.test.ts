@@ -12,8 +12,8 @@ import {
 import type { MailMessage } from '../../adapters/mail/mailer.js';
 import * as passwords from '../../security/passwords.js';
 import { matchTotpStep } from '../../security/totp.js';
-import { askForBtcWithdrawal } from '../crypto/test-kit.js';
-import { insertApprovedVerification } from '../compliance/test-customers.js';
+import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
+import { insertApprovedVerification } from '../compliance/customers.test-kit.js';
 import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import {

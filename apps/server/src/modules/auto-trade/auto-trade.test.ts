@@ -3,10 +3,10 @@ import { AUTO_TRADE_TEXTS, AutoTradeItemSchema, type AutoTradeItem } from '@flor
 import { checkLedger } from '../../ledger/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { freshTotpCode, signedInStaff, switchOnAuthenticator, type SignedInStaff } from '../../test/admin.js';
-import { mailSubjects } from '../compliance/test-customers.js';
+import { mailSubjects } from '../compliance/customers.test-kit.js';
 import { cryptoDomainCheck } from '../crypto/service.js';
 import { fiatDomainCheck } from '../fiat/service.js';
-import { errorOf, liveCustomer, type FiatCustomer } from '../fiat/test-kit.js';
+import { errorOf, liveCustomer, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { tradingDomainCheck } from '../trading/service.js';
 import { autoTradeDomainCheck } from './service.js';
 

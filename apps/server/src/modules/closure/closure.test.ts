@@ -11,7 +11,7 @@ import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo } from '../../test/browser.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { insertDocument } from '../compliance/test-customers.js';
+import { insertDocument } from '../compliance/customers.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import {
   errorOf,
@@ -20,7 +20,7 @@ import {
   readyBankAccount,
   withdraw,
   type FiatCustomer as Customer,
-} from '../fiat/test-kit.js';
+} from '../fiat/fiat.test-kit.js';
 import { createClosureRepository } from './repository.js';
 import { addMonths, createClosureService } from './service.js';
 

@@ -16,7 +16,7 @@ import {
   pdf,
   png,
   type KycTestApp,
-} from '../kyc/test-kit.js';
+} from '../kyc/kyc.test-kit.js';
 import {
   answersOtherThanNotFound,
   callEveryAdminRoute,
@@ -34,7 +34,7 @@ import {
   insertIndividualDocuments,
   insertKycAnswers,
   mailSubjects,
-} from './test-customers.js';
+} from './customers.test-kit.js';
 
 let t: KycTestApp;
 let compliance: SignedInStaff;

@@ -15,13 +15,13 @@ import {
   pageSchema,
   waitUntilText,
 } from '@florin/contracts';
-import { createKycTestApp, type KycTestApp } from '../kyc/test-kit.js';
+import { createKycTestApp, type KycTestApp } from '../kyc/kyc.test-kit.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import type { Browser } from '../../test/browser.js';
-import { askForBtcWithdrawal } from '../crypto/test-kit.js';
-import { balanceOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/test-kit.js';
+import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
+import { balanceOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/fiat.test-kit.js';
 import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
@@ -31,7 +31,7 @@ import {
   insertCustomer,
   insertDocument,
   mailSubjects,
-} from './test-customers.js';
+} from './customers.test-kit.js';
 import { testClock } from '../../test/clock.js';
 
 let t: KycTestApp;

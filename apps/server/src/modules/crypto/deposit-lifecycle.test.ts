@@ -12,7 +12,7 @@ import { statesThatMayBecome, transition } from '../../lifecycle.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { TEST_XRP_HOUSE_ADDRESS } from './addresses/derive.js';
-import { balanceOf, expectCryptoLedgerToHold, liveCustomer } from './test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold, liveCustomer } from './crypto.test-kit.js';
 
 /**
  * The crypto deposit lifecycle (CRYPTO_DEPOSIT_TRANSITIONS) is what the watcher and staff's suspense

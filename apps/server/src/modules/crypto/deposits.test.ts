@@ -14,9 +14,9 @@ import {
   signedInStaff,
   type SignedInStaff,
 } from '../../test/admin.js';
-import { customerBrowser, mailSubjects } from '../compliance/test-customers.js';
+import { customerBrowser, mailSubjects } from '../compliance/customers.test-kit.js';
 import { TEST_XRP_HOUSE_ADDRESS } from './addresses/derive.js';
-import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from './test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from './crypto.test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;

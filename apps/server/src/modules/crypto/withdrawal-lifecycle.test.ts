@@ -12,15 +12,15 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { testClock } from '../../test/clock.js';
 import { fund } from '../../test/ledger.js';
-import { customerBrowser } from '../compliance/test-customers.js';
+import { customerBrowser } from '../compliance/customers.test-kit.js';
 import {
   errorOf,
   liveCustomer,
   mailedCode,
   newIdempotencyKey,
   type FiatCustomer as Customer,
-} from '../fiat/test-kit.js';
-import { balanceOf, expectCryptoLedgerToHold } from './test-kit.js';
+} from '../fiat/fiat.test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold } from './crypto.test-kit.js';
 
 /**
  * The crypto withdrawal lifecycle (CRYPTO_WITHDRAWAL_TRANSITIONS) is what the customer's steps, the

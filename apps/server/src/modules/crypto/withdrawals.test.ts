@@ -24,7 +24,7 @@ import { createEmailedCodes } from '../../security/emailed-codes.js';
 import { createRateLimiter } from '../../security/rate-limits.js';
 import { createSecondFactor } from '../../security/second-factor.js';
 import { awayFromTotpStepEdge, oathtoolCode } from '../../test/browser.js';
-import { customerBrowser, mailSubjects } from '../compliance/test-customers.js';
+import { customerBrowser, mailSubjects } from '../compliance/customers.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import {
   errorOf,
@@ -32,8 +32,8 @@ import {
   mailedCode,
   newIdempotencyKey,
   type FiatCustomer as Customer,
-} from '../fiat/test-kit.js';
-import { balanceOf, expectCryptoLedgerToHold } from './test-kit.js';
+} from '../fiat/fiat.test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold } from './crypto.test-kit.js';
 import { createCryptoWithdrawalRepository } from './withdrawal-repository.js';
 import { createCryptoWithdrawalService } from './withdrawals.js';
 import { createKycRepository } from '../kyc/repository.js';

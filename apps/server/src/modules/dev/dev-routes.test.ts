@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { insertCustomer } from '../compliance/test-customers.js';
-import { balanceOf } from '../fiat/test-kit.js';
+import { insertCustomer } from '../compliance/customers.test-kit.js';
+import { balanceOf } from '../fiat/fiat.test-kit.js';
 
 /** The dev mailbox and the dev fixtures give away mail and money: production must not have them. */
 describe('the dev routes in production', () => {

@@ -5,7 +5,7 @@ import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo } from '../../test/browser.js';
 import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
-import { newCustomer } from '../kyc/test-kit.js';
+import { newCustomer } from '../kyc/kyc.test-kit.js';
 
 const MAILBOXES = {
   SUPPORT_EMAIL: 'help@florin.test',

@@ -22,7 +22,7 @@ import {
   readyBankAccount,
   withdraw,
   type FiatCustomer,
-} from '../fiat/test-kit.js';
+} from '../fiat/fiat.test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;

@@ -11,7 +11,7 @@ import {
 import { checkLedger } from '../../ledger/index.js';
 import { fund } from '../../test/ledger.js';
 import { fiatDomainCheck } from './service.js';
-import { auditRows, mailSubjects } from '../compliance/test-customers.js';
+import { auditRows, mailSubjects } from '../compliance/customers.test-kit.js';
 import {
   balanceOf,
   errorOf,
@@ -21,7 +21,7 @@ import {
   readyBankAccount,
   withdraw,
   type FiatCustomer,
-} from './test-kit.js';
+} from './fiat.test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;

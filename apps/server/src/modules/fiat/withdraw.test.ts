@@ -10,7 +10,7 @@ import {
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { freshTotpCode } from '../../test/admin.js';
 import { fund } from '../../test/ledger.js';
-import { mailSubjects } from '../compliance/test-customers.js';
+import { mailSubjects } from '../compliance/customers.test-kit.js';
 import {
   balanceOf,
   errorOf,
@@ -22,7 +22,7 @@ import {
   readyBankAccount,
   withdraw,
   type FiatCustomer,
-} from './test-kit.js';
+} from './fiat.test-kit.js';
 
 let t: TestApp;
 

@@ -11,7 +11,7 @@ import {
   liveCustomer,
   readyBankAccount,
   withdraw,
-} from './test-kit.js';
+} from './fiat.test-kit.js';
 
 /**
  * The fiat withdrawal lifecycle (FIAT_WITHDRAWAL_TRANSITIONS) is what the payout queue and the

@@ -13,7 +13,7 @@ import { ASSESSMENT_RULES, findQuestion } from '@florin/domain/appropriateness';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/test-kit.js';
+import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
 
 let t: TestApp;
 let compliance: SignedInStaff;

@@ -11,7 +11,7 @@ import {
   pdf,
   type Customer,
   type KycTestApp,
-} from './test-kit.js';
+} from './kyc.test-kit.js';
 
 let t: KycTestApp;
 let owner: Customer;

@@ -8,7 +8,7 @@ import { insertStaff } from '../../test/admin.js';
 import { createKycRepository } from './repository.js';
 import { createTradingVolumes } from '../trading-volume/service.js';
 import { createKycService, type KycService } from './service.js';
-import { DETAILS, WEALTH_NO, jpeg, newCustomer, pdf, png } from './test-kit.js';
+import { DETAILS, WEALTH_NO, jpeg, newCustomer, pdf, png } from './kyc.test-kit.js';
 
 /** The functions the back office calls, and the storage rule an HTTP test cannot reach. */
 

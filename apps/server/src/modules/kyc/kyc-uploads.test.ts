@@ -14,7 +14,7 @@ import {
   png,
   storedFiles,
   type KycTestApp,
-} from './test-kit.js';
+} from './kyc.test-kit.js';
 
 let t: KycTestApp;
 

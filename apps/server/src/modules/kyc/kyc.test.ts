@@ -15,7 +15,7 @@ import {
   png,
   type Customer,
   type KycTestApp,
-} from './test-kit.js';
+} from './kyc.test-kit.js';
 
 let t: KycTestApp;
 

@@ -6,11 +6,11 @@ import { changedTables, databaseFingerprint } from '../../test/fingerprint.js';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { askForBtcWithdrawal } from '../crypto/test-kit.js';
-import { insertDocument } from '../compliance/test-customers.js';
-import { errorOf, liveCustomer, newIdempotencyKey, withdraw, type FiatCustomer } from '../fiat/test-kit.js';
+import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
+import { insertDocument } from '../compliance/customers.test-kit.js';
+import { errorOf, liveCustomer, newIdempotencyKey, withdraw, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { createKycRepository } from './repository.js';
-import { DETAILS, filePart, jpeg, multipart, pdf } from './test-kit.js';
+import { DETAILS, filePart, jpeg, multipart, pdf } from './kyc.test-kit.js';
 import { createVerificationGate } from './verification.js';
 
 /**

@@ -5,8 +5,8 @@ import { openDatabase } from '../../db/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { createSessionStore } from '../auth/sessions.js';
-import { liveCustomer, newIdempotencyKey } from '../fiat/test-kit.js';
-import { connect } from '../realtime/test-support.js';
+import { liveCustomer, newIdempotencyKey } from '../fiat/fiat.test-kit.js';
+import { connect } from '../realtime/realtime.test-kit.js';
 import { testClock } from '../../test/clock.js';
 
 const TOKEN = 'scrape-token-of-at-least-24-characters';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminMotd, Motd } from '@florin/contracts';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { newCustomer } from '../kyc/test-kit.js';
+import { newCustomer } from '../kyc/kyc.test-kit.js';
 
 let t: TestApp;
 let support: SignedInStaff;

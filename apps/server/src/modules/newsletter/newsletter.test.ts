@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo, type Browser } from '../../test/browser.js';
 import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
 import { parseCsv } from '../../http/csv.js';
-import { newCustomer } from '../kyc/test-kit.js';
+import { newCustomer } from '../kyc/kyc.test-kit.js';
 
 let t: TestApp;
 let support: SignedInStaff;

@@ -4,7 +4,7 @@ import { parseAmount } from '@florin/domain';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold } from '../../test/ledger.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
-import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
+import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 
 /**
  * One definition of a balance (issue 41): the dashboard, the withdraw form,

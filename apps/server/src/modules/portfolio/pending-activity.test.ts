@@ -3,7 +3,7 @@ import { HistoryPageSchema, PendingTransactionsSchema } from '@florin/contracts'
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold } from '../../test/ledger.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
-import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
+import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 
 /**
  * Issue 41: a withdrawal waiting to be paid or sent holds money and has no

@@ -10,8 +10,8 @@ import {
 import type { PriceSource, Tick, Timers } from '../../adapters/prices/source.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, uniqueKey } from '../../test/ledger.js';
-import { newCustomer, type Customer } from '../kyc/test-kit.js';
-import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
+import { newCustomer, type Customer } from '../kyc/kyc.test-kit.js';
+import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';

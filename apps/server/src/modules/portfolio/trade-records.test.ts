@@ -5,7 +5,7 @@ import { fromMinorUnits, instantQuote, parseAmount } from '@florin/domain';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold } from '../../test/ledger.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
-import { liveCustomer, type FiatCustomer } from '../fiat/test-kit.js';
+import { liveCustomer, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 
 /**
  * Every trade's row in the history and in Crypto History.csv carries the

@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from '../../http/auth.js';
 import { createTestApp } from '../../test/app.js';
 import { expectLedgerToHold } from '../../test/ledger.js';
 import { createSessionStore } from '../auth/sessions.js';
-import { newCustomer } from '../kyc/test-kit.js';
+import { newCustomer } from '../kyc/kyc.test-kit.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
 import { WS_CLOSE_TOO_SLOW } from './hub.js';
@@ -16,7 +16,7 @@ import {
   priceUpdate,
   startRealtimeServer,
   type RealtimeServer,
-} from './test-support.js';
+} from './realtime.test-kit.js';
 import { testClock } from '../../test/clock.js';
 
 const servers: RealtimeServer[] = [];

@@ -22,7 +22,7 @@ import { CandleQuerySchema } from '@florin/contracts';
 import type { PriceSource, Tick } from '../../adapters/prices/source.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
-import { connect, createManualFeed, priceUpdate } from './test-support.js';
+import { connect, createManualFeed, priceUpdate } from './realtime.test-kit.js';
 
 type ManualSource = PriceSource & {
   running: boolean;

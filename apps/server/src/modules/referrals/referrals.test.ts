@@ -14,7 +14,7 @@ import { signedInStaff, type SignedInStaff, putOnHold } from '../../test/admin.j
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { awayFromTotpStepEdge, createBrowser, oathtoolCode, type Browser } from '../../test/browser.js';
 import { fund } from '../../test/ledger.js';
-import { mailSubjects } from '../compliance/test-customers.js';
+import { mailSubjects } from '../compliance/customers.test-kit.js';
 import { fiatDomainCheck } from '../fiat/service.js';
 import {
   errorOf,
@@ -22,7 +22,7 @@ import {
   newIdempotencyKey,
   readyBankAccount,
   type FiatCustomer,
-} from '../fiat/test-kit.js';
+} from '../fiat/fiat.test-kit.js';
 import { tradingDomainCheck } from '../trading/service.js';
 import { createPromoRepository } from '../promo/repository.js';
 import { createPromoService } from '../promo/service.js';

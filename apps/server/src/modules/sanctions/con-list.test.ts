@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANCTIONS_TEXTS } from '@florin/contracts';
 import { decodeText, parseConList, parseCsv, parseListDate } from './con-list.js';
-import { conListCsv, entity, individual } from './test-lists.js';
+import { conListCsv, entity, individual } from './lists.test-kit.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 

@@ -23,9 +23,9 @@ import {
   insertIndividualDocuments,
   insertKycAnswers,
   mailSubjects,
-} from '../compliance/test-customers.js';
-import { COMPANY, createKycTestApp, DIRECTOR, multipart, png, type KycTestApp } from '../kyc/test-kit.js';
-import { conListCsv, entity, individual, type ListedRow } from './test-lists.js';
+} from '../compliance/customers.test-kit.js';
+import { COMPANY, createKycTestApp, DIRECTOR, multipart, png, type KycTestApp } from '../kyc/kyc.test-kit.js';
+import { conListCsv, entity, individual, type ListedRow } from './lists.test-kit.js';
 
 let t: KycTestApp;
 let officer: SignedInStaff;

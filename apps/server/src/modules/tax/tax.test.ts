@@ -10,7 +10,7 @@ import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold } from '../../test/ledger.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer } from '../fiat/test-kit.js';
+import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;

@@ -42,7 +42,7 @@ export function createMaturity(deps: TermDepositServiceDeps) {
         metadata: { term_deposit_id: deposit.id, interest: interest.toString() },
         postings,
       });
-      await repository.markExpired(trx, deposit.id, now);
+      await repository.markExpired(trx, deposit, now);
       return deposit;
     });
   }

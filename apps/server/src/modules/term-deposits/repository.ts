@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { statesThatMayBecome, transition } from '../../lifecycle.js';
+import { TERM_DEPOSIT_TRANSITIONS } from './shared.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -255,12 +257,17 @@ export function createTermDepositRepository(db: Kysely<DB>) {
       await trx.updateTable('term_deposits').set(values).where('id', '=', id).execute();
     },
 
-    async markExpired(trx: Transaction<DB>, id: string, paidAt: Date): Promise<void> {
+    /** Paid back: the deposit (as locked) moves as its lifecycle allows, or 409. */
+    async markExpired(
+      trx: Transaction<DB>,
+      deposit: Pick<DepositRow, 'id' | 'status'>,
+      paidAt: Date,
+    ): Promise<void> {
       await trx
         .updateTable('term_deposits')
-        .set({ status: 'expired', paid_at: paidAt })
-        .where('id', '=', id)
-        .where('status', '=', 'live')
+        .set({ status: transition(TERM_DEPOSIT_TRANSITIONS, deposit.status, 'expired'), paid_at: paidAt })
+        .where('id', '=', deposit.id)
+        .where('status', 'in', statesThatMayBecome(TERM_DEPOSIT_TRANSITIONS, 'expired'))
         .execute();
     },
 

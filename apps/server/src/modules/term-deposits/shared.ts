@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type CoinId, type TermDepositTransaction } from '@florin/contracts';
+import { type CoinId, type TermDepositStatus, type TermDepositTransaction } from '@florin/contracts';
 import { formatAmount, trimZeros, type AssetCode } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import type { Ledger, UserAccountRef } from '../../ledger/index.js';
@@ -12,7 +12,10 @@ import type { DepositRow, TermDepositRepository } from './repository.js';
 export const DAY_MS = 86_400_000;
 
 /** Spec 002 §4: a deposit is Live until it is paid back, then Expired. */
-export const TERM_DEPOSIT_TRANSITIONS = { live: ['expired'], expired: [] } as const;
+export const TERM_DEPOSIT_TRANSITIONS: Record<TermDepositStatus, readonly TermDepositStatus[]> = {
+  live: ['expired'],
+  expired: [],
+};
 
 export type TermDepositServiceDeps = {
   db: Kysely<DB>;

@@ -21,8 +21,8 @@ import {
   type SignedInStaff,
 } from '../../test/admin.js';
 import { fund } from '../../test/ledger.js';
-import { auditRows } from '../compliance/test-customers.js';
-import { errorOf, liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/test-kit.js';
+import { auditRows } from '../compliance/customers.test-kit.js';
+import { errorOf, liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { tradingDomainCheck } from './service.js';
 
 let t: TestApp;

@@ -16,8 +16,8 @@ import {
   completeVerification,
   insertIndividualDocuments,
   insertKycAnswers,
-} from '../compliance/test-customers.js';
-import { liveCustomer, type FiatCustomer } from '../fiat/test-kit.js';
+} from '../compliance/customers.test-kit.js';
+import { liveCustomer, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { createUpgradeRepository } from './repository.js';
 import { createUpgradeService } from './service.js';
 

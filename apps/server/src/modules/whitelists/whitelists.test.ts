@@ -30,7 +30,7 @@ import {
   insertApprovedVerification,
   insertCustomer,
   mailSubjects,
-} from '../compliance/test-customers.js';
+} from '../compliance/customers.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import { createWhitelistRepository } from './repository.js';
 import { createWhitelistService } from './service.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../crypto.test-kit.js';
 import { createBitcoinRpcClient } from './bitcoin-rpc.js';
 
 /**

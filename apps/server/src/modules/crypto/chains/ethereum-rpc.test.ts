@@ -1,7 +1,7 @@
 import ganache from 'ganache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../test-kit.js';
+import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../crypto.test-kit.js';
 import { createEthereumRpcClient } from './ethereum-rpc.js';
 import { createJsonRpc } from './json-rpc.js';
 

@@ -211,4 +211,4 @@ export const DIRECTOR = {
 
 export const WEALTH_NO = { trades_over_threshold: 0, aware_of_risk: 1 } as const;
 
-export { WEALTH_YES } from '../compliance/test-customers.js';
+export { WEALTH_YES } from '../compliance/customers.test-kit.js';

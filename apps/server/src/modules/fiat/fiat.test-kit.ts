@@ -12,8 +12,8 @@ import {
   insertApprovedVerification,
   insertCustomer,
   type TestCustomer,
-} from '../compliance/test-customers.js';
-import { completeInvestorJourney } from '../investor/test-kit.js';
+} from '../compliance/customers.test-kit.js';
+import { completeInvestorJourney } from '../investor/investor.test-kit.js';
 import type { TestApp } from '../../test/app.js';
 import { fiatDomainCheck } from './service.js';
 

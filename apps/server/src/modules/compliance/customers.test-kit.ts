@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB, KycDocumentStatus } from '../../db/schema.js';
 import { createBrowser, type Browser } from '../../test/browser.js';
-import { createSessionStore } from '../auth/sessions.js';
+import { createSessionStore } from '../auth/service.js';
 import { testClock } from '../../test/clock.js';
 
 /**
