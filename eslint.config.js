@@ -4,6 +4,7 @@ import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { florinPlugin } from './eslint/module-boundaries.js';
 
 const webFeatures = fs.existsSync('apps/web/src/features') ? fs.readdirSync('apps/web/src/features') : [];
 
@@ -63,6 +64,49 @@ export default tseslint.config(
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through config.ts.' },
+      ],
+    },
+  },
+  {
+    // Modules reach each other through service.ts, in a graph without cycles; ledger/ and http/ serve
+    // modules and import none; test support (src/test/, *.test-kit.ts) serves tests only; only ledger/
+    // writes the ledger's tables (issue 42).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/**/*.test-kit.ts', 'apps/server/src/test/**'],
+    plugins: { florin: florinPlugin },
+    rules: {
+      'florin/module-boundaries': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['./apps/server/src/ledger', './apps/server/src/http'],
+              from: './apps/server/src/modules',
+              message: 'ledger/ and http/ serve the modules and import none of them.',
+            },
+            {
+              target: './apps/server/src',
+              from: ['./apps/server/src/**/*.test-kit.ts', './apps/server/src/test/**'],
+              message: 'Test support is for tests: production code may not import it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts', 'apps/server/src/**/*.test-kit.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TSEnumDeclaration', message: 'Use a string-literal union or an `as const` map.' },
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom)$/] > Literal[value=/^(accounts|entries|journals|holds|house_balance_deltas)$/]',
+          message: 'Only ledger/ writes the ledger: post a journal or place a hold through it.',
+        },
       ],
     },
   },
