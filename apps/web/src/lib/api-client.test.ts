@@ -47,7 +47,7 @@ afterEach(() => {
   show.mockReset();
 });
 
-describe('apiCall', () => {
+describe('apiCall sending requests', () => {
   it('parses a 2xx body with the contract and sends same-origin JSON requests', async () => {
     fetchMock.mockResolvedValue(json(200, HEALTH));
     await expect(apiCall(getHealth)).resolves.toEqual(HEALTH);
@@ -135,6 +135,15 @@ describe('apiCall', () => {
     }
   });
 
+  it('sends the extra headers a contract asks for (an Idempotency-Key)', async () => {
+    fetchMock.mockResolvedValue(json(200, HEALTH));
+    await apiCall(getHealth, {}, { headers: { 'idempotency-key': 'key-12345678' } });
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(new Headers(init?.headers).get('idempotency-key')).toBe('key-12345678');
+  });
+});
+
+describe('apiCall failing', () => {
   it('keeps the data an error body carries (the resend button needs user_id)', async () => {
     fetchMock.mockResolvedValue(
       json(403, {
@@ -295,12 +304,5 @@ describe('apiCall', () => {
     });
     expect(consoleError).not.toHaveBeenCalled();
     expect(show).not.toHaveBeenCalled();
-  });
-
-  it('sends the extra headers a contract asks for (an Idempotency-Key)', async () => {
-    fetchMock.mockResolvedValue(json(200, HEALTH));
-    await apiCall(getHealth, {}, { headers: { 'idempotency-key': 'key-12345678' } });
-    const [, init] = fetchMock.mock.calls[0] ?? [];
-    expect(new Headers(init?.headers).get('idempotency-key')).toBe('key-12345678');
   });
 });
