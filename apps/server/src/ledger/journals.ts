@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { AppError } from '@florin/contracts';
+import type { AssetCode } from '@florin/domain';
+import { isUserAccount, type AccountRef, type Executor } from './accounts.js';
+import type { JournalKind } from './journal-kinds.js';
+
+/** One leg of a journal: the signed change to the account's balance (credit +, debit −). */
+export type Posting = { account: AccountRef; amount: bigint };
+
+export type JournalInput = {
+  idempotencyKey: string;
+  kind: JournalKind;
+  /** The domain row the movement belongs to, e.g. "withdrawal:42". */
+  reference?: string;
+  metadata?: Record<string, unknown>;
+  postings: Posting[];
+};
+
+export type JournalResult = { journalId: string; replayed: boolean };
+
+/** A mistake in the calling code (an unbalanced journal), never a customer's doing. */
+export class LedgerProgrammingError extends Error {}
+
+/** JSON with bigints as decimal strings: amounts in metadata and request hashes. */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+}
+
+export function hashRequest(value: unknown): string {
+  return createHash('sha256').update(toJson(value)).digest('hex');
+}
+
+export function assertBalanced(postings: readonly Posting[]): void {
+  if (postings.length < 2) throw new LedgerProgrammingError('a journal needs at least two postings');
+  const sums = new Map<AssetCode, bigint>();
+  for (const posting of postings) {
+    if (posting.amount === 0n) throw new LedgerProgrammingError('a posting of zero');
+    sums.set(posting.account.asset, (sums.get(posting.account.asset) ?? 0n) + posting.amount);
+  }
+  for (const [asset, sum] of sums) {
+    if (sum !== 0n) throw new LedgerProgrammingError(`journal does not balance in ${asset}: ${sum}`);
+  }
+}
+
+/**
+ * Posts a journal through ledger_post_journal (migration 0005): one
+ * statement claims the key, locks and updates the customer accounts in id
+ * order, appends the house deltas and writes the entries.
+ */
+export async function callPostJournal(
+  db: Executor,
+  input: Omit<JournalInput, 'postings'> & { postings: readonly Posting[] },
+  requestHash: string,
+  hold?: { id: string; accountId: string; release: bigint },
+): Promise<JournalResult> {
+  const refs = input.postings.map((posting) => posting.account);
+  const owned = (ref: AccountRef) => (isUserAccount(ref) ? ref : undefined);
+  try {
+    const result = await sql<{ journal_id: string; replayed: boolean }>`
+      SELECT journal_id, replayed FROM ledger_post_journal(
+        ${input.idempotencyKey}, ${requestHash}, ${input.kind}, ${input.reference ?? null},
+        ${hold?.id ?? null}::bigint, ${toJson(input.metadata ?? {})}::jsonb,
+        ${refs.map((ref) => ref.asset)}::text[],
+        ${refs.map((ref) => ref.kind)}::text[],
+        ${refs.map((ref) => owned(ref)?.ownerUserId ?? null)}::integer[],
+        ${refs.map((ref) => owned(ref)?.reference ?? '')}::text[],
+        ${input.postings.map((posting) => posting.amount.toString())}::numeric[],
+        ${hold?.accountId ?? null}::bigint, ${hold ? hold.release.toString() : null}::numeric
+      )`.execute(db);
+    const row = result.rows[0];
+    if (!row) throw new LedgerProgrammingError('ledger_post_journal returned nothing');
+    return { journalId: row.journal_id, replayed: row.replayed };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FL001') throw new AppError('INSUFFICIENT_FUNDS');
+    if (code === 'FL002') throw new AppError('IDEMPOTENCY_CONFLICT');
+    throw error;
+  }
+}
+
+/** Posts a balanced multi-leg journal once per idempotency key. */
+export async function postJournal(db: Executor, input: JournalInput): Promise<JournalResult> {
+  assertBalanced(input.postings);
+  // One statement: atomic on its own, or part of the caller's transaction.
+  return callPostJournal(db, input, hashRequest({ ...input, idempotencyKey: undefined }));
+}
