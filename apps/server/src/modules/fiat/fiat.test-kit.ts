@@ -7,6 +7,7 @@ import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { Browser } from '../../test/browser.js';
+import { fund } from '../../test/ledger.js';
 import {
   customerBrowser,
   insertApprovedVerification,
@@ -93,6 +94,14 @@ export async function readyBankAccount(t: TestApp, customer: FiatCustomer): Prom
     .where('id', '=', id)
     .execute();
   return id;
+}
+
+/** A live customer with a verified GBP account, past its wait, holding `pence` GBP. */
+export async function readyCustomer(t: TestApp, pence = 100_000n): Promise<FiatCustomer> {
+  const customer = await liveCustomer(t);
+  await readyBankAccount(t, customer);
+  if (pence > 0n) await fund(t.ledger, t.database.db, customer.id, 'GBP', pence);
+  return customer;
 }
 
 export function newIdempotencyKey(): string {

@@ -20,8 +20,8 @@ import {
   mailedCode,
   newIdempotencyKey,
   readyBankAccount,
+  readyCustomer,
   withdraw,
-  type FiatCustomer,
 } from './fiat.test-kit.js';
 
 let t: TestApp;
@@ -34,14 +34,6 @@ afterAll(async () => {
 });
 
 const db = () => t.database.db;
-
-/** A live customer with a verified GBP account, past its wait, holding `pounds` GBP (in pence). */
-async function readyCustomer(pence = 100_000n): Promise<FiatCustomer> {
-  const customer = await liveCustomer(t);
-  await readyBankAccount(t, customer);
-  if (pence > 0n) await fund(t.ledger, db(), customer.id, 'GBP', pence);
-  return customer;
-}
 
 describe('bank account registration', () => {
   it('registers a GBP account once, shows it, and checks sort code and account number formats', async () => {
@@ -207,7 +199,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('refuses a customer on hold', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     await db().updateTable('users').set({ block_status: 2 }).where('id', '=', customer.id).execute();
     const response = await withdraw(customer, { amount: '50' });
     expect(errorOf(response).message).toBe(FIAT_TEXTS.accountNotLive);
@@ -257,7 +249,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('refuses empty, malformed, negative, zero amounts and too many decimals', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     const cases: [unknown, string][] = [
       ['', FIAT_TEXTS.enterAmount],
       ['   ', FIAT_TEXTS.enterAmount],
@@ -280,7 +272,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('refuses below the configured minimum and above the balance', async () => {
-    const customer = await readyCustomer(5_000n);
+    const customer = await readyCustomer(t, 5_000n);
     const small = await withdraw(customer, { amount: '24.99' });
     expect(small.statusCode).toBe(400);
     expect(errorOf(small)).toMatchObject({
@@ -297,14 +289,14 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('needs an Idempotency-Key header', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     const response = await customer.browser.post('/api/v1/users/withdraw', { amount: '50' });
     expect(response.statusCode).toBe(422);
     expect(Object.keys(errorOf(response).errors ?? {})).toEqual(['Idempotency-Key']);
   });
 
   it('charges 5 below 10,000 and nothing from 10,000, holds the whole amount, and says Transaction Successful', async () => {
-    const customer = await readyCustomer(2_000_000n);
+    const customer = await readyCustomer(t, 2_000_000n);
     const small = await withdraw(customer, { amount: '100' });
     expect(small.statusCode, small.body).toBe(200);
     const body = small.json<{ data: unknown; message: string }>();
@@ -328,7 +320,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('is idempotent: the same key returns the first withdrawal; with other details it is a 409', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     const key = newIdempotencyKey();
     const first = await withdraw(customer, { amount: '30' }, key);
     const second = await withdraw(customer, { amount: '30' }, key);
@@ -344,7 +336,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('makes exactly one of 50 concurrent withdrawals of the whole balance', async () => {
-    const customer = await readyCustomer(10_000n);
+    const customer = await readyCustomer(t, 10_000n);
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => withdraw(customer, { amount: '100' })),
     );
@@ -364,10 +356,10 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('lets the customer cancel a pending withdrawal (the hold is voided), once, and nobody else', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     const created = await withdraw(customer, { amount: '40' });
     const id = created.json<{ data: { id: string } }>().data.id;
-    const stranger = await readyCustomer();
+    const stranger = await readyCustomer(t);
     const foreign = await stranger.browser.post(`/api/v1/users/withdraw/${id}/cancel`);
     expect(foreign.statusCode).toBe(404);
 
@@ -386,10 +378,10 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('lists the customer’s own fiat activity, newest first', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     await withdraw(customer, { amount: '25' });
     await withdraw(customer, { amount: '26' });
-    const other = await readyCustomer();
+    const other = await readyCustomer(t);
     await withdraw(other, { amount: '27' });
     const response = await customer.browser.get('/api/v1/fiat/transactions');
     expect(response.statusCode).toBe(200);
@@ -399,7 +391,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
   });
 
   it('shows the minimum, fee and available balance for the form', async () => {
-    const customer = await readyCustomer(12_345n);
+    const customer = await readyCustomer(t, 12_345n);
     const response = await customer.browser.get('/api/v1/fiat/withdraw-info');
     expect(response.json()).toEqual({
       data: {
@@ -419,7 +411,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
 
 describe('fiat withdraw: the second factor', () => {
   it('mails a one-time code to a customer with e-mailed codes; it is needed, works once and only the newest', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     await db()
       .updateTable('users')
       .set({ platform_2fa_mobile: true })
@@ -453,7 +445,7 @@ describe('fiat withdraw: the second factor', () => {
   });
 
   it('refuses an expired e-mailed code with the spec’s text', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     await db()
       .updateTable('users')
       .set({ platform_2fa_mobile: true })
@@ -471,7 +463,7 @@ describe('fiat withdraw: the second factor', () => {
   });
 
   it('mails no code to a customer without e-mailed codes', async () => {
-    const customer = await readyCustomer(0n);
+    const customer = await readyCustomer(t, 0n);
     const response = await customer.browser.post('/api/v1/mobile/request-2fa', {
       purpose: 'Fiat Withdraw(2fa)',
     });
@@ -480,7 +472,7 @@ describe('fiat withdraw: the second factor', () => {
   });
 
   it('takes the authenticator code of a customer with 2FA, once', async () => {
-    const customer = await readyCustomer();
+    const customer = await readyCustomer(t);
     const generated = await customer.browser.get('/api/v1/two-factor-authentication/generate');
     expect(generated.statusCode, generated.body).toBe(200);
     const secret = generated.json<{ data: { secret: string } }>().data.secret;
