@@ -19,11 +19,11 @@ import {
   updateUserDetails,
   uploadDirectorDocument,
   uploadDocument,
+  parseCustomerInput,
   uploadIdProof,
-  type FieldErrors,
 } from '@florin/contracts';
 import { requireCustomer } from '../../http/auth.js';
-import { fieldErrorsCollector } from '../../http/errors.js';
+import { zodFieldErrors } from '../../http/errors.js';
 import { registerRoute, type RouteRateLimit } from '../../http/route.js';
 import type { DocumentFile, IncomingFile, KycService } from './service.js';
 
@@ -48,21 +48,11 @@ const FIELD_NAME_NOT_ALLOWED = 'The form has a field that is not allowed.';
 
 type MultipartForm = { fields: Record<string, unknown>; files: IncomingFile[] };
 
-/** zod issues as the API's field map, as the error handler writes them for JSON bodies. */
-function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const { errors, add } = fieldErrorsCollector();
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) add(path ? `${path}.${key}` : key, 'This field is not allowed.');
-    } else add(path || 'body', issue.message);
-  }
-  return errors;
-}
-
+/** The form's fields checked by their contract, refused as JSON bodies are: in the customer's words, as a field map. */
 function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError('VALIDATION_FAILED', undefined, fieldErrorsOf(result.error));
+  const result = parseCustomerInput(schema, value);
+  if (!result.success)
+    throw new AppError('VALIDATION_FAILED', undefined, zodFieldErrors(result.error.issues, 'body'));
   return result.data;
 }
 
