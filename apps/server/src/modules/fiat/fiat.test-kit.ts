@@ -113,6 +113,17 @@ export function withdraw(customer: FiatCustomer, body: Record<string, unknown>, 
   return customer.browser.post('/api/v1/users/withdraw', body, { headers: { 'idempotency-key': key } });
 }
 
+/** Asks for a withdrawal of `amount` pounds and returns its id. */
+export async function requestWithdrawal(customer: FiatCustomer, amount: string): Promise<string> {
+  const response = await withdraw(customer, { amount });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ data: { id: string } }>().data.id;
+}
+
+export async function houseBalance(t: TestApp, kind: 'bank' | 'suspense' | 'withdrawal_fee_revenue') {
+  return (await t.ledger.getBalance(t.database.db, { asset: 'GBP', kind })).posted;
+}
+
 export async function balanceOf(t: TestApp, userId: number, asset: 'GBP' | 'EUR' | 'USD' = 'GBP') {
   return t.ledger.getBalance(t.database.db, { asset, kind: 'available', ownerUserId: String(userId) });
 }
