@@ -1,16 +1,19 @@
-import {
-  AppError,
-  type CandleQuery,
-  type CandleResolution,
-  type CandleRow,
-  type PriceFeed,
-  type PriceUpdate,
-  type PublicCoins,
+import type {
+  CandleQuery,
+  CandleResolution,
+  CandleRow,
+  PriceFeed,
+  PriceUpdate,
+  PublicCoins,
 } from '@florin/contracts';
-import { fromMinorUnits } from '@florin/domain';
-import { PriceDecimal, PRICE_DECIMALS } from '../../adapters/prices/decimal.js';
+import { PRICE_DECIMALS } from '../../adapters/prices/decimal.js';
 import { systemTimers, type PriceSource, type Tick, type Timers } from '../../adapters/prices/source.js';
-import type { CoinRow, MarketRepository } from './repository.js';
+import { createMarketCharts } from './charts.js';
+import { createKnownPairs } from './known-pairs.js';
+import { createPriceBook, type QuoteOptions } from './price-book.js';
+import type { MarketRepository } from './repository.js';
+
+export type { QuoteOptions } from './price-book.js';
 
 export type MarketFeed = {
   /** Every processed update (one per symbol per tick); returns unsubscribe. */
@@ -21,28 +24,6 @@ export type MarketFeed = {
 
 /** Without a tick for this long a price is stale: shown, never quoted. */
 export const STALE_AFTER_MS = 10_000;
-/** How far ahead of the server's clock a client's toTs may be (clocks drift), before it is refused. */
-const TO_TS_LEEWAY_SECONDS = 300;
-const PRICE_FEED_HOURS = 24;
-const COINS_CACHE_MS = 5000;
-
-type PriceState = {
-  symbol: string;
-  mid: PriceDecimal;
-  at: Date;
-  askSpread: string;
-  bidSpread: string;
-  /** The stale update went out already, so subscribers hear it once. */
-  announcedStale: boolean;
-};
-
-export type QuoteOptions = {
-  /**
-   * The customer's fee divided by the Tier 1 fee of their schedule
-   * (DECISIONS.md): spreads are multiplied by it. Unset: 1.
-   */
-  spreadMultiplier?: string;
-};
 
 export type MarketService = MarketFeed & {
   /** Starts the staleness watch, and the source while this instance leads. */
@@ -86,6 +67,10 @@ export type MarketService = MarketFeed & {
   listPublicCoins(): Promise<PublicCoins>;
 };
 
+/**
+ * The market: the price book (price-book.ts) fed by the source or the leader, the listed pairs
+ * (known-pairs.ts), and the charts and feeds read from the candles (charts.ts), as one service.
+ */
 export function createMarketService(options: {
   repository: MarketRepository;
   source: PriceSource;
@@ -99,7 +84,9 @@ export function createMarketService(options: {
   const timers = options.timers ?? systemTimers;
   const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
   const onError = options.onError ?? (() => undefined);
-  const prices = new Map<string, PriceState>();
+  const book = createPriceBook({ now, staleAfterMs });
+  const { prices, isStale, toUpdate, remember } = book;
+  const pairs = createKnownPairs({ repository, now });
   const listeners = new Set<(updates: PriceUpdate[]) => void>();
   let staleWatch: unknown;
   let started = false;
@@ -107,39 +94,6 @@ export function createMarketService(options: {
   let sourceRunning = false;
   // Candle writes run one after another, so a slow write never reorders two batches.
   let writing: Promise<void> = Promise.resolve();
-
-  const isStale = (state: PriceState): boolean => now().getTime() - state.at.getTime() > staleAfterMs;
-
-  const toUpdate = (state: PriceState, multiplier = '1'): PriceUpdate => {
-    const factor = new PriceDecimal(multiplier).div(100);
-    // Rounded in the house's favour: the customer buys at the higher price and sells at the lower.
-    const ask = state.mid.times(factor.times(state.askSpread).plus(1));
-    const bid = state.mid.times(new PriceDecimal(1).minus(factor.times(state.bidSpread)));
-    return {
-      symbol: state.symbol,
-      mid: state.mid.toFixed(PRICE_DECIMALS),
-      bid: bid.toFixed(PRICE_DECIMALS, PriceDecimal.ROUND_DOWN),
-      ask: ask.toFixed(PRICE_DECIMALS, PriceDecimal.ROUND_UP),
-      at: state.at.toISOString(),
-      stale: isStale(state),
-    };
-  };
-
-  /** Holds a new price unless it is older than the one held (a late frame would move the price back). */
-  const remember = (symbol: string, mid: string, at: Date, coin: CoinRow): PriceState | undefined => {
-    const previous = prices.get(symbol);
-    if (previous && at < previous.at) return undefined;
-    const state: PriceState = {
-      symbol,
-      mid: new PriceDecimal(mid),
-      at,
-      askSpread: coin.ask_spread,
-      bidSpread: coin.bid_spread,
-      announcedStale: false,
-    };
-    prices.set(symbol, state);
-    return state;
-  };
 
   const startSource = (): void => {
     if (sourceRunning) return;
@@ -166,44 +120,13 @@ export function createMarketService(options: {
     }
   };
 
-  type KnownPairs = { coins: Map<string, CoinRow>; fiats: Set<string> };
-  let cachedPairs: { value: KnownPairs; loadedAt: number } | undefined;
-  const loadPairs = async (): Promise<KnownPairs> => {
-    const [coins, fiats] = await Promise.all([repository.listActiveCoins(), repository.listActiveFiats()]);
-    return { coins: new Map(coins.map((coin) => [coin.asset, coin])), fiats: new Set(fiats) };
-  };
-  // Read a few seconds at most, so a tick never waits on the database and a spread edited in
-  // the back office still applies within seconds.
-  const knownPairs = async (): Promise<KnownPairs> => {
-    const at = now().getTime();
-    if (!cachedPairs || at - cachedPairs.loadedAt >= COINS_CACHE_MS || at < cachedPairs.loadedAt) {
-      cachedPairs = { value: await loadPairs(), loadedAt: at };
-    }
-    return cachedPairs.value;
-  };
-
-  const resolveSymbol = async (query: CandleQuery): Promise<string> => {
-    const [fromSymbol, toSymbol] = query.symbol?.split('/') ?? [];
-    const base = query.fsym ?? fromSymbol ?? '';
-    const quote = query.tsym ?? toSymbol ?? 'GBP';
-    const { coins, fiats } = await loadPairs();
-    const errors: Record<string, string[]> = {};
-    if (!coins.has(base)) errors[query.fsym ? 'fsym' : 'symbol'] = [`${base} is not a listed coin.`];
-    if (!fiats.has(quote)) errors[query.tsym ? 'tsym' : 'symbol'] = [`${quote} is not a listed currency.`];
-    if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', undefined, errors);
-    return `${base}/${quote}`;
-  };
-
   const service: MarketService = {
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
 
-    latest(symbol) {
-      const states = symbol === undefined ? [...prices.values()] : [prices.get(symbol)].filter((s) => !!s);
-      return states.map((state) => toUpdate(state));
-    },
+    latest: book.latest,
 
     start() {
       started = true;
@@ -220,7 +143,7 @@ export function createMarketService(options: {
     },
 
     async ingest(ticks) {
-      const { coins, fiats } = await knownPairs();
+      const { coins, fiats } = await pairs.cached();
       const updates: PriceUpdate[] = [];
       const rows: { symbol: string; at: Date; price: string }[] = [];
       for (const tick of ticks) {
@@ -251,7 +174,7 @@ export function createMarketService(options: {
     },
 
     async follow(updates) {
-      const { coins } = await knownPairs();
+      const { coins } = await pairs.cached();
       for (const update of updates) {
         const coin = coins.get(update.symbol.split('/')[0] ?? '');
         // The bid and ask are worked out here from the same spreads (and a customer's multiplier).
@@ -260,9 +183,9 @@ export function createMarketService(options: {
     },
 
     async refreshCoins() {
-      cachedPairs = { value: await loadPairs(), loadedAt: now().getTime() };
+      const { coins } = await pairs.reload();
       for (const state of prices.values()) {
-        const coin = cachedPairs.value.coins.get(state.symbol.split('/')[0] ?? '');
+        const coin = coins.get(state.symbol.split('/')[0] ?? '');
         if (!coin) continue;
         state.askSpread = coin.ask_spread;
         state.bidSpread = coin.bid_spread;
@@ -279,96 +202,10 @@ export function createMarketService(options: {
       publish(updates);
     },
 
-    quote(symbol, quoteOptions = {}) {
-      const state = prices.get(symbol);
-      if (!state || isStale(state)) throw new AppError('PRICES_STALE');
-      return toUpdate(state, quoteOptions.spreadMultiplier);
-    },
+    quote: book.quote,
+    gbpRate: book.gbpRate,
 
-    gbpRate(asset) {
-      if (asset === 'GBP') return '1';
-      const fresh = (symbol: string) => {
-        const state = prices.get(symbol);
-        return state && !isStale(state) ? state : undefined;
-      };
-      const inGbp = fresh(`${asset}/GBP`);
-      if (inGbp) return toUpdate(inGbp).bid;
-      // A fiat: any coin priced in both gives the cross rate.
-      for (const state of prices.values()) {
-        if (!state.symbol.endsWith('/GBP')) continue;
-        const coin = state.symbol.slice(0, -'/GBP'.length);
-        const inFiat = fresh(`${coin}/${asset}`);
-        if (inFiat && !isStale(state)) return state.mid.div(inFiat.mid).toFixed(PRICE_DECIMALS);
-      }
-      return null;
-    },
-
-    async listCandles(resolution, query) {
-      const symbol = await resolveSymbol(query);
-      const nowSeconds = Math.floor(now().getTime() / 1000);
-      if (query.toTs !== undefined && query.toTs > nowSeconds + TO_TS_LEEWAY_SECONDS) {
-        throw new AppError('VALIDATION_FAILED', undefined, { toTs: ['Must not be in the future.'] });
-      }
-      const to = new Date((query.toTs ?? nowSeconds) * 1000);
-      const candles = await repository.listCandles({
-        symbol,
-        resolution,
-        to,
-        limit: query.limit,
-        aggregate: query.aggregate,
-      });
-      return candles.map((candle) => ({
-        time: Math.floor(candle.start_at.getTime() / 1000),
-        low: candle.low,
-        high: candle.high,
-        open: candle.open,
-        close: candle.close,
-      }));
-    },
-
-    async getPriceFeed() {
-      const coins = await repository.listActiveCoins();
-      const feed: PriceFeed = {};
-      for (const coin of coins) {
-        const symbol = `${coin.asset}/GBP`;
-        const history = await repository.listCandles({
-          symbol,
-          resolution: 'hour',
-          to: now(),
-          limit: PRICE_FEED_HOURS,
-        });
-        const state = prices.get(symbol);
-        const current =
-          state?.mid ?? (history.length > 0 ? new PriceDecimal(history.at(-1)!.close) : undefined);
-        const first = history[0];
-        feed[coin.coin_id] = {
-          coin: { coin_id: coin.coin_id, name: coin.name },
-          history: history.map((candle) => ({
-            open: candle.open,
-            time: Math.floor(candle.start_at.getTime() / 1000),
-          })),
-          percentage:
-            first && current ? current.minus(first.open).div(first.open).times(100).toFixed(2) : null,
-          details: { gbp_bid: state && !isStale(state) ? toUpdate(state).bid : null },
-        };
-      }
-      return feed;
-    },
-
-    async listPublicCoins() {
-      const coins = await repository.listActiveCoins();
-      return Object.fromEntries(
-        coins.map((coin) => [
-          coin.coin_id,
-          {
-            coin_id: coin.coin_id,
-            platform_fee: coin.platform_fee,
-            amount_min: fromMinorUnits(BigInt(coin.amount_min), coin.scale),
-            amount_max: coin.amount_max === null ? null : fromMinorUnits(BigInt(coin.amount_max), coin.scale),
-          },
-        ]),
-      );
-    },
+    ...createMarketCharts({ repository, book, loadPairs: pairs.load, now }),
   };
   return service;
 }
