@@ -212,3 +212,59 @@ export const DIRECTOR = {
 export const WEALTH_NO = { trades_over_threshold: 0, aware_of_risk: 1 } as const;
 
 export { WEALTH_YES } from '../compliance/customers.test-kit.js';
+
+/** The five "submitted" flags of GET /user, for comparing a customer's progress in one assertion. */
+const FLAG_NAMES = [
+  'is_kyc_submitted',
+  'is_photo_id_submitted',
+  'is_selfie_submitted',
+  'is_proof_address_submitted',
+  'is_wealth_submitted',
+] as const;
+
+export function flagsOf(user: User) {
+  return Object.fromEntries(FLAG_NAMES.map((name) => [name, user[name]]));
+}
+
+export function flags(kyc: 0 | 1, photo: 0 | 1, selfie: 0 | 1, address: 0 | 1, wealth: 0 | 1) {
+  return {
+    is_kyc_submitted: kyc,
+    is_photo_id_submitted: photo,
+    is_selfie_submitted: selfie,
+    is_proof_address_submitted: address,
+    is_wealth_submitted: wealth,
+  };
+}
+
+export async function idProof(
+  customer: Customer,
+  docType: string,
+  files: { bytes: Buffer; filename: string }[],
+) {
+  return customer.upload('/api/v1/user/id-proof', [
+    { name: 'doc_type', value: docType },
+    ...files.map((file) => filePart(file.bytes, file.filename, files.length > 1 ? 'file[]' : 'file')),
+  ]);
+}
+
+export async function uploadByKey(
+  customer: Customer,
+  key: string,
+  file: { bytes: Buffer; filename: string },
+  userId = customer.id,
+) {
+  return customer.upload('/api/v1/user/documents/upload', [
+    { name: 'parameters', value: JSON.stringify({ user_id: userId, key }) },
+    filePart(file.bytes, file.filename),
+  ]);
+}
+
+/** A customer's stored documents in upload order, as the database holds them. */
+export async function documentRows(t: TestApp, userId: number) {
+  return t.database.db
+    .selectFrom('kyc_documents')
+    .select(['id', 'key', 'status', 'director_id', 'content_type', 'original_name', 'size_bytes', 'sha256'])
+    .where('user_id', '=', userId)
+    .orderBy('seq')
+    .execute();
+}
