@@ -1,0 +1,67 @@
+import { AppError, COMPLIANCE_TEXTS, type CustomerDetails } from '@florin/contracts';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
+import { changeAccount, userUrlOf, type ComplianceServiceDeps, type Decision } from './shared.js';
+import { toCustomerDetails } from './views.js';
+
+/** Source of wealth asked again: by staff, or by the system once a customer trades over £15,000 a year. */
+export function createSourceOfWealth(deps: ComplianceServiceDeps) {
+  const { db, repository, notifier } = deps;
+  const userUrl = userUrlOf(deps);
+  return {
+    async resetSourceOfWealth(
+      actor: AuditActor,
+      userId: number,
+      reason: string,
+    ): Promise<Decision<CustomerDetails>> {
+      const { customer } = await changeAccount(deps, actor, userId, async (before, trx) => {
+        if (before.is_sow_reset === 1)
+          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.sourceOfWealthAlreadyReset);
+        if (!(await repository.hasKycAnswers(trx, userId))) {
+          throw new AppError('CONFLICT', COMPLIANCE_TEXTS.sourceOfWealthNotAnswered);
+        }
+        await repository.updateCustomer(trx, userId, { is_sow_reset: 1 });
+        return {
+          action: 'user.source_of_wealth_reset',
+          before: { is_sow_reset: before.is_sow_reset },
+          after: { is_sow_reset: 1, reason },
+        };
+      });
+      await notifier.notify(customer, 'source_of_wealth_reset', {
+        firstName: customer.first_name,
+        url: userUrl,
+      });
+      return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.sourceOfWealthReset };
+    },
+
+    /**
+     * Spec 000 section 9: a customer who said they would not trade more than £15,000 a year and now
+     * has, this calendar year, is asked for their source of wealth, as a staff reset asks, by the
+     * system. Run after trades commit and, for anyone those missed (the process stopped after a
+     * commit, or the check failed), hourly by the leading instance: the state decides, not the
+     * crossing. Without `userIds`, every customer who answered No.
+     */
+    async resetSourceOfWealthOverThreshold(userIds?: readonly number[]): Promise<void> {
+      const over = await deps.tradingVolumes.listOverSourceOfWealthThreshold(
+        await repository.listAnsweredBelowThreshold(db, userIds),
+      );
+      for (const userId of over) {
+        const { customer, changed } = await changeAccount(deps, SYSTEM_ACTOR, userId, async (before, trx) => {
+          // Under the customer's lock: staff may have reset them, or they answered Yes, meanwhile.
+          const still = await repository.listAnsweredBelowThreshold(trx, [userId]);
+          if (before.is_sow_reset === 1 || still.length === 0) return null;
+          await repository.updateCustomer(trx, userId, { is_sow_reset: 1 });
+          return {
+            action: 'user.source_of_wealth_reset',
+            before: { is_sow_reset: before.is_sow_reset },
+            after: { is_sow_reset: 1, reason: COMPLIANCE_TEXTS.sourceOfWealthThresholdReason },
+          };
+        });
+        if (changed)
+          await notifier.notify(customer, 'source_of_wealth_threshold', {
+            firstName: customer.first_name,
+            url: userUrl,
+          });
+      }
+    },
+  };
+}
