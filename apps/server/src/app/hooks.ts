@@ -10,7 +10,7 @@ import { AppError, placeInstantOrder } from '@florin/contracts';
 import type { Config } from '../config.js';
 import { registerAuth, registerStaffAuth } from '../http/auth.js';
 import { registerErrorHandling } from '../http/errors.js';
-import { isApiRoute, isPrivateByDefault } from '../http/matched-route.js';
+import { isApiRoute, isPrivateByDefault, matchedRoute } from '../http/matched-route.js';
 import { registerInputGuards, trackRoutes } from '../http/route.js';
 import {
   API_TOKEN_GUIDE,
@@ -45,7 +45,7 @@ export async function registerGlobalHooks(app: FastifyInstance, config: Config):
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
     (request, body, done) => {
-      if (request.routeOptions.url !== placeInstantOrder.path) done(new AppError('BAD_REQUEST'), undefined);
+      if (matchedRoute(request) !== placeInstantOrder.path) done(new AppError('BAD_REQUEST'), undefined);
       else done(null, Object.fromEntries(new URLSearchParams(String(body))));
     },
   );
