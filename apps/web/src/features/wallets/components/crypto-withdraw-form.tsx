@@ -1,10 +1,5 @@
 import {
-  BENEFICIARY_TYPE_LABELS,
-  BENEFICIARY_TYPES,
-  CRYPTO_WITHDRAW_DECIMALS,
   CRYPTO_WITHDRAW_TEXTS,
-  DESTINATION_TYPE_LABELS,
-  DESTINATION_TYPES,
   type CoinId,
   type CryptoWithdrawal,
   type CryptoWithdrawInfo,
@@ -12,24 +7,9 @@ import {
   type WhitelistedWallet,
   waitUntilText,
 } from '@florin/contracts';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Divider,
-  Group,
-  Radio,
-  Select,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Divider, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { trimZeros } from '@florin/domain';
 import { useRef, useState, type FormEvent } from 'react';
-import { LoadFailed } from '../../../components/load-failed';
-import { formatDateTime } from '../../../lib/format';
 import { useCurrentUser } from '../../../lib/current-user';
 import { describeError, reportError, toAppError } from '../../../lib/errors';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
@@ -43,8 +23,6 @@ import { newCryptoIdempotencyKey, useSendVerifyWithdraw } from '../api/send-veri
 import {
   balanceAfter,
   checkCryptoWithdraw,
-  cleanCryptoAmountInput,
-  cleanTagInput,
   formatCoinAmount,
   hasErrors,
   receiveAmount,
@@ -52,6 +30,12 @@ import {
   type CryptoWithdrawErrors,
   type CryptoWithdrawField,
 } from '../crypto-amounts';
+import {
+  WalletOwnerFields,
+  WithdrawAmountField,
+  WithdrawBalanceRows,
+  WithdrawDestinationFields,
+} from './crypto-withdraw-fields';
 import { TwoFactorModal, WithdrawVerificationModal } from './crypto-withdraw-modals';
 
 type BeneficiaryType = CryptoWithdrawRequest['beneficiary_type'];
@@ -62,19 +46,6 @@ type Flow =
   | { step: 'form' }
   | { step: 'verify'; withdrawal: CryptoWithdrawal }
   | { step: 'two-factor'; withdrawal: CryptoWithdrawal };
-
-/** The whole balance as the amount field takes it: at most 8 decimals, none for xrp. */
-function maxAmount(available: string, coin: CoinId): string {
-  const [whole = '0', fraction = ''] = available.split('.');
-  if (coin === 'xrp') return whole;
-  return trimZeros(`${whole}.${fraction.slice(0, CRYPTO_WITHDRAW_DECIMALS)}`);
-}
-
-function savedAddressLabel(wallet: WhitelistedWallet, usable: boolean): string {
-  const tag = wallet.tag ? ` · tag ${wallet.tag}` : '';
-  const wait = usable ? '' : ` · usable from ${formatDateTime(wallet.usable_from) ?? wallet.usable_from}`;
-  return `${wallet.label} (${wallet.address})${tag}${wait}`;
-}
 
 /** Field errors of a 422 from the server, the first message of each field the form shows. */
 function serverFieldErrors(errors: Record<string, string[]> | undefined): CryptoWithdrawErrors {
@@ -94,6 +65,35 @@ function serverFieldErrors(errors: Record<string, string[]> | undefined): Crypto
     if (message) result[field] = message;
   }
   return result;
+}
+
+/**
+ * Tells the customer why send-verify-withdraw refused, and returns the errors to show under the fields
+ * (none for a failure that is not about the form).
+ */
+function reportSendFailure(failure: unknown, body: CryptoWithdrawRequest): CryptoWithdrawErrors | null {
+  const appError = toAppError(failure);
+  if (appError.code === 'VALIDATION_FAILED') {
+    const fieldErrors = serverFieldErrors(appError.errors);
+    showErrorToast({
+      id: 'crypto-withdraw',
+      title: 'Failed',
+      message: fieldErrors.amount ?? describeError(appError),
+    });
+    return fieldErrors;
+  }
+  if (appError.code === 'INVALID_ADDRESS') {
+    const address = typeof appError.data?.address === 'string' ? appError.data.address : (body.wallet ?? '');
+    const message = `The address (${address}) you provided is incorrect. Please try again or contact support.`;
+    showErrorToast({
+      id: 'crypto-withdraw',
+      title: CRYPTO_WITHDRAW_TEXTS.invalidAddressTitle,
+      message,
+    });
+    return { wallet: message };
+  }
+  reportError(appError, { title: 'Failed' });
+  return null;
 }
 
 function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdrawInfo; isLive: boolean }) {
@@ -174,30 +174,8 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
           setFlow({ step: 'verify', withdrawal: data });
         },
         onError: (failure) => {
-          const appError = toAppError(failure);
-          if (appError.code === 'VALIDATION_FAILED') {
-            const fieldErrors = serverFieldErrors(appError.errors);
-            setErrors(fieldErrors);
-            showErrorToast({
-              id: 'crypto-withdraw',
-              title: 'Failed',
-              message: fieldErrors.amount ?? describeError(appError),
-            });
-            return;
-          }
-          if (appError.code === 'INVALID_ADDRESS') {
-            const address =
-              typeof appError.data?.address === 'string' ? appError.data.address : (body.wallet ?? '');
-            const message = `The address (${address}) you provided is incorrect. Please try again or contact support.`;
-            setErrors({ wallet: message });
-            showErrorToast({
-              id: 'crypto-withdraw',
-              title: CRYPTO_WITHDRAW_TEXTS.invalidAddressTitle,
-              message,
-            });
-            return;
-          }
-          reportError(appError, { title: 'Failed' });
+          const fieldErrors = reportSendFailure(failure, body);
+          if (fieldErrors) setErrors(fieldErrors);
         },
       },
     );
@@ -267,8 +245,6 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
   const fee = info.fee;
   const receive = receiveAmount(amount, rules);
   const after = balanceAfter(amount, rules);
-  const isAfterNegative = after.startsWith('-');
-  const usableSaved = (saved.data ?? []).filter(isUsable);
 
   return (
     <>
@@ -284,169 +260,40 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
               Deposits and withdrawals open once your account is verified and live.
             </Alert>
           )}
-          <Group justify="space-between" gap="xs">
-            <Text size="sm">Total balance</Text>
-            <Text size="sm" fw={600} ff="monospace" data-testid="crypto-withdraw-balance">
-              {formatCoinAmount(info.available, code)}
-            </Text>
-          </Group>
-          <Group justify="space-between" gap="xs">
-            <Text size="sm">Balance after withdraw</Text>
-            <Text
-              size="sm"
-              ff="monospace"
-              c={isAfterNegative ? 'red.8' : undefined}
-              data-testid="crypto-withdraw-balance-after"
-            >
-              {formatCoinAmount(after, code)}
-            </Text>
-          </Group>
-          <Checkbox
-            label="Select from saved addresses"
-            checked={useSaved}
-            onChange={(event) => {
-              const checked = event.currentTarget.checked;
-              change('wallet', () => setUseSaved(checked));
-            }}
+          <WithdrawBalanceRows code={code} available={info.available} after={after} />
+          <WithdrawDestinationFields
+            coin={coin}
+            useSaved={useSaved}
+            saved={saved}
+            savedId={savedId}
+            wallet={wallet}
+            tag={tag}
+            errors={errors}
+            isUsable={isUsable}
+            onUseSavedChange={(checked) => change('wallet', () => setUseSaved(checked))}
+            onSavedIdChange={(value) => change('wallet', () => setSavedId(value))}
+            onWalletChange={(value) => change('wallet', () => setWallet(value))}
+            onTagChange={(value) => change('xrp_tag', () => setTag(value))}
           />
-          {useSaved ? (
-            <Stack gap={4}>
-              <Select
-                label="Saved address"
-                placeholder={saved.isPending ? 'Loading your saved addresses…' : 'Choose a saved address'}
-                data={(saved.data ?? []).map((entry) => ({
-                  value: entry.id,
-                  label: savedAddressLabel(entry, isUsable(entry)),
-                  disabled: !isUsable(entry),
-                }))}
-                value={savedId}
-                onChange={(value) => change('wallet', () => setSavedId(value))}
-                error={errors.wallet}
-                disabled={saved.isPending}
-                comboboxProps={{ withinPortal: true }}
-              />
-              {saved.isError && (
-                <LoadFailed what={`Your saved ${code} addresses`} onRetry={() => void saved.refetch()} />
-              )}
-              {saved.isSuccess && saved.data.length === 0 && (
-                <Text size="xs" c="dimmed">
-                  You have no saved {code} addresses. Add one under Settings, Wallet Whitelisting.
-                </Text>
-              )}
-              {saved.isSuccess && saved.data.length > 0 && usableSaved.length === 0 && (
-                <Text size="xs" c="dimmed">
-                  A newly whitelisted address can receive withdrawals 24 hours after it is added.
-                </Text>
-              )}
-            </Stack>
-          ) : (
-            <TextInput
-              label="Destination address"
-              placeholder={`The ${code} address to send to`}
-              autoComplete="off"
-              spellCheck={false}
-              value={wallet}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                change('wallet', () => setWallet(value));
-              }}
-              error={errors.wallet}
-              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            />
-          )}
-          {coin === 'xrp' && !useSaved && (
-            <TextInput
-              label="Destination tag"
-              description="The tag the receiving exchange or wallet gave you."
-              inputMode="numeric"
-              autoComplete="off"
-              value={tag}
-              onChange={(event) => {
-                const value = cleanTagInput(event.currentTarget.value);
-                change('xrp_tag', () => setTag(value));
-              }}
-              error={errors.xrp_tag}
-            />
-          )}
-          <TextInput
-            label="Quantity"
-            inputMode={coin === 'xrp' ? 'numeric' : 'decimal'}
-            autoComplete="off"
-            placeholder={coin === 'xrp' ? '0' : '0.00000000'}
-            value={amount}
-            onChange={(event) => {
-              const value = cleanCryptoAmountInput(event.currentTarget.value, coin);
-              change('amount', () => setAmount(value));
-            }}
+          <WithdrawAmountField
+            coin={coin}
+            amount={amount}
             error={errors.amount}
-            description={`Minimum withdrawal: ${trimZeros(info.minimum)} ${code}`}
-            rightSectionWidth={64}
-            rightSection={
-              <Button
-                size="compact-xs"
-                variant="light"
-                onClick={() => change('amount', () => setAmount(maxAmount(info.available, coin)))}
-              >
-                Max
-              </Button>
-            }
+            minimum={info.minimum}
+            available={info.available}
+            onAmountChange={(value) => change('amount', () => setAmount(value))}
           />
-          <Radio.Group
-            label="Who owns this wallet?"
-            value={beneficiaryType}
-            onChange={(value) =>
-              change('beneficiary_type', () =>
-                setBeneficiaryType(BENEFICIARY_TYPES.find((type) => type === value) ?? null),
-              )
-            }
-            error={errors.beneficiary_type}
-          >
-            <Stack gap={6} mt={6}>
-              {BENEFICIARY_TYPES.map((type) => (
-                <Radio key={type} value={type} label={BENEFICIARY_TYPE_LABELS[type]} />
-              ))}
-            </Stack>
-          </Radio.Group>
-          {(beneficiaryType === 'person' || beneficiaryType === 'business') && (
-            <TextInput
-              label={beneficiaryType === 'person' ? 'Full name of the owner' : 'Name of the business'}
-              autoComplete="off"
-              value={beneficiaryName}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                change('beneficiary_name', () => setBeneficiaryName(value));
-              }}
-              error={errors.beneficiary_name}
-            />
-          )}
-          <Radio.Group
-            label="Where is the wallet held?"
-            value={destinationType}
-            onChange={(value) =>
-              change('destination_type', () =>
-                setDestinationType(DESTINATION_TYPES.find((type) => type === value) ?? null),
-              )
-            }
-            error={errors.destination_type}
-          >
-            <Stack gap={6} mt={6}>
-              {DESTINATION_TYPES.map((type) => (
-                <Radio key={type} value={type} label={DESTINATION_TYPE_LABELS[type]} />
-              ))}
-            </Stack>
-          </Radio.Group>
-          {destinationType === 'exchange' && (
-            <TextInput
-              label="Name of the exchange"
-              autoComplete="off"
-              value={exchangeName}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                change('exchange_name', () => setExchangeName(value));
-              }}
-              error={errors.exchange_name}
-            />
-          )}
+          <WalletOwnerFields
+            beneficiaryType={beneficiaryType}
+            beneficiaryName={beneficiaryName}
+            destinationType={destinationType}
+            exchangeName={exchangeName}
+            errors={errors}
+            onBeneficiaryTypeChange={(value) => change('beneficiary_type', () => setBeneficiaryType(value))}
+            onBeneficiaryNameChange={(value) => change('beneficiary_name', () => setBeneficiaryName(value))}
+            onDestinationTypeChange={(value) => change('destination_type', () => setDestinationType(value))}
+            onExchangeNameChange={(value) => change('exchange_name', () => setExchangeName(value))}
+          />
           <Divider />
           <Group justify="space-between" gap="xs">
             <Text size="sm">Withdraw fee</Text>
