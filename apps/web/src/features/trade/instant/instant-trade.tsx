@@ -2,8 +2,6 @@ import {
   assetOfCoinId,
   QUOTE_SECONDS,
   TRADING_TEXTS,
-  type Quote,
-  type QuoteRequest,
   type TradeFiat,
   type TradeSide,
 } from '@florin/contracts';
@@ -20,7 +18,6 @@ import {
   Skeleton,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
@@ -30,38 +27,23 @@ import { priceSymbol, usePriceFeed } from '../../../lib/price-feed';
 import { useLivePrice } from '../../../lib/price-stream';
 import { RecentActivity } from '../../../components/recent-activity';
 import { useBalances, useLivePortfolio } from '../../../lib/portfolio';
-import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
-import { useCreateQuote } from '../api/create-quote';
 import { useTradingTerms } from '../api/get-trading-terms';
-import { useExecuteQuote } from '../api/place-instant-order';
 import {
   availableOf,
-  cleanDecimalInput,
-  COST_PLACES,
   estimateInstant,
   exceedsBalance,
   fiatChoices,
   formatTradePrice,
-  limitsText,
   maxQuantity,
   normalizeDecimal,
-  quantityPlaces,
   tradableCoins,
-  tradeSummary,
   type AmountSource,
 } from './instant-amounts';
+import { BalanceRows, InstantAmountFields, type Amount } from './instant-order-fields';
 import { QuoteModal } from './quote-modal';
+import { showExceedingToast, useInstantQuote } from './use-instant-quote';
 
-type Amount = { source: AmountSource; text: string };
 const NO_AMOUNT: Amount = { source: 'quantity', text: '' };
-
-function showExceedingToast(): void {
-  showErrorToast({
-    id: 'instant-exceeding-balance',
-    title: TRADING_TEXTS.insufficientFundsTitle,
-    message: TRADING_TEXTS.exceedingBalance,
-  });
-}
 
 function SummaryRow({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -73,6 +55,20 @@ function SummaryRow({ label, value, testId }: { label: string; value: string; te
         {value}
       </Text>
     </Group>
+  );
+}
+
+/** The terms or the balances did not load: the page cannot work out a trade without both. */
+function InstantTradeLoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Alert color="red" title="The trade page could not be loaded." role="alert">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">Please try again; if it keeps happening, contact support.</Text>
+        <Button size="compact-sm" variant="light" onClick={onRetry}>
+          Try again
+        </Button>
+      </Stack>
+    </Alert>
   );
 }
 
@@ -100,12 +96,9 @@ export function InstantTrade() {
   // The figure a focused field showed when the customer entered it: the price ticks every second, and a field
   // worked out from the other must not change under their cursor (it would drop what they selected to type over).
   const [held, setHeld] = useState<{ field: AmountSource; text: string } | null>(null);
-  const [quote, setQuote] = useState<Quote | null>(null);
-  const [secondsLeft, setSecondsLeft] = useState(QUOTE_SECONDS);
-  // What the open preview quotes, so each renewal asks for the same order; null once it closes.
-  const previewRequest = useRef<QuoteRequest | null>(null);
-  const createQuote = useCreateQuote();
-  const execute = useExecuteQuote();
+  const resetAmounts = () => setAmount(NO_AMOUNT);
+  const { quote, secondsLeft, isRequoting, isExecuting, openPreview, executeQuote, closePreview } =
+    useInstantQuote({ onExecuted: resetAmounts });
 
   const coins = terms.data ? tradableCoins(terms.data, side) : [];
   const coin = coins.find((entry) => entry.coin_id === searchParams.get('coin')) ?? coins[0];
@@ -146,46 +139,6 @@ export function InstantTrade() {
     wasExceeding.current = isExceeding;
   }, [isExceeding, isPreviewOpen]);
 
-  const closePreview = () => {
-    previewRequest.current = null;
-    setQuote(null);
-  };
-
-  const showQuote = (next: Quote) => {
-    // Closed while the quote was on its way: nothing to show.
-    if (previewRequest.current === null) return;
-    if (next.exceeds_balance) {
-      closePreview();
-      showExceedingToast();
-      return;
-    }
-    setQuote(next);
-    setSecondsLeft(QUOTE_SECONDS);
-  };
-
-  const requestQuote = () => {
-    const request = previewRequest.current;
-    if (!request) return;
-    createQuote.mutate(request, { onSuccess: showQuote, onError: closePreview });
-  };
-
-  // The countdown: one second at a time while the preview is open and nothing is in flight; at zero, a new quote.
-  const isRequoting = createQuote.isPending;
-  const isExecuting = execute.isPending;
-  useEffect(() => {
-    if (quote === null || isRequoting || isExecuting) return;
-    if (secondsLeft <= 0) {
-      requestQuote();
-      return;
-    }
-    const timer = setTimeout(() => setSecondsLeft((seconds) => seconds - 1), 1_000);
-    return () => clearTimeout(timer);
-    // requestQuote reads the open preview from a ref; the countdown restarts on these alone.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [quote, secondsLeft, isRequoting, isExecuting]);
-
-  const resetAmounts = () => setAmount(NO_AMOUNT);
-
   const changeSide = (next: string) => {
     const params = new URLSearchParams(searchParams);
     params.set('side', readSide(next));
@@ -219,28 +172,11 @@ export function InstantTrade() {
     event.preventDefault();
     if (!coinId || !hasAmount || isExceeding) return;
     const typed = normalizeDecimal(amount.text);
-    previewRequest.current = {
+    openPreview({
       side,
       coin_id: coinId,
       currency: fiat,
       ...(amount.source === 'quantity' ? { quantity: typed } : { cost: typed }),
-    };
-    requestQuote();
-  };
-
-  const handleExecute = () => {
-    if (!quote) return;
-    execute.mutate(quote, {
-      onSuccess: (answer) => {
-        closePreview();
-        resetAmounts();
-        showSuccessToast({
-          id: 'instant-order',
-          title: TRADING_TEXTS.transactionSuccessful,
-          message: tradeSummary(answer.data),
-        });
-      },
-      onError: closePreview,
     });
   };
 
@@ -253,20 +189,7 @@ export function InstantTrade() {
     );
   }
   if (!terms.data || !balances.data) {
-    return (
-      <Alert color="red" title="The trade page could not be loaded." role="alert">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">Please try again; if it keeps happening, contact support.</Text>
-          <Button
-            size="compact-sm"
-            variant="light"
-            onClick={() => void Promise.all([terms.refetch(), balances.refetch()])}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
-    );
+    return <InstantTradeLoadFailed onRetry={() => void Promise.all([terms.refetch(), balances.refetch()])} />;
   }
 
   const fiatCode = fiat.toUpperCase();
@@ -331,74 +254,22 @@ export function InstantTrade() {
               allowDeselect={false}
               checkIconPosition="right"
             />
-            <Group justify="space-between" gap="xs">
-              <Text size="sm" c="dimmed">
-                Available
-              </Text>
-              <Text size="sm" ff="monospace" data-testid="available-fiat">
-                {money(fiatAvailable)}
-              </Text>
-            </Group>
-            <Group justify="space-between" gap="xs">
-              <Text size="sm" c="dimmed">
-                {coinCode} balance
-              </Text>
-              <Text size="sm" ff="monospace" data-testid="available-coin">
-                {formatDecimal(coinAvailable, coinScale) ?? coinAvailable} {coinCode}
-              </Text>
-            </Group>
-            <Group align="flex-end" gap="xs" wrap="nowrap">
-              <TextInput
-                label="Quantity"
-                description={coin ? limitsText(coin) : undefined}
-                inputMode={coinId === 'xrp' ? 'numeric' : 'decimal'}
-                autoComplete="off"
-                placeholder="0"
-                value={quantityShown}
-                onFocus={() => setHeld({ field: 'quantity', text: quantityShown })}
-                onBlur={() => setHeld(null)}
-                onChange={(event) =>
-                  setAmount({
-                    source: 'quantity',
-                    text: cleanDecimalInput(event.currentTarget.value, coinId ? quantityPlaces(coinId) : 8),
-                  })
-                }
-                rightSection={
-                  <Text size="xs" c="dimmed">
-                    {coinCode}
-                  </Text>
-                }
-                rightSectionWidth={48}
-                style={{ flex: 1 }}
-                disabled={!coin}
-              />
-              <Button
-                variant="light"
-                onClick={fillMax}
-                disabled={!coin || (side === 'buy' && price === undefined)}
-              >
-                MAX
-              </Button>
-            </Group>
-            <TextInput
-              label="Cost"
-              description={side === 'buy' ? 'What you pay, fee included' : 'What you receive, after the fee'}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.00"
-              value={costShown}
-              onFocus={() => setHeld({ field: 'cost', text: costShown })}
-              onBlur={() => setHeld(null)}
-              onChange={(event) =>
-                setAmount({ source: 'cost', text: cleanDecimalInput(event.currentTarget.value, COST_PLACES) })
-              }
-              rightSection={
-                <Text size="xs" c="dimmed">
-                  {fiatCode}
-                </Text>
-              }
-              rightSectionWidth={48}
-              disabled={!coin}
+            <BalanceRows
+              fiatAvailable={money(fiatAvailable)}
+              coinAvailable={formatDecimal(coinAvailable, coinScale) ?? coinAvailable}
+              coinCode={coinCode}
+            />
+            <InstantAmountFields
+              side={side}
+              coin={coin}
+              fiatCode={fiatCode}
+              canFillMax={!(side === 'buy' && price === undefined)}
+              quantityShown={quantityShown}
+              costShown={costShown}
+              onHold={(field, text) => setHeld({ field, text })}
+              onRelease={() => setHeld(null)}
+              onAmountChange={setAmount}
+              onFillMax={fillMax}
             />
             <Divider />
             <SummaryRow
@@ -421,7 +292,7 @@ export function InstantTrade() {
               type="submit"
               size="md"
               disabled={!coin || !hasAmount || isExceeding}
-              loading={createQuote.isPending && quote === null}
+              loading={isRequoting && quote === null}
             >
               Preview Order
             </Button>
@@ -441,7 +312,7 @@ export function InstantTrade() {
         secondsLeft={secondsLeft}
         isRequoting={isRequoting}
         isExecuting={isExecuting}
-        onExecute={handleExecute}
+        onExecute={executeQuote}
         onClose={closePreview}
       />
     </Stack>
