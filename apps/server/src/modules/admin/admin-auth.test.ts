@@ -221,7 +221,9 @@ describe('staff sign-in', () => {
     expect(response.statusCode).toBe(401);
     expect((await browser.get('/api/admin/me')).statusCode).toBe(404);
   });
+});
 
+describe('staff sign-in: sessions', () => {
   it('signs out: the session ends and its cookie is cleared', async () => {
     const staff = await signedInStaff(t.app, t.database.db, 'support');
     const out = await staff.browser.post('/api/admin/logout');
