@@ -13,7 +13,12 @@ import { ASSESSMENT_RULES, findQuestion } from '@florin/domain/appropriateness';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  type FiatCustomer as Customer,
+} from '../fiat/fiat.test-kit.js';
 
 let t: TestApp;
 let compliance: SignedInStaff;
@@ -309,7 +314,9 @@ describe('the first-investment journey', () => {
       .execute();
     expect(audit).toHaveLength(1);
   });
+});
 
+describe('the first-investment journey: attempts, companies and evidence', () => {
   it('draws different questions and answer orders from one attempt to the next', async () => {
     const customer = await newInvestor();
     expect((await categorise(customer, RESTRICTED)).statusCode).toBe(200);
