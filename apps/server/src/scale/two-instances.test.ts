@@ -118,53 +118,53 @@ async function subscribePrices(socket: Socket): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('two instances behind nginx on one PostgreSQL server', () => {
-  // Uploads go here (both instances share it, as they would share a bucket).
-  const dataDir = path.join(os.tmpdir(), `florin-scale-${randomBytes(6).toString('hex')}`);
-  let server: PostgresServer;
-  let database: Database;
-  let instances: MainProcess[] = [];
-  let nginx: Nginx;
-  const sockets: Socket[] = [];
-  const served = new Set<string>();
+// Uploads go here (both instances share it, as they would share a bucket).
+const dataDir = path.join(os.tmpdir(), `florin-scale-${randomBytes(6).toString('hex')}`);
+let server: PostgresServer;
+let database: Database;
+let instances: MainProcess[] = [];
+let nginx: Nginx;
+const sockets: Socket[] = [];
+const served = new Set<string>();
 
-  // Deposits are not what this test watches (postgresForMain turns the chain watch off); the leader's other jobs
-  // run as in production.
-  const settings = { DATABASE_POOL_SIZE: '5', METRICS_TOKEN, PRICE_SEED: 'two-instances' };
+// Deposits are not what this test watches (postgresForMain turns the chain watch off); the leader's other jobs
+// run as in production.
+const settings = { DATABASE_POOL_SIZE: '5', METRICS_TOKEN, PRICE_SEED: 'two-instances' };
 
-  async function isLeader(instance: MainProcess): Promise<boolean> {
-    const response = await fetch(`${instance.url}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    });
-    const text = await response.text();
-    return /^florin_leader 1$/m.test(text);
-  }
-
-  const outputs = () =>
-    instances.map((instance) => `--- ${instance.address}\n${instance.output()}`).join('\n') +
-    `\n--- nginx\n${nginx?.log() ?? ''}`;
-
-  beforeAll(async () => {
-    fs.mkdirSync(dataDir);
-    const started = await postgresForMain({ dataDir });
-    ({ server, database } = started);
-    const ports = [await freePort(), await freePort()];
-    // Both at once on an empty database, as a deploy starts them: one migrates, the other waits its turn.
-    instances = await Promise.all(
-      ports.map((port) => startMain({ port, env: { ...started.env, ...settings } })),
-    );
-    nginx = await startNginx({ upstreams: instances.map((instance) => instance.address) });
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const socket of sockets) socket.socket.terminate();
-    for (const instance of instances) await instance.stop('SIGKILL');
-    await nginx?.stop();
-    await database?.close();
-    await server?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+async function isLeader(instance: MainProcess): Promise<boolean> {
+  const response = await fetch(`${instance.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
+  const text = await response.text();
+  return /^florin_leader 1$/m.test(text);
+}
 
+const outputs = () =>
+  instances.map((instance) => `--- ${instance.address}\n${instance.output()}`).join('\n') +
+  `\n--- nginx\n${nginx?.log() ?? ''}`;
+
+beforeAll(async () => {
+  fs.mkdirSync(dataDir);
+  const started = await postgresForMain({ dataDir });
+  ({ server, database } = started);
+  const ports = [await freePort(), await freePort()];
+  // Both at once on an empty database, as a deploy starts them: one migrates, the other waits its turn.
+  instances = await Promise.all(
+    ports.map((port) => startMain({ port, env: { ...started.env, ...settings } })),
+  );
+  nginx = await startNginx({ upstreams: instances.map((instance) => instance.address) });
+}, 180_000);
+
+afterAll(async () => {
+  for (const socket of sockets) socket.socket.terminate();
+  for (const instance of instances) await instance.stop('SIGKILL');
+  await nginx?.stop();
+  await database?.close();
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('two instances behind nginx on one PostgreSQL server', () => {
   it('serves customers from both instances, survives the leader being killed, and shuts down cleanly', async () => {
     try {
       // ---- one leader ----
