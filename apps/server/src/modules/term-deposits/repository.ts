@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { statesThatMayBecome, transition } from '../../lifecycle.js';
+import { createTermDepositOptionRepository } from './option-repository.js';
 import { TERM_DEPOSIT_TRANSITIONS } from './shared.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -15,19 +16,7 @@ export type TermDepositCustomer = {
   loginout_notifications: boolean;
 };
 
-export type OptionRow = {
-  id: number;
-  asset: string;
-  coin_id: string;
-  no_days: number;
-  interest_rate: string;
-  active: boolean;
-  /** Whether staff offer the coin at all (coins.active): a deactivated coin takes no new deposits. */
-  coin_active: boolean;
-  amount_min: string;
-  amount_max: string | null;
-  total_cap: string | null;
-};
+export type { OptionRow } from './option-repository.js';
 
 export type CoinRow = { coin_id: string; asset: string; name: string; scale: number };
 
@@ -65,25 +54,11 @@ const DEPOSIT_COLUMNS = [
 
 export type TermDepositRepository = ReturnType<typeof createTermDepositRepository>;
 
+/** Every query of the term-deposits module: the options (option-repository.ts) and the deposits, as one object. */
 export function createTermDepositRepository(db: Kysely<DB>) {
-  const options = (executor: Executor) =>
-    executor
-      .selectFrom('term_deposit_options as o')
-      .innerJoin('coins as c', 'c.asset', 'o.asset')
-      .select([
-        'o.id',
-        'o.asset',
-        'c.coin_id',
-        'o.no_days',
-        'o.interest_rate',
-        'o.active',
-        'c.active as coin_active',
-        'o.amount_min',
-        'o.amount_max',
-        'o.total_cap',
-      ]);
-
   return {
+    ...createTermDepositOptionRepository(db),
+
     findCustomer(userId: number): Promise<TermDepositCustomer | undefined> {
       return db
         .selectFrom('users')
@@ -109,39 +84,6 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         .where('c.active', '=', true)
         .orderBy('c.sort_order')
         .execute();
-    },
-
-    listOptions(onlyActive: boolean): Promise<OptionRow[]> {
-      let query = options(db);
-      if (onlyActive) query = query.where('o.active', '=', true);
-      return query.orderBy('c.sort_order').orderBy('o.no_days').execute();
-    },
-
-    findOption(id: number, executor: Executor = db): Promise<OptionRow | undefined> {
-      return options(executor).where('o.id', '=', id).executeTakeFirst();
-    },
-
-    /** Serialises the deposits made under one option, so its cap holds. */
-    async lockOption(trx: Transaction<DB>, id: number): Promise<boolean> {
-      const row = await trx
-        .selectFrom('term_deposit_options')
-        .select('id')
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /** What live deposits hold under each option (all when ids is unset). */
-    async liveTotals(executor: Executor, ids?: readonly number[]): Promise<Map<number, bigint>> {
-      let query = executor
-        .selectFrom('term_deposits')
-        .select(['option_id', sql<string>`sum(amount)`.as('total')])
-        .where('status', '=', 'live')
-        .groupBy('option_id');
-      if (ids) query = query.where('option_id', 'in', ids.length > 0 ? ids : [-1]);
-      const rows = await query.execute();
-      return new Map(rows.map((row) => [row.option_id, BigInt(row.total)]));
     },
 
     async insertDeposit(
@@ -269,57 +211,6 @@ export function createTermDepositRepository(db: Kysely<DB>) {
         .where('id', '=', deposit.id)
         .where('status', 'in', statesThatMayBecome(TERM_DEPOSIT_TRANSITIONS, 'expired'))
         .execute();
-    },
-
-    async insertOption(
-      trx: Transaction<DB>,
-      values: {
-        asset: string;
-        no_days: number;
-        interest_rate: string;
-        active: boolean;
-        amount_min: string;
-        amount_max: string | null;
-        total_cap: string | null;
-      },
-    ): Promise<number | undefined> {
-      const row = await trx
-        .insertInto('term_deposit_options')
-        .values(values)
-        .onConflict((oc) => oc.columns(['asset', 'no_days']).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      return row?.id;
-    },
-
-    async updateOption(
-      trx: Transaction<DB>,
-      id: number,
-      values: {
-        no_days: number;
-        interest_rate: string;
-        active: boolean;
-        amount_min: string;
-        amount_max: string | null;
-        total_cap: string | null;
-      },
-    ): Promise<void> {
-      await trx
-        .updateTable('term_deposit_options')
-        .set({ ...values, updated_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    },
-
-    async isDaysTaken(executor: Executor, asset: string, noDays: number, exceptId: number): Promise<boolean> {
-      const row = await executor
-        .selectFrom('term_deposit_options')
-        .select('id')
-        .where('asset', '=', asset)
-        .where('no_days', '=', noDays)
-        .where('id', '<>', exceptId)
-        .executeTakeFirst();
-      return row !== undefined;
     },
   };
 }
