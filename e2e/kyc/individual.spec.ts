@@ -247,6 +247,10 @@ test.describe('identity verification of an Individual customer', () => {
     await expect(page).toHaveURL(/\/login$/);
     expect(consoleErrors).toEqual([]);
   });
+});
+
+test.describe('identity verification of an Individual customer, off the happy path', () => {
+  test.describe.configure({ timeout: 120_000 });
 
   test('on a slow connection, Close of the Instant dialog shows it is working and fetches the account only once', async ({
     signedInPage: page,
