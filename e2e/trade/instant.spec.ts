@@ -189,6 +189,10 @@ test.describe('instant buy and sell at a quoted price', () => {
     await expect(preview).toBeEnabled();
     expect(consoleErrors).toEqual([]);
   });
+});
+
+test.describe('instant selling, a refused buy and the Instant tab', () => {
+  test.describe.configure({ timeout: 120_000 });
 
   test('an instant customer holding BTC sells some of it and receives the quoted pounds', async ({
     signedInPage: page,
