@@ -218,6 +218,11 @@ test.describe('whitelisting in Settings', () => {
     await saveScreenshots('settings-wallet-whitelist');
     expect(consoleErrors).toEqual([]);
   });
+});
+
+test.describe('whitelisting a sign-in IP in Settings', () => {
+  // A live customer and a staff member each, and a second browser: a busy two-core machine takes a while.
+  test.describe.configure({ timeout: 120_000 });
 
   test('a customer whitelists the IP they use; a sign-in from another address (127.0.0.2) is refused and they are e-mailed', async ({
     browser,
