@@ -1,5 +1,4 @@
 import { AppError, type CoinId, TRADING_TEXTS, type PriceUpdate, type TradingTerms } from '@florin/contracts';
-import { priceDecimals } from '@florin/domain';
 import {
   Alert,
   Button,
@@ -13,7 +12,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useRef, useState, type ChangeEvent } from 'react';
-import { formatDecimal, formatFiat, formatPounds, COIN_DECIMALS } from '../../../../lib/format';
 import { STALE_PRICES_TEXT } from '../../../../lib/price-feed';
 import { showSuccessToast } from '../../../../lib/toasts';
 import { usePlaceLimitOrder } from '../api/place-limit-order';
@@ -30,6 +28,7 @@ import {
   type OrderKind,
   type OrderShare,
 } from '../order-math';
+import { formatPrice, OrderSummary } from './order-summary';
 
 type TradeSide = 'buy' | 'sell';
 type CoinTerms = TradingTerms['coins'][number];
@@ -48,11 +47,6 @@ export type OrderFormProps = {
 
 function newIdempotencyKey(): string {
   return `trade-${crypto.randomUUID()}`;
-}
-
-/** `£20,123.45` with the coin's price decimals (2, or 5 for xlm). */
-function formatPrice(value: string, coin: CoinId): string {
-  return `£${formatDecimal(value, priceDecimals(coin)) ?? value}`;
 }
 
 const SHARES: readonly { side: TradeSide; percent: OrderShare }[] = [
@@ -280,53 +274,15 @@ export function OrderForm({ coin, kind, terms, gbpAvailable, coinAvailable, live
               </Button>
             ))}
           </SimpleGrid>
-          <Stack component="dl" gap={4} my={0} aria-label="Order summary">
-            {isMarket && (
-              <SummaryRow
-                label="Market price"
-                lines={
-                  live ? [`Buy ${formatPrice(live.ask, coin)}`, `Sell ${formatPrice(live.bid, coin)}`] : ['—']
-                }
-                testId="order-market-price"
-              />
-            )}
-            <SummaryRow
-              label="Fee"
-              value={feePercent === undefined ? '—' : `${feePercent} %`}
-              testId="order-fee"
-            />
-            <SummaryRow
-              label="Order value"
-              value={values ? (formatPounds(values.orderValue) ?? '—') : '—'}
-              testId="order-value"
-            />
-            <SummaryRow
-              label="Value in GBP"
-              lines={
-                values
-                  ? [
-                      `Buy ${formatFiat(values.buyTotal, 'GBP') ?? ''}`,
-                      `Sell ${formatFiat(values.sellTotal, 'GBP') ?? ''}`,
-                    ]
-                  : ['—']
-              }
-              testId="order-value-gbp"
-            />
-            <SummaryRow
-              label="Available GBP"
-              value={gbpAvailable === undefined ? '—' : (formatPounds(gbpAvailable) ?? gbpAvailable)}
-              testId="available-gbp"
-            />
-            <SummaryRow
-              label={`Available ${code}`}
-              value={
-                coinAvailable === undefined
-                  ? '—'
-                  : `${formatDecimal(coinAvailable, COIN_DECIMALS) ?? coinAvailable} ${code}`
-              }
-              testId="available-coin"
-            />
-          </Stack>
+          <OrderSummary
+            coin={coin}
+            isMarket={isMarket}
+            live={live}
+            feePercent={feePercent}
+            values={values}
+            gbpAvailable={gbpAvailable}
+            coinAvailable={coinAvailable}
+          />
           {isMarket && isStale && (
             <Alert color="yellow" p="xs" role="status">
               {STALE_PRICES_TEXT}
@@ -355,35 +311,5 @@ export function OrderForm({ coin, kind, terms, gbpAvailable, coinAvailable, live
         </Stack>
       </form>
     </Paper>
-  );
-}
-
-function SummaryRow({
-  label,
-  value,
-  lines,
-  testId,
-}: {
-  label: string;
-  value?: string;
-  /** A value of several lines (buy and sell). */
-  lines?: readonly string[];
-  testId: string;
-}) {
-  return (
-    <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
-      <Text component="dt" fz="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text component="dd" fz="sm" fw={600} m={0} ff="monospace" ta="right" data-testid={testId}>
-        {lines
-          ? lines.map((line) => (
-              <span key={line} style={{ display: 'block' }}>
-                {line}
-              </span>
-            ))
-          : value}
-      </Text>
-    </Group>
   );
 }
