@@ -6,6 +6,7 @@ import { migrateToLatest, migrateUpTo } from '../db/migrate.js';
 import { createTestDatabase } from '../test/database.js';
 import { available, countRows, createTestUser, expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
 import { checkLedger, createLedger, LedgerProgrammingError, rollUpHouseBalances } from './index.js';
+import { buyFill, rejection } from './ledger.test-kit.js';
 
 let database: Database;
 const ledger = createLedger();
@@ -20,13 +21,6 @@ afterEach(async () => {
 afterAll(async () => {
   await database.close();
 });
-
-function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
-}
 
 describe('journals', () => {
   it('credits a customer and debits the bank in one balanced journal, recording each balance after', async () => {
@@ -386,29 +380,14 @@ describe('holds posted in a batch', () => {
     });
     return holdId;
   }
-  /** A buy fill: the hold's GBP to the house, the coin from the house. */
-  const fill = (user: string, holdId: string, gbp: bigint, btc: bigint) => ({
-    holdId,
-    idempotencyKey: uniqueKey('fill'),
-    kind: 'limit_order_fill' as const,
-    amount: gbp,
-    releaseRest: true,
-    postings: [
-      { account: available(user, 'GBP'), amount: -gbp },
-      { account: { asset: 'GBP' as const, kind: 'inventory' as const }, amount: gbp },
-      { account: { asset: 'BTC' as const, kind: 'inventory' as const }, amount: -btc },
-      { account: available(user, 'BTC'), amount: btc },
-    ],
-  });
-
   it('posts several customers’ holds at once, releasing what each did not use, with each balance after in order', async () => {
     const [ann, bob] = [await newUser(), await newUser()];
     await fund(ledger, database.db, ann, 'GBP', 10_000n);
     await fund(ledger, database.db, bob, 'GBP', 3_000n);
     const inputs = [
-      fill(ann, await holdOf(ann, 4_000n), 3_500n, 10n),
-      fill(bob, await holdOf(bob, 3_000n), 3_000n, 7n),
-      fill(ann, await holdOf(ann, 2_000n), 1_000n, 3n),
+      buyFill(ann, await holdOf(ann, 4_000n), 3_500n, 10n),
+      buyFill(bob, await holdOf(bob, 3_000n), 3_000n, 7n),
+      buyFill(ann, await holdOf(ann, 2_000n), 1_000n, 3n),
     ];
     const results = await ledger.postHolds(database.db, inputs);
     expect(results.map((result) => result.replayed)).toEqual([false, false, false]);
@@ -457,7 +436,7 @@ describe('holds posted in a batch', () => {
     await ledger.releaseHold(database.db, { holdId: cancelled, outcome: 'voided' });
     const journals = await countRows(database.db, 'journals');
     const error = await rejection(
-      ledger.postHolds(database.db, [fill(user, open, 2_000n, 5n), fill(user, cancelled, 2_000n, 5n)]),
+      ledger.postHolds(database.db, [buyFill(user, open, 2_000n, 5n), buyFill(user, cancelled, 2_000n, 5n)]),
     );
     expect((error as AppError).code).toBe('CONFLICT');
     expect(await countRows(database.db, 'journals')).toBe(journals);
