@@ -1,15 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { CRYPTO_DEPOSIT_TRANSITIONS } from '@florin/contracts';
-import type {
-  CryptoDepositStatus,
-  CryptoDepositsTable,
-  DB,
-  DepositAddressesTable,
-  RowOf,
-} from '../../db/schema.js';
+import type { CryptoDepositStatus, CryptoDepositsTable, DB, RowOf } from '../../db/schema.js';
 import { statesThatMayBecome } from '../../lifecycle.js';
+import { createDepositAddressRepository } from './address-repository.js';
 
-export type DepositAddressRow = RowOf<DepositAddressesTable>;
+export type { DepositAddressRow } from './address-repository.js';
+
 export type CryptoDepositRow = RowOf<CryptoDepositsTable>;
 export type AdminCryptoDepositRow = CryptoDepositRow & {
   user_identification: string | null;
@@ -35,16 +31,6 @@ export type CoinRules = {
   disable_deposit: boolean;
   confirmations: number;
 };
-
-const ADDRESS_COLUMNS = [
-  'id',
-  'asset',
-  'user_id',
-  'derivation_index',
-  'address',
-  'tag',
-  'created_at',
-] as const;
 
 const DEPOSIT_COLUMNS = [
   'crypto_deposits.id',
@@ -74,6 +60,10 @@ const CUSTOMER_STATUSES: CryptoDepositStatus[] = ['pending', 'credited'];
 
 export type CryptoRepository = ReturnType<typeof createCryptoRepository>;
 
+/**
+ * The crypto deposit queries: customers, coins, the watcher's and the lists here, the deposit addresses
+ * (address-repository.ts) beside it, as one object.
+ */
 export function createCryptoRepository(db: Kysely<DB>) {
   return {
     findCustomer(userId: number, executor: Kysely<DB> = db): Promise<CryptoCustomer | undefined> {
@@ -100,64 +90,7 @@ export function createCryptoRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    // ---- addresses ----
-
-    listAddresses(userId: number): Promise<DepositAddressRow[]> {
-      return db
-        .selectFrom('deposit_addresses')
-        .select(ADDRESS_COLUMNS)
-        .where('user_id', '=', userId)
-        .orderBy('seq')
-        .execute();
-    },
-
-    findAddress(userId: number, asset: string, executor: Kysely<DB> = db) {
-      return executor
-        .selectFrom('deposit_addresses')
-        .select(ADDRESS_COLUMNS)
-        .where('user_id', '=', userId)
-        .where('asset', '=', asset)
-        .executeTakeFirst();
-    },
-
-    /** Every address of a coin: the watcher matches payments against them. */
-    listAddressesOfAsset(asset: string) {
-      return db
-        .selectFrom('deposit_addresses')
-        .select(['id', 'user_id', 'address', 'tag'])
-        .where('asset', '=', asset)
-        .execute();
-    },
-
-    /** The next derivation index of a coin; the counter row stays locked until the transaction ends. */
-    async takeIndex(trx: Kysely<DB>, asset: string): Promise<number> {
-      const row = await trx
-        .updateTable('deposit_address_counters')
-        .set({ next_index: sql<number>`next_index + 1` })
-        .where('asset', '=', asset)
-        .returning(sql<number>`next_index - 1`.as('index'))
-        .executeTakeFirstOrThrow();
-      return Number(row.index);
-    },
-
-    /** Inserts the customer's address; undefined when they already have one for the coin. */
-    insertAddress(
-      trx: Kysely<DB>,
-      values: {
-        asset: string;
-        user_id: number;
-        derivation_index: number;
-        address: string;
-        tag: string | null;
-      },
-    ): Promise<DepositAddressRow | undefined> {
-      return trx
-        .insertInto('deposit_addresses')
-        .values(values)
-        .onConflict((conflict) => conflict.columns(['asset', 'user_id']).doNothing())
-        .returning(ADDRESS_COLUMNS)
-        .executeTakeFirst();
-    },
+    ...createDepositAddressRepository(db),
 
     // ---- the watcher ----
 
