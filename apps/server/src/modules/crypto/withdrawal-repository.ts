@@ -2,18 +2,12 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import { CRYPTO_WITHDRAWAL_TRANSITIONS } from '@florin/contracts';
 import type { CryptoWithdrawalStatus, CryptoWithdrawalsTable, DB, RowOf } from '../../db/schema.js';
 import { statesThatMayBecome } from '../../lifecycle.js';
+import { createCryptoActivityRepository } from './activity-repository.js';
+import { createCryptoWithdrawalAdminRepository } from './withdrawal-admin-repository.js';
+
+export type { AdminCryptoWithdrawalRow } from './withdrawal-admin-repository.js';
 
 export type CryptoWithdrawalRow = RowOf<CryptoWithdrawalsTable>;
-export type AdminCryptoWithdrawalRow = CryptoWithdrawalRow & {
-  user_identification: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  block_status: number;
-  approved_by_email: string | null;
-  second_approved_by_email: string | null;
-  sent_by_email: string | null;
-};
 
 /** The customer facts a crypto withdrawal reads: may they move money, their second factor, where to mail. */
 export type WithdrawCustomer = {
@@ -47,6 +41,10 @@ const COUNTED_STATUSES: CryptoWithdrawalStatus[] = ['pending', 'approved', 'sent
 
 export type CryptoWithdrawalRepository = ReturnType<typeof createCryptoWithdrawalRepository>;
 
+/**
+ * The crypto withdrawal queries: customers, coins, destinations and the withdrawals here, the activity
+ * list (activity-repository.ts) and the back office's lists (withdrawal-admin-repository.ts) beside it.
+ */
 export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
   function customers(executor: Kysely<DB>) {
     return executor
@@ -64,26 +62,6 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         'platform_2fa_mobile',
         'login_notifications',
         'loginout_notifications',
-      ]);
-  }
-
-  function adminRows(executor: Kysely<DB>) {
-    return executor
-      .selectFrom('crypto_withdrawals as w')
-      .innerJoin('users', 'users.id', 'w.user_id')
-      .leftJoin('staff as approver', 'approver.id', 'w.approved_by')
-      .leftJoin('staff as second', 'second.id', 'w.second_approved_by')
-      .leftJoin('staff as sender', 'sender.id', 'w.sent_by')
-      .selectAll('w')
-      .select([
-        'users.user_identification',
-        'users.first_name',
-        'users.last_name',
-        'users.email',
-        'users.block_status',
-        'approver.email as approved_by_email',
-        'second.email as second_approved_by_email',
-        'sender.email as sent_by_email',
       ]);
   }
 
@@ -268,72 +246,7 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
       return query.orderBy('seq').limit(500).execute();
     },
 
-    // ---- the customer's activity list: deposits and withdrawals in one order ----
-
-    async countActivity(userId: number, asset?: string): Promise<number> {
-      const result = await sql<{ count: string }>`
-        SELECT (
-          SELECT count(*) FROM crypto_deposits
-          WHERE user_id = ${userId} AND status IN ('pending', 'credited')
-            AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
-        ) + (
-          SELECT count(*) FROM crypto_withdrawals
-          WHERE user_id = ${userId} AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
-        ) AS count`.execute(db);
-      return Number(result.rows[0]?.count ?? 0);
-    },
-
-    async listActivity(userId: number, asset: string | undefined, limit: number, offset: number) {
-      const result = await sql<{ type: 'deposit' | 'withdrawal'; id: string }>`
-        SELECT 'deposit' AS type, id::text AS id, created_at, seq FROM crypto_deposits
-        WHERE user_id = ${userId} AND status IN ('pending', 'credited')
-          AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
-        UNION ALL
-        SELECT 'withdrawal', id::text, created_at, seq FROM crypto_withdrawals
-        WHERE user_id = ${userId} AND (${asset ?? null}::text IS NULL OR asset = ${asset ?? null})
-        ORDER BY created_at DESC, type, seq DESC
-        LIMIT ${limit} OFFSET ${offset}`.execute(db);
-      return result.rows;
-    },
-
-    listByIds(ids: readonly string[]): Promise<CryptoWithdrawalRow[]> {
-      if (ids.length === 0) return Promise.resolve([]);
-      return db.selectFrom('crypto_withdrawals').selectAll().where('id', 'in', ids).execute();
-    },
-
-    listDepositsByIds(ids: readonly string[]) {
-      if (ids.length === 0) return Promise.resolve([]);
-      return db.selectFrom('crypto_deposits').selectAll().where('id', 'in', ids).execute();
-    },
-
-    // ---- back office ----
-
-    findAdmin(id: string): Promise<AdminCryptoWithdrawalRow | undefined> {
-      return adminRows(db).where('w.id', '=', id).executeTakeFirst();
-    },
-
-    async countAdmin(status: 'open' | CryptoWithdrawalStatus): Promise<number> {
-      const statuses: CryptoWithdrawalStatus[] =
-        status === 'open' ? ['pending', 'approved', 'sent'] : [status];
-      const row = await db
-        .selectFrom('crypto_withdrawals')
-        .select((eb) => eb.fn.countAll<string>().as('count'))
-        .where('status', 'in', statuses)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-
-    listAdmin(status: 'open' | CryptoWithdrawalStatus, limit: number, offset: number) {
-      const statuses: CryptoWithdrawalStatus[] =
-        status === 'open' ? ['pending', 'approved', 'sent'] : [status];
-      const direction = status === 'open' ? 'asc' : 'desc';
-      return adminRows(db)
-        .where('w.status', 'in', statuses)
-        .orderBy('w.created_at', direction)
-        .orderBy('w.seq', direction)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-    },
+    ...createCryptoActivityRepository(db),
+    ...createCryptoWithdrawalAdminRepository(db),
   };
 }
