@@ -186,6 +186,7 @@ test.describe('crypto withdrawals to an external wallet', () => {
     await saveScreenshots('crypto-withdraw-xrp-no-tag');
     await question.getByRole('button', { name: 'Add a tag' }).click();
     await expect(question).toBeHidden();
+    await expect(form.getByLabel('Destination tag')).toBeFocused();
     await expect(page.getByRole('dialog', { name: 'Withdraw Verification' })).toHaveCount(0);
     await expect(form.getByTestId('crypto-withdraw-balance')).toHaveText('100.00000 XRP');
 

@@ -10,6 +10,7 @@ import {
 } from '@florin/contracts';
 import { trimZeros } from '@florin/domain';
 import { Button, Checkbox, Group, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import type { Ref } from 'react';
 import { LoadFailed } from '../../../components/load-failed';
 import { formatDateTime } from '../../../lib/format';
 import type { useSavedAddresses } from '../api/list-saved-addresses';
@@ -45,6 +46,7 @@ export function WithdrawDestinationFields({
   savedId,
   wallet,
   tag,
+  tagRef,
   errors,
   isUsable,
   onUseSavedChange,
@@ -58,6 +60,7 @@ export function WithdrawDestinationFields({
   savedId: string | null;
   wallet: string;
   tag: string;
+  tagRef: Ref<HTMLInputElement>;
   errors: CryptoWithdrawErrors;
   isUsable: (entry: WhitelistedWallet) => boolean;
   onUseSavedChange: (checked: boolean) => void;
@@ -124,6 +127,7 @@ export function WithdrawDestinationFields({
       )}
       {coin === 'xrp' && !useSaved && (
         <TextInput
+          ref={tagRef}
           label="Destination tag"
           description="The tag the receiving exchange or wallet gave you."
           inputMode="numeric"

@@ -204,6 +204,8 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
       children: <Text size="sm">{CRYPTO_WITHDRAW_TEXTS.noTagQuestion}</Text>,
       labels: { confirm: 'Withdraw without a tag', cancel: 'Add a tag' },
       confirmProps: { color: 'orange' },
+      // "Add a tag" puts the cursor in the tag field, not back on Withdraw.
+      returnFocus: false,
       onConfirm: () => send(body),
       onCancel: () => tagInput.current?.focus(),
     });
@@ -268,6 +270,7 @@ function WithdrawForm({ coin, info, isLive }: { coin: CoinId; info: CryptoWithdr
             savedId={savedId}
             wallet={wallet}
             tag={tag}
+            tagRef={tagInput}
             errors={errors}
             isUsable={isUsable}
             onUseSavedChange={(checked) => change('wallet', () => setUseSaved(checked))}
