@@ -53,7 +53,7 @@ export async function buildBaseServices(deps: AppDeps, log: FastifyBaseLogger) {
       signature: deps.secretBox.subkey('captcha-signature'),
       key: deps.secretBox.subkey('captcha-key'),
     }),
-    notifier: createNotifier({ db, mailer: deps.mailer, log }),
+    notifier: createNotifier({ db, mailer: deps.mailer, log, clock }),
     storage: deps.storage ?? createStorageFromConfig(config),
     upgrades: createUpgradeService({
       db,

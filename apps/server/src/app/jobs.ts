@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { AUTO_TRADE_INTERVAL_MS } from '../modules/auto-trade/service.js';
 import { DAILY_SUMMARY_INTERVAL_MS } from '../modules/alerts/service.js';
+import { MAIL_OUTBOX_INTERVAL_MS } from '../modules/notifications/service.js';
 import { startLeaderJobs, type LeaderJob } from '../modules/realtime/leader-jobs.js';
 import { COMMISSION_ACCRUAL_INTERVAL_MS } from '../modules/referrals/service.js';
 import { MATURITY_SCAN_INTERVAL_MS } from '../modules/term-deposits/service.js';
@@ -11,6 +12,12 @@ import type { AppServices } from './services.js';
 function listLeaderJobs(config: Config, services: AppServices): LeaderJob[] {
   const { crypto, cryptoWithdrawals } = services;
   const jobs: LeaderJob[] = [
+    {
+      // Mail its writer could not send (a mail server down, a server killed after the commit), retried with backoff.
+      name: 'mail outbox',
+      intervalMs: MAIL_OUTBOX_INTERVAL_MS,
+      run: () => services.notifier.deliverPending(),
+    },
     {
       // Yesterday's summaries shortly after each UTC midnight; customers already sent theirs are skipped.
       name: 'daily trading summaries',

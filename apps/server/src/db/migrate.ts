@@ -33,6 +33,7 @@ import * as sanctionsDelisted from './migrations/0030-sanctions-delisted.js';
 import * as referralCommissionClosed from './migrations/0031-referral-commission-closed.js';
 import * as entriesAccountAsset from './migrations/0032-entries-account-asset.js';
 import * as tradesByJournal from './migrations/0033-trades-by-journal.js';
+import * as mailOutbox from './migrations/0034-mail-outbox.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0031-referral-commission-closed': referralCommissionClosed,
   '0032-entries-account-asset': entriesAccountAsset,
   '0033-trades-by-journal': tradesByJournal,
+  '0034-mail-outbox': mailOutbox,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -22,6 +22,7 @@ const SEQUENTIAL_IDS_KEPT: Record<string, string> = {
   investor_evidence: 'exported by the back office only',
   sanctions_screenings: 'back office only',
   sanctions_hits: 'back office only',
+  mail_outbox: 'the back office names a mail, never a customer',
 };
 
 /** Tables with a numeric id and a user_id column: rows that belong to a customer. */

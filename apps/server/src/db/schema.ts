@@ -23,6 +23,7 @@ import type {
   DevMailboxTable,
   EmailTokensTable,
   LoginChallengesTable,
+  MailOutboxTable,
   NotificationsTable,
   RateLimitHitsTable,
   RecoveryCodesTable,
@@ -128,6 +129,7 @@ export type DB = {
   used_captchas: UsedCaptchasTable;
   dev_mailbox: DevMailboxTable;
   notifications: NotificationsTable;
+  mail_outbox: MailOutboxTable;
   kyc_answers: KycAnswersTable;
   companies: CompaniesTable;
   company_directors: CompanyDirectorsTable;

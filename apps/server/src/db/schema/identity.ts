@@ -116,6 +116,26 @@ export type DevMailboxTable = {
   reply_to: ColumnType<string | null, string | null | undefined, never>;
   created_at: CreatedAt;
 };
+export type MailOutboxStatus = 'pending' | 'sent' | 'failed';
+
+/** Every e-mail, rendered, until the sender has delivered it (0034; notifications/outbox.ts). */
+export type MailOutboxTable = {
+  id: Int8Id;
+  /** The customer it is for; null for an address that is no customer's (a newsletter subscriber). */
+  user_id: number | null;
+  event: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  reply_to: string | null;
+  status: Generated<MailOutboxStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  sent_at: Date | null;
+};
 export type NotificationsTable = {
   id: Int8Id;
   seq: WriteOrder;

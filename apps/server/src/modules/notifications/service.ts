@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Mailer } from '../../adapters/mail/mailer.js';
+import { systemClock, type Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { NOTIFICATIONS, type NotificationData, type NotificationEvent } from './catalogue.js';
+import { createMailOutbox, type QueuedMail } from './outbox.js';
 import { renderMail } from './render.js';
 export { renderMail } from './render.js';
+export { MAIL_OUTBOX_INTERVAL_MS, type QueuedMail } from './outbox.js';
 
 export type Recipient = {
   id: number;
@@ -16,44 +19,79 @@ export type Recipient = {
   trade_notifications?: boolean;
 };
 
+/**
+ * `executor`: the caller's transaction, so the mail commits (or rolls back) with the change it is
+ * about; the sender (a leader job) sends it within seconds. Without one, the change has already
+ * committed, and the mail is written and sent at once.
+ */
+export type MailOptions = { executor?: Kysely<DB> };
+
 export type Notifier = ReturnType<typeof createNotifier>;
 
-/**
- * The one place features tell a customer something. Call it after the change
- * has committed: a mail about a change that rolled back would be a lie.
- */
-export function createNotifier(deps: { db: Kysely<DB>; mailer: Mailer; log: FastifyBaseLogger }) {
+/** The one place features tell a customer something: every mail goes through the outbox (outbox.ts). */
+export function createNotifier(deps: {
+  db: Kysely<DB>;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  clock?: Clock;
+}) {
+  const outbox = createMailOutbox({ ...deps, clock: deps.clock ?? systemClock });
+
+  /** Renders and writes a customer's mail and its notifications row; undefined when their Alerts switch is off. */
+  async function write<E extends NotificationEvent>(
+    executor: Kysely<DB>,
+    mail: { user: Recipient; event: E; data: NotificationData<E>; to?: string },
+    deliverer: 'writer' | 'sender',
+  ): Promise<QueuedMail | undefined> {
+    const { user, event } = mail;
+    const entry = NOTIFICATIONS[event];
+    if ('optional' in entry && entry.optional) {
+      const flag = entry.optional;
+      const isOn =
+        user[flag] ??
+        (await executor.selectFrom('users').select(flag).where('id', '=', user.id).executeTakeFirst())?.[
+          flag
+        ];
+      if (!isOn) return undefined;
+    }
+    const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
+      mail.data,
+    );
+    const queued = await outbox.enqueue(
+      executor,
+      { userId: user.id, event, message: renderMail(mail.to ?? user.email, rendered) },
+      deliverer,
+    );
+    await executor
+      .insertInto('notifications')
+      .values({ user_id: user.id, event, subject: rendered.subject })
+      .execute();
+    return queued;
+  }
+
+  /** After the caller's commit: its change stands whatever happens here, so a failure is only logged. */
+  async function writeAndDeliver(
+    log: Record<string, unknown>,
+    run: (executor: Kysely<DB>) => Promise<QueuedMail | undefined>,
+  ): Promise<void> {
+    try {
+      const queued = await run(deps.db);
+      if (queued) await outbox.deliver(queued);
+    } catch (error) {
+      deps.log.error({ err: error, ...log }, 'notification not queued');
+    }
+  }
+
   return {
     async notify<E extends NotificationEvent>(
       user: Recipient,
       event: E,
       data: NotificationData<E>,
-      options: { to?: string } = {},
+      options: { to?: string } & MailOptions = {},
     ): Promise<void> {
-      const entry = NOTIFICATIONS[event];
-      if ('optional' in entry && entry.optional) {
-        const flag = entry.optional;
-        const isOn =
-          user[flag] ??
-          (await deps.db.selectFrom('users').select(flag).where('id', '=', user.id).executeTakeFirst())?.[
-            flag
-          ];
-        if (!isOn) return;
-      }
-      const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
-        data,
-      );
-      try {
-        await deps.mailer.send(renderMail(options.to ?? user.email, rendered));
-        await deps.db
-          .insertInto('notifications')
-          .values({ user_id: user.id, event, subject: rendered.subject })
-          .execute();
-      } catch (error) {
-        // The change itself stands; a mail that failed is logged for staff to follow up.
-        // TODO(#14): a durable outbox with retries once background jobs exist.
-        deps.log.error({ err: error, event, userId: user.id }, 'notification not sent');
-      }
+      const mail = { user, event, data, to: options.to };
+      if (options.executor) await write(options.executor, mail, 'sender');
+      else await writeAndDeliver({ event, userId: user.id }, (executor) => write(executor, mail, 'writer'));
     },
 
     /**
@@ -65,17 +103,35 @@ export function createNotifier(deps: { db: Kysely<DB>; mailer: Mailer; log: Fast
       to: string,
       event: E,
       data: NotificationData<E>,
+      options: MailOptions = {},
     ): Promise<void> {
       const entry = NOTIFICATIONS[event];
       const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
         data,
       );
-      try {
-        await deps.mailer.send(renderMail(to, rendered));
-      } catch (error) {
-        // As for a customer: whatever the mail was about stands; the failure is logged.
-        deps.log.error({ err: error, event }, 'notification not sent');
-      }
+      const mail = { userId: null, event, message: renderMail(to, rendered) };
+      if (options.executor) await outbox.enqueue(options.executor, mail, 'sender');
+      else await writeAndDeliver({ event }, (executor) => outbox.enqueue(executor, mail, 'writer'));
     },
+
+    /**
+     * Writes a customer's mail in the caller's transaction, held for the caller to `deliver` right
+     * after the commit, so the customer has it when the answer arrives. If the server dies first,
+     * the sender sends it once the hold (outbox.ts MAIL_CLAIM_MS) runs out.
+     */
+    queue: <E extends NotificationEvent>(
+      executor: Kysely<DB>,
+      user: Recipient,
+      event: E,
+      data: NotificationData<E>,
+    ): Promise<QueuedMail | undefined> => write(executor, { user, event, data }, 'writer'),
+
+    /** Sends a queued mail after the commit; never throws (a mail that fails is retried by the sender). */
+    async deliver(queued: QueuedMail | undefined): Promise<void> {
+      if (queued) await outbox.deliver(queued);
+    },
+
+    /** The sender's run (a leader job, app/jobs.ts): every due mail, with retries and backoff. */
+    deliverPending: () => outbox.deliverPending(),
   };
 }
