@@ -6,6 +6,7 @@ import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB, KycDocumentStatus } from '../../db/schema.js';
 import { createBrowser, type Browser } from '../../test/browser.js';
 import { createSessionStore } from '../auth/service.js';
+import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import { testClock } from '../../test/clock.js';
 
 /**
@@ -237,6 +238,28 @@ export async function customerBrowser(
   browser.cookies.set('access_token', session.token);
   browser.cookies.set('csrf_token', session.csrfToken);
   return browser;
+}
+
+/** A customer with an authenticator, ten recovery codes and two open sessions. */
+export async function customerWithTwoFactor(app: FastifyInstance, db: Kysely<DB>) {
+  const customer = await insertCustomer(db);
+  await db
+    .updateTable('users')
+    .set({ totp_secret_encrypted: createSecretBox(Buffer.alloc(32, 7)).encrypt('JBSWY3DPEHPK3PXP') })
+    .where('id', '=', customer.id)
+    .execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(
+      Array.from({ length: 10 }, (_, index) => ({
+        user_id: customer.id,
+        code_hash: hashToken(`code-${index}`),
+      })),
+    )
+    .execute();
+  const phone = await customerBrowser(app, db, customer.id, 'Phone browser');
+  const laptop = await customerBrowser(app, db, customer.id, 'Laptop browser');
+  return { customer, phone, laptop };
 }
 
 export async function auditRows(db: Kysely<DB>, targetType: string, targetId: string | number) {

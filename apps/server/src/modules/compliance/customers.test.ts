@@ -6,7 +6,6 @@ import {
   CRYPTO_WITHDRAW_TEXTS,
   CustomerProfileSchema,
   CustomerSummarySchema,
-  ErrorBodySchema,
   FIAT_TEXTS,
   KYC_TEXTS,
   TEXT_RULE_TEXTS,
@@ -18,20 +17,20 @@ import {
 import { createKycTestApp, type KycTestApp } from '../kyc/kyc.test-kit.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { createSecretBox, hashToken } from '../../security/secret-box.js';
 import type { Browser } from '../../test/browser.js';
 import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
-import { balanceOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/fiat.test-kit.js';
+import { balanceOf, errorOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/fiat.test-kit.js';
 import { createStorageFromConfig } from '../../adapters/storage/index.js';
-import { isWithdrawalBlockedByTwoFactorReset, withdrawalsBlockedUntil } from './customer-service.js';
 import {
   auditRows,
   customerBrowser,
+  customerWithTwoFactor,
   insertApprovedVerification,
   insertCustomer,
   insertDocument,
   mailSubjects,
 } from './customers.test-kit.js';
+import { isWithdrawalBlockedByTwoFactorReset } from './customer-service.js';
 import { testClock } from '../../test/clock.js';
 
 let t: KycTestApp;
@@ -47,31 +46,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const errorOf = (response: { json: () => unknown }) => ErrorBodySchema.parse(response.json());
 const customersPage = pageSchema(CustomerSummarySchema);
-
-/** A customer with an authenticator, ten recovery codes and two open sessions. */
-async function customerWithTwoFactor() {
-  const db = t.database.db;
-  const customer = await insertCustomer(db);
-  await db
-    .updateTable('users')
-    .set({ totp_secret_encrypted: createSecretBox(Buffer.alloc(32, 7)).encrypt('JBSWY3DPEHPK3PXP') })
-    .where('id', '=', customer.id)
-    .execute();
-  await db
-    .insertInto('recovery_codes')
-    .values(
-      Array.from({ length: 10 }, (_, index) => ({
-        user_id: customer.id,
-        code_hash: hashToken(`code-${index}`),
-      })),
-    )
-    .execute();
-  const phone = await customerBrowser(t.app, db, customer.id, 'Phone browser');
-  const laptop = await customerBrowser(t.app, db, customer.id, 'Laptop browser');
-  return { customer, phone, laptop };
-}
 
 describe('finding a customer', () => {
   it('searches by name, part of the e-mail address or the reference, for support and finance alike', async () => {
@@ -114,7 +89,7 @@ describe('finding a customer', () => {
 describe("a customer's page", () => {
   it('shows the profile with the security settings and verification state', async () => {
     const db = t.database.db;
-    const { customer } = await customerWithTwoFactor();
+    const { customer } = await customerWithTwoFactor(t.app, t.database.db);
     await insertDocument(db, customer.id, { key: 'passport', status: 'declined', note: 'Cut off.' });
 
     const response = await support.browser.get(`/api/admin/customers/${customer.id}`);
@@ -180,7 +155,7 @@ describe("a customer's page", () => {
   });
 
   it('lists the sessions still open, with address, browser and when last seen', async () => {
-    const { customer, phone } = await customerWithTwoFactor();
+    const { customer, phone } = await customerWithTwoFactor(t.app, t.database.db);
     const response = await support.browser.get(`/api/admin/customers/${customer.id}/sessions`);
     expect(response.statusCode).toBe(200);
     const sessions = response.json<{ data: { ip: string; user_agent: string }[] }>().data;
@@ -192,7 +167,7 @@ describe("a customer's page", () => {
 describe('helping a customer', () => {
   it('resets 2FA after identity checks: no authenticator, no recovery codes, no sessions, withdrawals wait 24 hours', async () => {
     const db = t.database.db;
-    const { customer, phone, laptop } = await customerWithTwoFactor();
+    const { customer, phone, laptop } = await customerWithTwoFactor(t.app, t.database.db);
     const path = `/api/admin/customers/${customer.id}/reset-2fa`;
 
     const noReason = await support.browser.post(path, {});
@@ -384,7 +359,9 @@ describe('helping a customer', () => {
     });
     expect(await balanceOf(t, customer.id)).toEqual({ posted: 100_000n, held: 0n, available: 100_000n });
   });
+});
 
+describe('helping a customer: tokens, identity and sign-out', () => {
   it('ends the customer’s API tokens with the sessions, when staff sign them out or reset 2FA', async () => {
     const mintToken = async (browser: Browser) => {
       const response = await browser.post('/api/v1/settings/api-token');
@@ -394,7 +371,7 @@ describe('helping a customer', () => {
     const withToken = (token: string) =>
       t.app.inject({ method: 'GET', url: '/api/v1/user', headers: { authorization: `Bearer ${token}` } });
 
-    const signedOut = await customerWithTwoFactor();
+    const signedOut = await customerWithTwoFactor(t.app, t.database.db);
     const first = await mintToken(signedOut.phone);
     expect((await withToken(first)).statusCode).toBe(200);
     const signOut = await support.browser.post(`/api/admin/customers/${signedOut.customer.id}/sign-out`, {
@@ -405,7 +382,7 @@ describe('helping a customer', () => {
     expect(refused.statusCode).toBe(401);
     expect(errorOf(refused).code).toBe('UNAUTHENTICATED');
 
-    const reset = await customerWithTwoFactor();
+    const reset = await customerWithTwoFactor(t.app, t.database.db);
     const second = await mintToken(reset.laptop);
     expect((await withToken(second)).statusCode).toBe(200);
     const resetResponse = await support.browser.post(`/api/admin/customers/${reset.customer.id}/reset-2fa`, {
@@ -478,7 +455,7 @@ describe('helping a customer', () => {
 
   it('signs the customer out everywhere', async () => {
     const db = t.database.db;
-    const { customer, phone, laptop } = await customerWithTwoFactor();
+    const { customer, phone, laptop } = await customerWithTwoFactor(t.app, t.database.db);
     const response = await support.browser.post(`/api/admin/customers/${customer.id}/sign-out`, {
       reason: 'Customer reports a lost laptop.',
     });
@@ -504,7 +481,7 @@ describe('helping a customer', () => {
 
   it('lets finance read but not act: every action is 404 to them, as to customers', async () => {
     const db = t.database.db;
-    const { customer, phone } = await customerWithTwoFactor();
+    const { customer, phone } = await customerWithTwoFactor(t.app, t.database.db);
     for (const browser of [finance.browser, phone]) {
       for (const response of [
         await browser.post(`/api/admin/customers/${customer.id}/reset-2fa`, { reason: 'x' }),
@@ -519,21 +496,5 @@ describe('helping a customer', () => {
     expect((await phone.get(`/api/admin/customers/${customer.id}`)).statusCode).toBe(404);
     expect(await auditRows(db, 'user', customer.id)).toEqual([]);
     expect((await phone.get('/api/v1/user')).statusCode).toBe(200);
-  });
-});
-
-describe('the withdrawal wait after a 2FA reset', () => {
-  it('lasts 24 hours from the reset', () => {
-    const resetAt = new Date('2026-11-23T10:00:00Z');
-    expect(isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: null }, resetAt)).toBe(false);
-    expect(
-      isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: resetAt }, new Date('2026-11-24T09:59:59Z')),
-    ).toBe(true);
-    expect(
-      isWithdrawalBlockedByTwoFactorReset({ two_factor_reset_at: resetAt }, new Date('2026-11-24T10:00:00Z')),
-    ).toBe(false);
-    expect(withdrawalsBlockedUntil({ two_factor_reset_at: resetAt }, resetAt)?.toISOString()).toBe(
-      '2026-11-24T10:00:00.000Z',
-    );
   });
 });
