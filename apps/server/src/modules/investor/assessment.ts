@@ -100,7 +100,7 @@ export function createAssessment(deps: InvestorServiceDeps) {
             score: outcome.score,
             total: outcome.total,
             passMark: ASSESSMENT_RULES.passMark,
-            retakeAt: retakeAt.toISOString(),
+            retakeAt: ukDateTime(retakeAt),
           });
         }
         return {

@@ -205,7 +205,13 @@ describe('the first-investment journey', () => {
     expect(JSON.stringify(first)).not.toContain('correct');
     const failed = await submit(customer, first.id, answersFor(first, ASSESSMENT_RULES.passMark - 1));
     expect(failed.statusCode, failed.body).toBe(200);
-    const failedBody = failed.json<{ result: { passed: boolean; score: number }; data: InvestorJourney }>();
+    const failedBody = failed.json<{
+      result: { passed: boolean; score: number };
+      data: InvestorJourney;
+      message: string;
+    }>();
+    // When they may try again, as a UK customer reads it, never an ISO timestamp.
+    expect(failedBody.message).toMatch(/try again after \d{1,2} [A-Z][a-z]+ \d{4}, \d{2}:\d{2} (GMT|BST)\.$/);
     expect(failedBody.result).toMatchObject({
       passed: false,
       score: ASSESSMENT_RULES.passMark - 1,
