@@ -1,30 +1,16 @@
-import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   AdminTermDepositOptionSchema,
   TERM_DEPOSIT_TEXTS,
-  TermDepositCoinSchema,
   TermDepositTransactionSchema,
-  type TermDepositCoin,
   termDepositAfterTerminationText,
 } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
-import { createDevMailbox } from '../../adapters/mail/mailer.js';
-import type { DB } from '../../db/schema.js';
-import { checkLedger } from '../../ledger/index.js';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { fund } from '../../test/ledger.js';
-import { mailSubjects } from '../compliance/customers.test-kit.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
-import { createNotifier } from '../notifications/service.js';
-import { createTermDepositRepository } from './repository.js';
-import { createTermDepositService, maturityKey, termDepositDomainCheck } from './service.js';
-import { createInvestorRepository } from '../investor/repository.js';
-import { createInvestorService } from '../investor/service.js';
-import { createKycRepository } from '../kyc/repository.js';
-import { createVerificationGate } from '../kyc/verification.js';
-import { testClock } from '../../test/clock.js';
+import { errorOf, liveCustomer, newIdempotencyKey } from '../fiat/fiat.test-kit.js';
+import { giveNotice, termDepositKit } from './term-deposits.test-kit.js';
 
 let t: TestApp;
 
@@ -36,88 +22,14 @@ afterAll(async () => {
 });
 
 const db = () => t.database.db;
-
-async function expectLedgerToHold(): Promise<void> {
-  const result = await checkLedger(db(), [termDepositDomainCheck]);
-  expect(result.violations).toEqual([]);
-}
+const { expectLedgerToHold, customerWith, coins, shortestOption, lock, available, history } = termDepositKit(
+  () => t,
+);
 
 // The issue's Done-when: the checker passes after every test, not only those that say so.
 afterEach(async () => {
   await expectLedgerToHold();
 });
-
-/** A second instance of the service on the same database, as another server would run it. */
-function instance() {
-  return createTermDepositService({
-    db: db(),
-    repository: createTermDepositRepository(db()),
-    ledger: t.ledger,
-    notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: t.app.log }),
-    publicUrl: 'http://localhost',
-    log: t.app.log,
-    investor: createInvestorService({
-      db: db(),
-      repository: createInvestorRepository(db()),
-      clock: testClock,
-    }),
-    verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
-  });
-}
-
-async function customerWith(eth = '0', btc = '0'): Promise<Customer> {
-  const customer = await liveCustomer(t);
-  if (eth !== '0') await fund(t.ledger, db(), customer.id, 'ETH', parseAmount(eth, 'ETH'));
-  if (btc !== '0') await fund(t.ledger, db(), customer.id, 'BTC', parseAmount(btc, 'BTC'));
-  return customer;
-}
-
-async function coins(customer: Customer): Promise<TermDepositCoin[]> {
-  const response = await customer.browser.get('/api/v1/term-deposit-coins');
-  expect(response.statusCode, response.body).toBe(200);
-  return TermDepositCoinSchema.array().parse(response.json<{ data: unknown }>().data);
-}
-
-async function shortestOption(customer: Customer, coin = 'eth') {
-  const row = (await coins(customer)).find((entry) => entry.coin_id === coin);
-  const option = row?.options.reduce((a, b) => (a.no_days <= b.no_days ? a : b));
-  if (!option) throw new Error(`no option for ${coin}`);
-  return option;
-}
-
-/** The firm's notice, as the closure service writes it: withdraw-only from `terminatedAt`, for 60 days. */
-async function giveNotice(executor: Kysely<DB>, userId: number, terminatedAt: Date): Promise<void> {
-  await executor
-    .updateTable('users')
-    .set({
-      termination_notice_at: new Date(),
-      terminated_at: terminatedAt,
-      access_ends_at: new Date(terminatedAt.getTime() + 60 * 86_400_000),
-      terminated_by: 'firm',
-    })
-    .where('id', '=', userId)
-    .execute();
-}
-
-function lock(customer: Customer, body: Record<string, unknown>, key = newIdempotencyKey()) {
-  return customer.browser.post('/api/v1/crypto/term-deposit', body, { headers: { 'idempotency-key': key } });
-}
-
-async function available(customer: Customer, asset: 'ETH' | 'BTC' = 'ETH') {
-  return (await t.ledger.getBalance(db(), { asset, kind: 'available', ownerUserId: String(customer.id) }))
-    .available;
-}
-
-async function history(customer: Customer, skip = 0, take = 3) {
-  const response = await customer.browser.get(`/api/v1/term-deposit-transactions?skip=${skip}&take=${take}`);
-  expect(response.statusCode, response.body).toBe(200);
-  const body = response.json<{ data: unknown; total: number }>();
-  return { data: TermDepositTransactionSchema.array().parse(body.data), total: body.total };
-}
-
-async function journalsWithKey(key: string) {
-  return db().selectFrom('journals').select('id').where('idempotency_key', '=', key).execute();
-}
 
 describe('locking coins in a term deposit', () => {
   it('offers each coin with its balance and the default terms, shortest first', async () => {
@@ -288,7 +200,9 @@ describe('locking coins in a term deposit', () => {
     });
     await expectLedgerToHold();
   });
+});
 
+describe('locking coins in a term deposit: notice, payload and history', () => {
   it('a deposit asked for while a termination commits waits for it, and is refused if it would outlast it', async () => {
     const customer = await customerWith('1');
     const options = (await coins(customer)).find((coin) => coin.coin_id === 'eth')?.options ?? [];
@@ -384,133 +298,6 @@ describe('locking coins in a term deposit', () => {
     expect(next.data.map((row) => row.amount)).toEqual(['0.010000000000000000']);
     const other = await customerWith();
     expect((await history(other)).total).toBe(0);
-  });
-});
-
-describe('paying back at maturity', () => {
-  async function lockedDeposit(amount = '0.5') {
-    const customer = await customerWith('1');
-    const option = await shortestOption(customer);
-    const response = await lock(customer, { coin: 'eth', amount, day: option.id });
-    expect(response.statusCode, response.body).toBe(200);
-    const deposit = TermDepositTransactionSchema.parse(response.json<{ data: unknown }>().data);
-    return { customer, deposit, due: new Date(Date.parse(deposit.end_day) + 1000) };
-  }
-
-  it('pays nothing before maturity, then principal and interest once, and tells the customer', async () => {
-    const { customer, deposit, due } = await lockedDeposit();
-    const job = instance();
-    // A day before its end (and before any other deposit's end: they were all made just now).
-    expect(await job.payMatured(new Date(Date.parse(deposit.end_day) - 86_400_000))).toBe(0);
-    expect(await available(customer)).toBe(parseAmount('0.5', 'ETH'));
-
-    expect(await job.payMatured(due)).toBeGreaterThanOrEqual(1);
-    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
-    const [row] = (await history(customer)).data;
-    expect(row).toMatchObject({ id: deposit.id, is_active: false, status: 'expired' });
-    expect(await mailSubjects(db(), customer.email)).toEqual(['Your term deposit has matured — Florin']);
-
-    // Later runs find nothing more to pay.
-    await job.payMatured(due);
-    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
-    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
-    await expectLedgerToHold();
-  });
-
-  it('pays once when two instances run the job at the same time', async () => {
-    const { customer, deposit, due } = await lockedDeposit();
-    await Promise.all([
-      instance().payMatured(due),
-      instance().payMatured(due),
-      t.app.inject({ method: 'GET', url: '/api/health' }),
-    ]);
-    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
-    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
-    await expectLedgerToHold();
-  });
-
-  it('pays once when a run dies after posting the journal', async () => {
-    const { customer, deposit, due } = await lockedDeposit();
-    // A run killed after the journal and before commit: the whole transaction goes, journal included.
-    await expect(
-      db()
-        .transaction()
-        .execute(async (trx) => {
-          await t.ledger.postJournal(trx, {
-            idempotencyKey: maturityKey(String(deposit.id)),
-            kind: 'term_deposit_maturity',
-            reference: `term_deposit:${deposit.id}`,
-            postings: [
-              {
-                account: {
-                  asset: 'ETH',
-                  kind: 'term',
-                  ownerUserId: String(customer.id),
-                  reference: String(deposit.id),
-                },
-                amount: -parseAmount('0.5', 'ETH'),
-              },
-              {
-                account: { asset: 'ETH', kind: 'available', ownerUserId: String(customer.id) },
-                amount: parseAmount('0.5', 'ETH'),
-              },
-            ],
-          });
-          throw new Error('killed');
-        }),
-    ).rejects.toThrow('killed');
-    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(0);
-    expect((await history(customer)).data[0]?.status).toBe('live');
-
-    // The restarted job pays it, once, however often it runs.
-    await instance().payMatured(due);
-    await instance().payMatured(due);
-    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
-    expect(await journalsWithKey(maturityKey(String(deposit.id)))).toHaveLength(1);
-    await expectLedgerToHold();
-  });
-
-  it('does not pay again when an earlier run committed the payment but not the status', async () => {
-    const { customer, deposit, due } = await lockedDeposit();
-    const id = String(deposit.id);
-    const principal = parseAmount('0.5', 'ETH');
-    const interest = parseAmount('0.00125', 'ETH');
-    // Exactly the journal the job posts, committed on its own, as a run that died after it would leave it.
-    await t.ledger.postJournal(db(), {
-      idempotencyKey: maturityKey(id),
-      kind: 'term_deposit_maturity',
-      reference: `term_deposit:${id}`,
-      metadata: { term_deposit_id: id, interest: interest.toString() },
-      postings: [
-        {
-          account: { asset: 'ETH', kind: 'term', ownerUserId: String(customer.id), reference: id },
-          amount: -principal,
-        },
-        {
-          account: { asset: 'ETH', kind: 'available', ownerUserId: String(customer.id) },
-          amount: principal + interest,
-        },
-        { account: { asset: 'ETH', kind: 'interest_expense' }, amount: -interest },
-      ],
-    });
-    await instance().payMatured(due);
-    expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
-    expect((await history(customer)).data[0]).toMatchObject({ id: deposit.id, status: 'expired' });
-    expect(await journalsWithKey(maturityKey(id))).toHaveLength(1);
-    await expectLedgerToHold();
-  });
-
-  it('is paid through the dev route that moves the clock (for the e2e tests)', async () => {
-    const { customer } = await lockedDeposit('0.2');
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/dev/term-deposits/mature',
-      payload: { email: customer.email },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.json<{ data: { paid: number } }>().data.paid).toBe(1);
-    expect(await available(customer)).toBe(parseAmount('1.0005', 'ETH'));
-    await expectLedgerToHold();
   });
 });
 
