@@ -2,6 +2,7 @@ export * from './admin.js';
 export * from './admin-compliance.js';
 export * from './admin-customers.js';
 export * from './admin-fiat.js';
+export * from './admin-mail.js';
 export * from './auth.js';
 export * from './crypto.js';
 export * from './crypto-withdrawals.js';

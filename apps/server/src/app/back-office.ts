@@ -7,13 +7,15 @@ import { createStaffService } from '../modules/admin/staff-service.js';
 import { registerAuditRoutes } from '../modules/audit/routes.js';
 import { createAuditService } from '../modules/audit/service.js';
 import { registerComplianceRoutes } from '../modules/compliance/routes.js';
+import { createMailAdmin } from '../modules/notifications/mail-admin.js';
+import { registerMailRoutes } from '../modules/notifications/routes.js';
 import { registerSanctionsRoutes } from '../modules/sanctions/routes.js';
 import { createTradingAdminRepository, createTradingAdminService } from '../modules/trading/admin.js';
 import { registerTradingAdminRoutes } from '../modules/trading/admin-routes.js';
 import type { AppDeps } from './deps.js';
 import type { AppServices } from './services.js';
 
-/** The staff's own modules: sign-in and staff accounts, the audit log, compliance, sanctions, trading settings. */
+/** The staff's own modules: sign-in and staff accounts, the audit log, failed mail, compliance, sanctions, trading settings. */
 export function registerBackOffice(app: FastifyInstance, deps: AppDeps, services: AppServices): void {
   const { config } = deps;
   const { db, clock, staffSessions } = services;
@@ -37,6 +39,7 @@ export function registerBackOffice(app: FastifyInstance, deps: AppDeps, services
     simulatedChain: !config.isProduction,
   });
   registerAuditRoutes(app, createAuditService(db));
+  registerMailRoutes(app, { mail: createMailAdmin({ db, clock }) });
   registerComplianceRoutes(app, { compliance: services.compliance, customers: services.customers });
   registerSanctionsRoutes(app, { sanctions: services.sanctions });
   registerTradingAdminRoutes(app, {

@@ -321,6 +321,8 @@ const RULES: ReadonlyArray<readonly [Rule, readonly string[]]> = [
     SUPPORT,
     [
       'GET /api/admin/enquiries',
+      'GET /api/admin/mail/failed',
+      'POST /api/admin/mail/:id/resend',
       'GET /api/admin/motd',
       'POST /api/admin/motd',
       'DELETE /api/admin/motd/:id',
