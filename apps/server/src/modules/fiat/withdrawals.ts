@@ -214,7 +214,7 @@ export function createWithdrawals(
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
         const replayed = await replay(trx);
-        if (replayed) return { answer: replayed, created: undefined };
+        if (replayed) return { answer: replayed, created: undefined, mail: undefined };
         checkMayPayOut(locked, clock.now());
         const account = checkBankAccount(
           await repository.findBankAccountByCurrency(userId, currency, trx),
@@ -251,19 +251,23 @@ export function createWithdrawals(
           hold_id: holdId,
           needs_second_approval: settings ? amount >= BigInt(settings.second_approval_from) : true,
         });
+        const withdrawal = toWithdrawal(row);
+        // Written with the withdrawal, so a server killed after the commit still sends it (the outbox's sender).
+        const mail = await notifier.queue(trx, customer, 'fiat_withdrawal_requested', {
+          firstName: customer.first_name,
+          amount: withdrawal.amount,
+          receive: withdrawal.amount_receive,
+          currency,
+        });
         return {
-          answer: { data: toWithdrawal(row), message: FIAT_TEXTS.transactionSuccessful },
+          answer: { data: withdrawal, message: FIAT_TEXTS.transactionSuccessful },
           created: row,
+          mail,
         };
       });
       if (result.created) {
         userEvents.moneyMoved([userId]);
-        await notifier.notify(customer, 'fiat_withdrawal_requested', {
-          firstName: customer.first_name,
-          amount: result.answer.data.amount,
-          receive: result.answer.data.amount_receive,
-          currency,
-        });
+        await notifier.deliver(result.mail);
       }
       return result.answer;
     },

@@ -1,0 +1,182 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIL_TEXTS, type AdminMail, type ErrorBody, type Page } from '@florin/contracts';
+import { createDevMailbox, createSmtpMailer, type Mailer } from '../../adapters/mail/mailer.js';
+import { signedInStaff } from '../../test/admin.js';
+import { createTestApp, type TestApp } from '../../test/app.js';
+import { mailTo } from '../../test/browser.js';
+import { testClock } from '../../test/clock.js';
+import { readyCustomer, requestWithdrawal } from '../fiat/fiat.test-kit.js';
+import { MAIL_MAX_ATTEMPTS, retryDelayMs } from './outbox.js';
+import { createNotifier } from './service.js';
+
+/** What a server started on the same database runs as its sender (app/jobs.ts runs it every few seconds). */
+function freshSender(t: TestApp, mailer: Mailer) {
+  return createNotifier({ db: t.database.db, mailer, log: t.app.log, clock: testClock });
+}
+
+describe('a mail written with its change', () => {
+  let t: TestApp;
+  let isMailDown = false;
+  // The dev mailbox, until the test cuts the post-commit delivery off, as a server killed after the commit would.
+  const cutOffMailer: Mailer = {
+    kind: 'dev-mailbox',
+    send: (message) => {
+      if (isMailDown) return Promise.reject(new Error('the server died before sending'));
+      return createDevMailbox(t.database.db).send(message);
+    },
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ mailer: cutOffMailer });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is sent once by a fresh server when the one that committed the withdrawal never sent it', async () => {
+    const customer = await readyCustomer(t);
+    isMailDown = true;
+    await requestWithdrawal(customer, '100');
+    const withdrawalMails = async () =>
+      (await mailTo(t.database.db, customer.email)).filter((mail) =>
+        mail.subject.startsWith('Your withdrawal request'),
+      );
+    expect(await withdrawalMails()).toEqual([]);
+
+    // Another server on the same database: two sender runs at once, and another, send it once.
+    const sender = freshSender(t, createDevMailbox(t.database.db));
+    testClock.advance(retryDelayMs(1));
+    const runs = await Promise.all([sender.deliverPending(), sender.deliverPending()]);
+    await sender.deliverPending();
+    expect(runs.reduce((sum, run) => sum + run.sent, 0)).toBe(1);
+    const mails = await withdrawalMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('We received your request to withdraw 100.00 GBP');
+  });
+
+  it('delivers the withdrawal mail before the answer when nothing goes wrong', async () => {
+    isMailDown = false;
+    const customer = await readyCustomer(t);
+    await requestWithdrawal(customer, '50');
+    const mails = (await mailTo(t.database.db, customer.email)).filter((mail) =>
+      mail.subject.startsWith('Your withdrawal request'),
+    );
+    expect(mails).toHaveLength(1);
+    // Nothing is left for the sender.
+    testClock.advance(24 * 3_600_000);
+    expect(await freshSender(t, createDevMailbox(t.database.db)).deliverPending()).toEqual({
+      sent: 0,
+      failed: 0,
+    });
+  });
+});
+
+describe('a mail server that refuses mail', () => {
+  let t: TestApp;
+  let smtp: SMTPServer;
+  let isRefusing = false;
+  let refusals = 0;
+  const received: { to: string[]; raw: string }[] = [];
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onMailFrom(_address, _session, callback) {
+        if (!isRefusing) return callback();
+        refusals += 1;
+        callback(Object.assign(new Error('Mailbox unavailable, try again later'), { responseCode: 451 }));
+      },
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push({
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.address() as AddressInfo;
+    t = await createTestApp({ mailer: smtpMailer(port) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  const smtpMailer = (port: number) =>
+    createSmtpMailer(`smtp://127.0.0.1:${port}?ignoreTLS=true`, 'Florin <no-reply@florin.test>');
+
+  it('retries with backoff, lists the mail as failed after the last attempt, and resends it', async () => {
+    const { port } = smtp.server.address() as AddressInfo;
+    const sender = freshSender(t, smtpMailer(port));
+    const customer = await readyCustomer(t);
+    const receivedByCustomer = () => received.filter((mail) => mail.to.includes(customer.email)).length;
+    const before = receivedByCustomer();
+
+    isRefusing = true;
+    await requestWithdrawal(customer, '100');
+    expect(refusals).toBe(1);
+    for (let attempt = 2; attempt <= MAIL_MAX_ATTEMPTS; attempt += 1) {
+      // Not before its wait is over: 30 s after the first failure, doubling.
+      testClock.advance(retryDelayMs(attempt - 1) - 5_000);
+      expect(await sender.deliverPending()).toEqual({ sent: 0, failed: 0 });
+      testClock.advance(5_000);
+      expect(await sender.deliverPending()).toEqual({ sent: 0, failed: 1 });
+      expect(refusals).toBe(attempt);
+    }
+
+    // Failed for good: no more attempts, and support sees it.
+    testClock.advance(24 * 3_600_000);
+    expect(await sender.deliverPending()).toEqual({ sent: 0, failed: 0 });
+    // Signed in now: a staff session does not outlast the day the clock just skipped.
+    const support = await signedInStaff(t.app, t.database.db, 'support');
+    const failed = await support.browser.get('/api/admin/mail/failed');
+    expect(failed.statusCode, failed.body).toBe(200);
+    const page = failed.json<Page<AdminMail>>();
+    expect(page).toMatchObject({ total: 1, current_page: 1, last_page: 1 });
+    const mail = page.data[0]!;
+    expect(mail).toMatchObject({
+      user_id: customer.id,
+      event: 'fiat_withdrawal_requested',
+      to: customer.email,
+      subject: 'Your withdrawal request — Florin',
+      status: 'failed',
+      attempts: MAIL_MAX_ATTEMPTS,
+      sent_at: null,
+    });
+    expect(mail.last_error).toContain('Mailbox unavailable, try again later');
+
+    isRefusing = false;
+    const resent = await support.browser.post(`/api/admin/mail/${mail.id}/resend`, {});
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({
+      data: { id: mail.id, status: 'pending', attempts: 0 },
+      message: MAIL_TEXTS.resent,
+    });
+    expect(await sender.deliverPending()).toEqual({ sent: 1, failed: 0 });
+    expect(await sender.deliverPending()).toEqual({ sent: 0, failed: 0 });
+    expect(receivedByCustomer() - before).toBe(1);
+    // The text part, without quoted-printable's soft line breaks.
+    expect(received.at(-1)!.raw.replace(/=\r?\n/g, '')).toContain(
+      'We received your request to withdraw 100.00 GBP',
+    );
+    expect((await support.browser.get('/api/admin/mail/failed')).json<Page<AdminMail>>().total).toBe(0);
+
+    // Sent mail is not sent again, and the resend is in the audit log.
+    const again = await support.browser.post(`/api/admin/mail/${mail.id}/resend`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.json<ErrorBody>().message).toBe(MAIL_TEXTS.notFailed);
+    const superadmin = await signedInStaff(t.app, t.database.db, 'superadmin');
+    const audit = await superadmin.browser.get(`/api/admin/audit-log?target_type=mail&target_id=${mail.id}`);
+    expect(audit.json<Page<{ action: string; staff_id: number | null }>>().data).toMatchObject([
+      { action: 'mail.resent' },
+    ]);
+  });
+});
