@@ -23,6 +23,7 @@ export { IncentivesPage } from './referrals/incentives-page';
 export { ReferralClaimsPage } from './referrals/claims-page';
 export { NewsletterPage } from './newsletter/newsletter-page';
 export { EnquiriesPage } from './enquiries/enquiries-page';
+export { FailedMailPage } from './mail/failed-mail-page';
 export { SanctionsPage } from './sanctions/sanctions-page';
 export { ReportsPage } from './reports/reports-page';
 export { ComplianceQueuePage as CompliancePage } from './compliance/compliance-queue-page';

@@ -21,6 +21,7 @@ export const ADMIN_PATHS = {
   referralClaims: '/admin/referral-claims',
   newsletter: '/admin/newsletter',
   enquiries: '/admin/enquiries',
+  failedMail: '/admin/failed-mail',
   sanctions: '/admin/sanctions',
   reports: '/admin/reports',
 } as const;

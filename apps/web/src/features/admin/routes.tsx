@@ -53,6 +53,7 @@ export const adminRoute: RouteObject = {
         { path: 'referral-claims', ...screen((pages) => pages.ReferralClaimsPage) },
         { path: 'newsletter', ...screen((pages) => pages.NewsletterPage) },
         { path: 'enquiries', ...screen((pages) => pages.EnquiriesPage) },
+        { path: 'failed-mail', ...screen((pages) => pages.FailedMailPage) },
         { path: 'sanctions', ...screen((pages) => pages.SanctionsPage) },
         { path: 'reports', ...screen((pages) => pages.ReportsPage) },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },

@@ -45,6 +45,9 @@ export const NEWSLETTER_SCREEN_ROLES: ScreenRoles = ['support'];
 /** Product enquiries from the contact page: support answers them (issue 12). */
 export const ENQUIRIES_SCREEN_ROLES: ScreenRoles = ['support'];
 
+/** E-mails that failed every attempt: support sends them again for customers who ask (issue 42). */
+export const FAILED_MAIL_SCREEN_ROLES: ScreenRoles = ['support'];
+
 /** Sanctions screening: compliance imports the list and reviews the hits (issue 13). */
 export const SANCTIONS_SCREEN_ROLES: ScreenRoles = ['compliance'];
 
@@ -76,6 +79,7 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Referral claims', to: ADMIN_PATHS.referralClaims, roles: REFERRAL_CLAIMS_SCREEN_ROLES },
   { label: 'Newsletter', to: ADMIN_PATHS.newsletter, roles: NEWSLETTER_SCREEN_ROLES },
   { label: 'Enquiries', to: ADMIN_PATHS.enquiries, roles: ENQUIRIES_SCREEN_ROLES },
+  { label: 'Failed email', to: ADMIN_PATHS.failedMail, roles: FAILED_MAIL_SCREEN_ROLES },
   { label: 'Reports', to: ADMIN_PATHS.reports, roles: REPORTS_SCREEN_ROLES },
 ];
 
