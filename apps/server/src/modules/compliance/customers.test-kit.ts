@@ -262,6 +262,15 @@ export async function customerWithTwoFactor(app: FastifyInstance, db: Kysely<DB>
   return { customer, phone, laptop };
 }
 
+/** A document's review state. */
+export async function documentRow(db: Kysely<DB>, id: number) {
+  return db
+    .selectFrom('kyc_documents')
+    .select(['status', 'disapprove_note', 'reviewed_by_staff_id'])
+    .where('id', '=', String(id))
+    .executeTakeFirstOrThrow();
+}
+
 export async function auditRows(db: Kysely<DB>, targetType: string, targetId: string | number) {
   return db
     .selectFrom('audit_log')
