@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { DB, MailOutboxStatus, RowOf } from '../../db/schema.js';
 
 export type OutboxRow = RowOf<DB['mail_outbox']>;
@@ -13,6 +13,21 @@ export type NewOutboxMail = {
   reply_to: string | null;
   next_attempt_at: Date;
 };
+
+/** A claimed row: its id and the next attempt its claim set, which no one else has moved since. */
+export type Claim = Pick<OutboxRow, 'id' | 'next_attempt_at'>;
+
+/**
+ * An outcome is recorded only while the claim holds: a send that outlasted it (the sender has sent the
+ * mail since) must not put a sent mail back to pending.
+ */
+function isStillClaimed(eb: ExpressionBuilder<DB, 'mail_outbox'>, claim: Claim) {
+  return eb.and([
+    eb('id', '=', claim.id),
+    eb('status', '=', 'pending'),
+    eb('next_attempt_at', '=', claim.next_attempt_at),
+  ]);
+}
 
 /** The queries of the mail outbox (migration 0034). */
 export function createOutboxRepository(db: Kysely<DB>) {
@@ -61,16 +76,27 @@ export function createOutboxRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
-    async markSent(id: string, at: Date): Promise<void> {
+    /**
+     * A sent mail keeps its envelope, not its words: bodies carry one-time codes and sign-in links,
+     * which have no business in the database once the mail is out (and a sent mail is never resent).
+     */
+    async markSent(claim: Claim, at: Date): Promise<void> {
       await db
         .updateTable('mail_outbox')
-        .set((eb) => ({ status: 'sent', sent_at: at, attempts: eb('attempts', '+', 1), last_error: null }))
-        .where('id', '=', id)
+        .set((eb) => ({
+          status: 'sent',
+          sent_at: at,
+          attempts: eb('attempts', '+', 1),
+          last_error: null,
+          text_body: '',
+          html_body: '',
+        }))
+        .where((eb) => isStillClaimed(eb, claim))
         .execute();
     },
 
     async markAttemptFailed(
-      id: string,
+      claim: Claim,
       outcome: { status: MailOutboxStatus; attempts: number; error: string; nextAttemptAt: Date },
     ): Promise<void> {
       await db
@@ -81,7 +107,7 @@ export function createOutboxRepository(db: Kysely<DB>) {
           last_error: outcome.error,
           next_attempt_at: outcome.nextAttemptAt,
         })
-        .where('id', '=', id)
+        .where((eb) => isStillClaimed(eb, claim))
         .execute();
     },
 

@@ -60,7 +60,7 @@ export function createMailOutbox(deps: {
     } catch (error) {
       const attempts = row.attempts + 1;
       const isLast = attempts >= MAIL_MAX_ATTEMPTS;
-      await repository.markAttemptFailed(row.id, {
+      await repository.markAttemptFailed(row, {
         status: isLast ? 'failed' : 'pending',
         attempts,
         error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
@@ -72,7 +72,7 @@ export function createMailOutbox(deps: {
       );
       return false;
     }
-    await repository.markSent(row.id, now());
+    await repository.markSent(row, now());
     return true;
   }
 
