@@ -14,6 +14,7 @@ readonly BOTH_ENGINES=(
   apps/server/src/db
   apps/server/src/main.test.ts
   apps/server/src/security/races.test.ts
+  apps/server/src/security/account-races.test.ts
   apps/server/src/security/authorization-matrix.test.ts
   apps/server/src/modules/realtime
 )
