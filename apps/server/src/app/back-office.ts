@@ -33,7 +33,7 @@ export function registerBackOffice(app: FastifyInstance, deps: AppDeps, services
       db,
       repository: adminRepository,
       sessions: staffSessions,
-      mail: createStaffMailer({ mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }),
+      mail: createStaffMailer({ notifier: services.notifier, publicUrl: config.publicUrl }),
     }),
     cookies: services.cookies,
     simulatedChain: !config.isProduction,

@@ -1,7 +1,5 @@
 import { STAFF_ROLE_LABELS, type StaffRole } from '@florin/contracts';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer } from '../../adapters/mail/mailer.js';
-import { renderMail } from '../notifications/service.js';
+import { renderMail, type Notifier } from '../notifications/service.js';
 import type { Rendered } from '../notifications/catalogue.js';
 
 /**
@@ -40,25 +38,21 @@ const STAFF_MAILS = {
 
 export type StaffMailer = ReturnType<typeof createStaffMailer>;
 
-export function createStaffMailer(deps: { mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }) {
+export function createStaffMailer(deps: { notifier: Pick<Notifier, 'sendMail'>; publicUrl: string }) {
   const loginUrl = `${deps.publicUrl}/admin/login`;
   // The token travels in the fragment, which browsers never send to a server or in a Referer.
   const setPasswordUrl = (token: string) => `${deps.publicUrl}/admin/set-password#${token}`;
 
-  async function send(to: string, rendered: Rendered): Promise<void> {
-    try {
-      await deps.mailer.send(renderMail(to, rendered));
-    } catch (error) {
-      // The change stands; a superadmin can send the link again from the Staff screen.
-      deps.log.error({ err: error, subject: rendered.subject }, 'staff e-mail not sent');
-    }
-  }
+  // Through the outbox, retried when the mail server is down; the change stands either way.
+  const send = (to: string, rendered: Rendered, event: string) =>
+    deps.notifier.sendMail(renderMail(to, rendered), event);
 
   return {
     sendInvitation: (to: string, role: StaffRole, token: string) =>
-      send(to, STAFF_MAILS.invitation({ role, url: setPasswordUrl(token) })),
+      send(to, STAFF_MAILS.invitation({ role, url: setPasswordUrl(token) }), 'staff_invitation'),
     sendPasswordLink: (to: string, token: string) =>
-      send(to, STAFF_MAILS.passwordLink({ url: setPasswordUrl(token) })),
-    sendTwoFactorReset: (to: string) => send(to, STAFF_MAILS.twoFactorReset({ loginUrl })),
+      send(to, STAFF_MAILS.passwordLink({ url: setPasswordUrl(token) }), 'staff_password_link'),
+    sendTwoFactorReset: (to: string) =>
+      send(to, STAFF_MAILS.twoFactorReset({ loginUrl }), 'staff_two_factor_reset'),
   };
 }

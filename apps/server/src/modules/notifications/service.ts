@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Mailer } from '../../adapters/mail/mailer.js';
+import type { MailMessage, Mailer } from '../../adapters/mail/mailer.js';
 import { systemClock, type Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { NOTIFICATIONS, type NotificationData, type NotificationEvent } from './catalogue.js';
@@ -125,6 +125,16 @@ export function createNotifier(deps: {
       event: E,
       data: NotificationData<E>,
     ): Promise<QueuedMail | undefined> => write(executor, { user, event, data }, 'writer'),
+
+    /**
+     * A mail that is no customer notification (the staff's mail), rendered by its module: written to
+     * the outbox and sent at once, retried by the sender when that fails.
+     */
+    async sendMail(message: MailMessage, event: string): Promise<void> {
+      await writeAndDeliver({ event }, (executor) =>
+        outbox.enqueue(executor, { userId: null, event, message }, 'writer'),
+      );
+    },
 
     /** Sends a queued mail after the commit; never throws (a mail that fails is retried by the sender). */
     async deliver(queued: QueuedMail | undefined): Promise<void> {
