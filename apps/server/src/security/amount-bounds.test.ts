@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_LARGE_TEXTS } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { fund } from '../test/ledger.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer } from '../modules/fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  type FiatCustomer,
+} from '../modules/fiat/fiat.test-kit.js';
 
 /**
  * Issue 40 finding 4: a limit order with a 40-digit price was a 500 ("numeric field overflow" when

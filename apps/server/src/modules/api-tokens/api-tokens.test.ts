@@ -13,7 +13,12 @@ import {
 import { hashToken } from '../../security/secret-box.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  type FiatCustomer as Customer,
+} from '../fiat/fiat.test-kit.js';
 import { withoutTokenInUrl } from './token-auth.js';
 
 let t: TestApp;

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_TOKEN_TEXTS, NewApiTokenSchema } from '@florin/contracts';
 import type { TokenUse } from '../../http/auth.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { errorOf, liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  type FiatCustomer as Customer,
+} from '../fiat/fiat.test-kit.js';
 import { listCustomerRoutes } from './token-auth.js';
 
 /**

@@ -5,7 +5,13 @@ import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser } from '../../test/browser.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
-import { errorOf, liveCustomer, mailedCode, newIdempotencyKey, type FiatCustomer } from '../fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  mailedCode,
+  newIdempotencyKey,
+  type FiatCustomer,
+} from '../fiat/fiat.test-kit.js';
 
 let t: TestApp;
 let finance: SignedInStaff;

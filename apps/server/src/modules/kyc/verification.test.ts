@@ -8,7 +8,13 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { expectLedgerToHold, fund } from '../../test/ledger.js';
 import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
 import { insertDocument } from '../compliance/customers.test-kit.js';
-import { errorOf, liveCustomer, newIdempotencyKey, withdraw, type FiatCustomer } from '../fiat/fiat.test-kit.js';
+import {
+  errorOf,
+  liveCustomer,
+  newIdempotencyKey,
+  withdraw,
+  type FiatCustomer,
+} from '../fiat/fiat.test-kit.js';
 import { createKycRepository } from './repository.js';
 import { DETAILS, filePart, jpeg, multipart, pdf } from './kyc.test-kit.js';
 import { createVerificationGate } from './verification.js';
