@@ -8,7 +8,7 @@ import { registerCustomerApi } from './app/customer-api.js';
 import type { AppDeps } from './app/deps.js';
 import { registerDevelopmentRoutes } from './app/dev-routes.js';
 import { registerApiDocs, registerCallerHooks, registerGlobalHooks } from './app/hooks.js';
-import { registerLeaderJobs } from './app/jobs.js';
+import { registerLeaderJobs } from './jobs/index.js';
 import { registerLivePrices } from './app/live-prices.js';
 import { createServer } from './app/server.js';
 import { buildServices } from './app/services.js';

@@ -11,7 +11,7 @@ import { readyCustomer, requestWithdrawal } from '../fiat/fiat.test-kit.js';
 import { MAIL_CLAIM_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './outbox.js';
 import { createNotifier } from './service.js';
 
-/** What a server started on the same database runs as its sender (app/jobs.ts runs it every few seconds). */
+/** What a server started on the same database runs as its sender (jobs/index.ts runs it every few seconds). */
 function freshSender(t: TestApp, mailer: Mailer) {
   return createNotifier({ db: t.database.db, mailer, log: t.app.log, clock: testClock });
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
 import { createOutboxRepository, type OutboxRow } from './outbox-repository.js';
 
-/** How often the leading instance looks for mail that is due (app/jobs.ts). */
+/** How often the leading instance looks for mail that is due (jobs/index.ts). */
 export const MAIL_OUTBOX_INTERVAL_MS = 5_000;
 /** A mail that failed this many times stops being retried and waits for staff (GET /api/admin/mail/failed). */
 export const MAIL_MAX_ATTEMPTS = 8;

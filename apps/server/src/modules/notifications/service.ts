@@ -141,7 +141,7 @@ export function createNotifier(deps: {
       if (queued) await outbox.deliver(queued);
     },
 
-    /** The sender's run (a leader job, app/jobs.ts): every due mail, with retries and backoff. */
+    /** The sender's run (a leader job, jobs/index.ts): every due mail, with retries and backoff. */
     deliverPending: () => outbox.deliverPending(),
   };
 }

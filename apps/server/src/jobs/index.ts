@@ -3,10 +3,10 @@ import type { Config } from '../config.js';
 import { AUTO_TRADE_INTERVAL_MS } from '../modules/auto-trade/service.js';
 import { DAILY_SUMMARY_INTERVAL_MS } from '../modules/alerts/service.js';
 import { MAIL_OUTBOX_INTERVAL_MS } from '../modules/notifications/service.js';
-import { startLeaderJobs, type LeaderJob } from '../modules/realtime/leader-jobs.js';
+import { startLeaderJobs, type LeaderJob } from './leader-jobs.js';
 import { COMMISSION_ACCRUAL_INTERVAL_MS } from '../modules/referrals/service.js';
 import { MATURITY_SCAN_INTERVAL_MS } from '../modules/term-deposits/service.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from '../app/services.js';
 
 /** The periodic work only one instance should do at a time. */
 function listLeaderJobs(config: Config, services: AppServices): LeaderJob[] {
@@ -61,7 +61,7 @@ function listLeaderJobs(config: Config, services: AppServices): LeaderJob[] {
 }
 
 /**
- * Starts the jobs once the app is ready; the leading instance runs them (modules/realtime/leader-jobs.ts).
+ * Starts the jobs once the app is ready; the leading instance runs them (leader-jobs.ts).
  * A shutdown lets the runs in flight finish before the database closes.
  */
 export function registerLeaderJobs(app: FastifyInstance, config: Config, services: AppServices): void {
