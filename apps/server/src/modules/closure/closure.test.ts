@@ -302,6 +302,14 @@ describe('the retention job', () => {
     expect(documents.map((row) => row.user_id)).toEqual([held.id]);
     expect(await storage.get(keys.get(gone.id)!)).toBeNull();
     expect(await storage.get(keys.get(held.id)!)).not.toBeNull();
+    // The mails they were sent (each keeps its address) go with the rest; the held customer's stay.
+    const mails = await db()
+      .selectFrom('mail_outbox')
+      .select('user_id')
+      .distinct()
+      .where('user_id', 'in', [gone.id, held.id])
+      .execute();
+    expect(mails.map((row) => row.user_id)).toEqual([held.id]);
     // Run again: nothing more to do. Lifting the hold lets the next pass erase the held one too.
     expect(await closure.eraseExpired()).toBe(0);
     expect(

@@ -89,7 +89,7 @@ export function createClosureRepository(db: Kysely<DB>) {
     /**
      * Erases what identifies the person and keeps what the books need: the
      * ledger, trades, deposits and withdrawals stay under the user's id; the
-     * name, contacts, identity documents, answers and bank details go.
+     * name, contacts, identity documents, answers, bank details and mails go.
      */
     async erasePersonalData(trx: Kysely<DB>, userId: number): Promise<void> {
       await trx.deleteFrom('kyc_documents').where('user_id', '=', userId).execute();
@@ -97,6 +97,8 @@ export function createClosureRepository(db: Kysely<DB>) {
       await trx.deleteFrom('investor_evidence').where('user_id', '=', userId).execute();
       await trx.deleteFrom('assessment_attempts').where('user_id', '=', userId).execute();
       await trx.deleteFrom('whitelisted_ips').where('user_id', '=', userId).execute();
+      // The mails sent to them: each row keeps the address it went to.
+      await trx.deleteFrom('mail_outbox').where('user_id', '=', userId).execute();
       await trx
         .updateTable('company_directors')
         .set({
