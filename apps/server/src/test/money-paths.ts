@@ -134,6 +134,22 @@ export async function moneyPaths(t: TestApp) {
       );
     },
 
+    /** A claim of referral earnings to the customer's verified bank account (no 2FA set up): waiting, held. */
+    async referralClaim(customer: FiatCustomer, amount: string) {
+      return ok<{ claim: { id: string; status: string } }>(
+        await customer.browser.post(
+          '/api/v1/user/affiliate-withdraw',
+          { withdraw_amount: amount },
+          { headers: { 'idempotency-key': newIdempotencyKey() } },
+        ),
+      ).claim;
+    },
+
+    /** Finance pays a waiting referral claim: the hold is posted, the earnings gone to the bank. */
+    async payReferralClaim(id: string) {
+      ok(await finance.browser.post(`/api/admin/affiliate-claims/${id}/paid`));
+    },
+
     /** A coin withdrawal requested, confirmed with the mailed code and queued for staff: pending, held. */
     async coinWithdrawal(customer: FiatCustomer, body: { coin: string; wallet: string; amount: string }) {
       const requested = ok<{ id: string }>(

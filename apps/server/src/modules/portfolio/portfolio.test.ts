@@ -7,12 +7,14 @@ import {
   type Quote,
   type Transaction,
 } from '@florin/contracts';
+import { formatAmount, parseAmount } from '@florin/domain';
 import type { PriceSource, Tick, Timers } from '../../adapters/prices/source.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, uniqueKey } from '../../test/ledger.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import { newCustomer, type Customer } from '../kyc/kyc.test-kit.js';
 import { liveCustomer, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
+import { createReferralsForTests, referralsKit } from '../referrals/referrals.test-kit.js';
 import { createMarketRepository } from '../market/repository.js';
 import { createMarketService, type MarketService } from '../market/service.js';
 
@@ -27,6 +29,7 @@ const idle: PriceSource = { name: 'manual', start: () => undefined, stop: () => 
 let t: TestApp;
 let market: MarketService;
 let paths: MoneyPaths;
+const { customer: referralCustomer } = referralsKit(() => t);
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -241,22 +244,31 @@ describe('GET /api/v1/user/fiat-crypto-transactions', () => {
   });
 
   it('names a referral commission and its payout for what they are, not an adjustment', async () => {
-    const customer = await newCustomer(t);
-    const affiliate = { asset: 'GBP', kind: 'affiliate', ownerUserId: String(customer.id) } as const;
-    await t.ledger.postJournal(t.database.db, {
-      idempotencyKey: uniqueKey('commission'),
-      kind: 'affiliate_commission',
-      postings: [
-        { account: { asset: 'GBP', kind: 'referral_expense' }, amount: -125n },
-        { account: affiliate, amount: 125n },
-      ],
-    });
-    const [latest] = (await history(customer)).data;
-    expect(latest).toMatchObject({
+    // A referrer abroad (so the incentives policy lets them earn); the customer they referred trades.
+    const referrer = await referralCustomer('abroad');
+    const referred = await referralCustomer('uk-individual', { referredBy: referrer });
+    await priceTheMarket();
+    await paths.bankDeposit(referred, '1000.00');
+    const { quote } = await paths.instant(referred, { side: 'buy', quantity: '0.01' });
+    await createReferralsForTests(t).accrueCommissions();
+    // 20 % of the trade's fee, rounded down to the penny.
+    const commission = formatAmount((parseAmount(quote.fee, 'GBP') * 20n) / 100n, 'GBP');
+
+    await readyBankAccount(t, referrer);
+    await paths.payReferralClaim((await paths.referralClaim(referrer, commission)).id);
+
+    const [payout, earned] = (await history(referrer)).data;
+    expect(earned).toMatchObject({
       transaction_type: 12,
       label: 'Referral commission',
       direction: 'in',
-      amount: '1.25',
+      amount: commission,
+    });
+    expect(payout).toMatchObject({
+      transaction_type: 9,
+      label: 'Referral payout',
+      direction: 'out',
+      amount: commission,
     });
   });
 
