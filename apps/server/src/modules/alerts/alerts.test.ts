@@ -10,7 +10,7 @@ import {
   oathtoolCode,
   type Browser,
 } from '../../test/browser.js';
-import { fund } from '../../test/ledger.js';
+import { moneyPaths } from '../../test/money-paths.js';
 import { mailSubjects } from '../compliance/customers.test-kit.js';
 import { liveCustomer, type FiatCustomer } from '../fiat/fiat.test-kit.js';
 import { NOTIFICATIONS } from '../notifications/catalogue.js';
@@ -210,7 +210,8 @@ describe('trading notifications and trade confirmations', () => {
     expect(drive.statusCode, drive.body).toBe(200);
     const wanting = await liveCustomer(t, { firstName: 'Wanda' });
     const silent = await liveCustomer(t, { firstName: 'Silas' });
-    for (const customer of [wanting, silent]) await fund(t.ledger, db(), customer.id, 'GBP', 100_000n);
+    const paths = await moneyPaths(t);
+    for (const customer of [wanting, silent]) await paths.bankDeposit(customer, '1000.00');
     await saveAlerts(wanting.browser, wanting.id, { ...ALL_OFF, trade_notifications: true });
     await saveAlerts(silent.browser, silent.id, ALL_OFF);
 
