@@ -3,7 +3,7 @@ import { COMPLIANCE_TEXTS, KYC_TEXTS, TRADING_TEXTS } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { fund } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { auditRows, mailSubjects } from '../compliance/customers.test-kit.js';
 import { errorOf, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
@@ -416,6 +416,11 @@ describe('the GBP value of a trade in another fiat', () => {
   const fell = { mid: '18500', bid: '18400', ask: '18600', at, stale: false };
   const quoteAt = (symbol: string) => ({ ...fell, symbol });
   const eurOnly = (asset: string) => (asset === 'EUR' ? '0.85' : null);
+  let paths: MoneyPaths;
+
+  beforeAll(async () => {
+    paths = await moneyPaths(t);
+  });
 
   async function gbpValues(customer: Customer): Promise<string[]> {
     const rows = await db()
@@ -428,7 +433,7 @@ describe('the GBP value of a trade in another fiat', () => {
 
   it('is read from the fiat’s rate when the coin has no GBP price; without either the trade is refused', async () => {
     const customer = await trader({ platform: 2 });
-    await fund(t.ledger, db(), customer.id, 'EUR', 1_000_000n);
+    await paths.bankDeposit(customer, '10000.00', 'EUR');
     const body = {
       coin_id: 'btc',
       crypto_amount: '0.01',
@@ -455,7 +460,7 @@ describe('the GBP value of a trade in another fiat', () => {
 
   it('a resting order waits for a tick that can value it, then fills with its value', async () => {
     const customer = await trader({ platform: 2 });
-    await fund(t.ledger, db(), customer.id, 'EUR', 1_000_000n);
+    await paths.bankDeposit(customer, '10000.00', 'EUR');
     await drive('20000', 'BTC/EUR');
     const order = await placed(customer, { side: 1, order_qty: '0.01', price: '19000', currency: 'eur' });
     const tick = [{ ...fell, symbol: 'BTC/EUR' }];
