@@ -18,7 +18,7 @@ import {
   signedInStaff,
   type SignedInStaff,
 } from '../../test/admin.js';
-import { fund } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { auditRows } from '../compliance/customers.test-kit.js';
 import { errorOf, liveCustomer, readyBankAccount } from '../fiat/fiat.test-kit.js';
 import { tradingDomainCheck } from './service.js';
@@ -29,12 +29,14 @@ let t: TestApp;
 let finance: SignedInStaff;
 let superadmin: SignedInStaff;
 let support: SignedInStaff;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
   superadmin = await signedInStaff(t.app, t.database.db, 'superadmin');
   support = await signedInStaff(t.app, t.database.db, 'support');
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -197,7 +199,7 @@ describe('coin settings', () => {
 
   it('disabling buy refuses a new buy quote and still quotes a sell; trading terms say so', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'BTC', 5_000_000n);
+    await paths.coinDeposit(customer, 'btc', '0.05');
     await drive('20000');
     expect((await saveCoin('btc', { disable_buy: true })).statusCode).toBe(200);
 
@@ -436,7 +438,7 @@ describe('the house’s net position', () => {
     const gbpBefore = before.assets.find((row) => row.asset === 'GBP')!;
 
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'GBP', 100_000n);
+    await paths.bankDeposit(customer, '1000.00');
     const offer = await quote(customer);
     const executed = await customer.browser.post('/api/v1/order', { quote_id: offer.id });
     expect(executed.statusCode, executed.body).toBe(200);
