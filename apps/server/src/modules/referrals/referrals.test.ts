@@ -11,7 +11,7 @@ import { checkLedger } from '../../ledger/index.js';
 import { signedInStaff, type SignedInStaff, putOnHold } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { awayFromTotpStepEdge, oathtoolCode, type Browser } from '../../test/browser.js';
-import { fund } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { mailSubjects } from '../compliance/customers.test-kit.js';
 import { fiatDomainCheck } from '../fiat/service.js';
 import { errorOf, newIdempotencyKey, readyBankAccount, type FiatCustomer } from '../fiat/fiat.test-kit.js';
@@ -26,6 +26,7 @@ let finance: SignedInStaff;
 let compliance: SignedInStaff;
 /** The same services the app runs, on its database and ledger: tests run the accrual job by hand. */
 let referrals: ReferralService;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,6 +34,7 @@ beforeAll(async () => {
   finance = await signedInStaff(t.app, t.database.db, 'finance');
   compliance = await signedInStaff(t.app, t.database.db, 'compliance');
   referrals = createReferralsForTests(t);
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -61,9 +63,12 @@ function commissionOn(...fees: string[]): string {
   );
 }
 
-/** An instant buy of 0.01 BTC near £20,000 by `who`: about £200 at Tier 1 (1.39 %), so a fee near £2.80. */
+/**
+ * A £1,000 bank transfer finance records, then an instant buy of 0.01 BTC near £20,000 by `who`:
+ * about £200 at Tier 1 (1.39 %), so a fee near £2.80.
+ */
 async function buyBitcoin(who: FiatCustomer): Promise<string> {
-  await fund(t.ledger, db(), who.id, 'GBP', 100_000n);
+  await paths.bankDeposit(who, '1000.00');
   const driven = await t.app.inject({
     method: 'POST',
     url: '/dev/market/drive',
