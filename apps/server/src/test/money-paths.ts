@@ -30,12 +30,17 @@ export async function moneyPaths(t: TestApp) {
     /** Finance records the customer's bank transfer; reference and name match, so it is credited. */
     async bankDeposit(customer: FiatCustomer, amount: string, currency: 'GBP' | 'EUR' | 'USD' = 'GBP') {
       transfers += 1;
+      const { last_name: surname } = await t.database.db
+        .selectFrom('users')
+        .select('last_name')
+        .where('id', '=', customer.id)
+        .executeTakeFirstOrThrow();
       const data = ok<{ outcome: string }>(
         await finance.browser.post('/api/admin/fiat/deposits', {
           currency,
           amount,
-          // As a bank writes the payer: initial and surname (test customers are Hoppers unless named otherwise).
-          payer_name: `MS ${customer.firstName.charAt(0).toUpperCase()} HOPPER`,
+          // As a bank writes the payer: initial and surname.
+          payer_name: `MS ${customer.firstName.charAt(0).toUpperCase()} ${surname.toUpperCase()}`,
           reference: customer.reference,
           bank_transaction_id: `PATHS-${process.pid}-${Date.now()}-${transfers}`,
         }),

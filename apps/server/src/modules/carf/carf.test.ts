@@ -4,7 +4,8 @@ import { parseCsv } from '../../http/csv.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser } from '../../test/browser.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import {
   errorOf,
   liveCustomer,
@@ -16,11 +17,13 @@ import {
 let t: TestApp;
 let finance: SignedInStaff;
 let compliance: SignedInStaff;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
   finance = await signedInStaff(t.app, t.database.db, 'finance');
   compliance = await signedInStaff(t.app, t.database.db, 'compliance');
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -29,11 +32,14 @@ afterAll(async () => {
 const db = () => t.database.db;
 const URL_2026 = '/api/admin/reports/carf?year=2026';
 
-/** A trading-account (platform 2) customer with £10,000: market orders at the server's price. */
+/**
+ * A trading-account (platform 2) customer who paid in £10,000 by bank transfer: market orders at
+ * the server's price.
+ */
 async function trader(options: Parameters<typeof liveCustomer>[1] = {}): Promise<FiatCustomer> {
   const customer = await liveCustomer(t, options);
   await db().updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-  await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+  await paths.bankDeposit(customer, '10000.00');
   return customer;
 }
 
