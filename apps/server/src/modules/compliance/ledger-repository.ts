@@ -21,9 +21,9 @@ export function createComplianceLedgerRepository(db: Kysely<DB>) {
         .selectFrom('entries')
         .innerJoin('accounts', 'accounts.id', 'entries.account_id')
         .where('accounts.owner_user_id', '=', String(userId))
-        .select((eb) => eb.fn.countAll<string>().as('total'))
+        .select((eb) => eb.fn.countAll<string>().as('rows'))
         .executeTakeFirstOrThrow();
-      return Number(row.total);
+      return Number(row.rows); // a count of rows, not money
     },
 
     listLedgerEntries(userId: number, limit: number, offset: number) {

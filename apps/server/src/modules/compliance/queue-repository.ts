@@ -59,9 +59,9 @@ export function createComplianceQueueRepository(db: Kysely<DB>) {
   return {
     async countQueue(): Promise<number> {
       const row = await queue(db)
-        .select((eb) => eb.fn.countAll<string>().as('total'))
+        .select((eb) => eb.fn.countAll<string>().as('rows'))
         .executeTakeFirstOrThrow();
-      return Number(row.total);
+      return Number(row.rows); // a count of rows, not money
     },
 
     /** Oldest waiting first: the oldest pending upload, or when the wizard was finished. */

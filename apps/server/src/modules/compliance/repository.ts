@@ -112,9 +112,9 @@ export function createComplianceRepository(db: Kysely<DB>) {
 
     async countCustomers(query: string | undefined): Promise<number> {
       const row = await searchable(db, query)
-        .select((eb) => eb.fn.countAll<string>().as('total'))
+        .select((eb) => eb.fn.countAll<string>().as('rows'))
         .executeTakeFirstOrThrow();
-      return Number(row.total);
+      return Number(row.rows); // a count of rows, not money
     },
 
     /** Newest customers first; a reference typed in full comes first of all. */
