@@ -1,5 +1,5 @@
 import { QUOTE_SECONDS, TRADING_TEXTS, type Quote, type QuoteRequest } from '@florin/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { showErrorToast, showSuccessToast } from '../../../lib/toasts';
 import { useCreateQuote } from '../api/create-quote';
 import { useExecuteQuote } from '../api/place-instant-order';
@@ -25,29 +25,33 @@ export function useInstantQuote({ onExecuted }: { onExecuted: () => void }) {
   const previewRequest = useRef<QuoteRequest | null>(null);
   const createQuote = useCreateQuote();
   const execute = useExecuteQuote();
+  // TanStack Query keeps `mutate` the same function for the mutation's life, so the countdown below
+  // restarts on its own inputs only.
+  const { mutate: mutateQuote } = createQuote;
 
-  const closePreview = () => {
+  const closePreview = useCallback(() => {
     previewRequest.current = null;
     setQuote(null);
-  };
+  }, []);
 
-  const showQuote = (next: Quote) => {
-    // Closed while the quote was on its way: nothing to show.
-    if (previewRequest.current === null) return;
-    if (next.exceeds_balance) {
-      closePreview();
-      showExceedingToast();
-      return;
-    }
-    setQuote(next);
-    setSecondsLeft(QUOTE_SECONDS);
-  };
-
-  const requestQuote = () => {
+  const requestQuote = useCallback(() => {
     const request = previewRequest.current;
     if (!request) return;
-    createQuote.mutate(request, { onSuccess: showQuote, onError: closePreview });
-  };
+    mutateQuote(request, {
+      onSuccess: (next: Quote) => {
+        // Closed while the quote was on its way: nothing to show.
+        if (previewRequest.current === null) return;
+        if (next.exceeds_balance) {
+          closePreview();
+          showExceedingToast();
+          return;
+        }
+        setQuote(next);
+        setSecondsLeft(QUOTE_SECONDS);
+      },
+      onError: closePreview,
+    });
+  }, [mutateQuote, closePreview]);
 
   // The countdown: one second at a time while the preview is open and nothing is in flight; at zero, a new quote.
   const isRequoting = createQuote.isPending;
@@ -60,9 +64,7 @@ export function useInstantQuote({ onExecuted }: { onExecuted: () => void }) {
     }
     const timer = setTimeout(() => setSecondsLeft((seconds) => seconds - 1), 1_000);
     return () => clearTimeout(timer);
-    // requestQuote reads the open preview from a ref; the countdown restarts on these alone.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [quote, secondsLeft, isRequoting, isExecuting]);
+  }, [quote, secondsLeft, isRequoting, isExecuting, requestQuote]);
 
   const openPreview = (request: QuoteRequest) => {
     previewRequest.current = request;
