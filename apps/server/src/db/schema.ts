@@ -2,6 +2,7 @@
  * The database as Kysely sees it. The table types live in schema/, one file
  * per area; this file re-exports them all and names every table in DB.
  */
+import { BLOCK_STATUS } from '@florin/domain';
 import type {
   AccountsTable,
   AssetsTable,
@@ -178,4 +179,4 @@ export type DB = {
 };
 
 /** users.block_status of an account compliance put on hold: no money leaves it, nothing is bought. */
-export const ON_HOLD = 2;
+export const ON_HOLD = BLOCK_STATUS.onHold;

@@ -13,8 +13,9 @@ export type UsersTable = {
   password_hash: string;
   email_verified_at: Date | null;
   pending_email: string | null;
+  /** CUSTOMER_STATUS (@florin/domain): not live (0) until compliance makes the account live (1). */
   status: Generated<number>;
-  /** ON_HOLD (2) while compliance holds the account. */
+  /** BLOCK_STATUS (@florin/domain): ON_HOLD (2) while compliance holds the account. */
   block_status: Generated<number>;
   account_type: 'Individual' | 'Corporate' | null;
   platform: Generated<number>;

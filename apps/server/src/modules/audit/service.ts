@@ -32,9 +32,9 @@ function toJson(value: Record<string, unknown> | null | undefined): string | nul
  * so the change and its record commit or roll back together:
  *
  *   await db.transaction().execute(async (trx) => {
- *     await trx.updateTable('users').set({ status: 1 }).where('id', '=', userId).execute();
+ *     await trx.updateTable('users').set({ status: CUSTOMER_STATUS.live }).where('id', '=', userId).execute();
  *     await recordAudit(trx, { ...actor, action: 'user.made_live', targetType: 'user', targetId: userId,
- *       before: { status: 0 }, after: { status: 1 } });
+ *       before: { status: CUSTOMER_STATUS.notLive }, after: { status: CUSTOMER_STATUS.live } });
  *   });
  *
  * The table refuses UPDATE, DELETE and TRUNCATE (migration 0007).

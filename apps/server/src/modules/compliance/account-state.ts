@@ -1,4 +1,5 @@
 import { AppError, COMPLIANCE_TEXTS, type CustomerDetails } from '@florin/contracts';
+import { BLOCK_STATUS, CUSTOMER_STATUS } from '@florin/domain';
 import type { Kysely } from 'kysely';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { AuditActor } from '../audit/service.js';
@@ -21,9 +22,10 @@ export function createAccountState(deps: ComplianceServiceDeps) {
       // Nobody goes live unscreened: a missed onboarding screening happens now, before the customer's lock
       // is taken (a match puts the account on hold, which takes it too), and a match keeps them from going live.
       const { status, verification_completed_at: completedAt } = await requireCustomer(deps, userId);
-      if (status !== 1 && completedAt) await deps.sanctions.screenIfMissedSince(userId, completedAt);
+      if (status !== CUSTOMER_STATUS.live && completedAt)
+        await deps.sanctions.screenIfMissedSince(userId, completedAt);
       const { customer, changed } = await changeAccount(deps, actor, userId, async (before, trx) => {
-        if (before.status === 1) return null;
+        if (before.status === CUSTOMER_STATUS.live) return null;
         // A match the screening wrote but failed to hold the account for must not go live unreviewed.
         await refuseWhileMatched(deps, userId, trx);
         // A re-upload supersedes a document with an UPDATE: it waits until this decision commits.
@@ -41,11 +43,11 @@ export function createAccountState(deps: ComplianceServiceDeps) {
           });
         }
         const liveSince = new Date();
-        await repository.updateCustomer(trx, userId, { status: 1, live_since: liveSince });
+        await repository.updateCustomer(trx, userId, { status: CUSTOMER_STATUS.live, live_since: liveSince });
         return {
           action: 'user.made_live',
           before: { status: before.status, live_since: before.live_since },
-          after: { status: 1, live_since: liveSince },
+          after: { status: CUSTOMER_STATUS.live, live_since: liveSince },
         };
       });
       if (changed)
@@ -107,11 +109,11 @@ export function createAccountState(deps: ComplianceServiceDeps) {
         // hit is marked a false positive first. Read under the customer's lock, after a screening has
         // committed its hit and before it holds the account, the hit is seen all the same.
         await refuseWhileMatched(deps, userId, trx);
-        await repository.updateCustomer(trx, userId, { block_status: 0, block_reason: null });
+        await repository.updateCustomer(trx, userId, { block_status: BLOCK_STATUS.none, block_reason: null });
         return {
           action: 'user.hold_lifted',
           before: { block_status: before.block_status, block_reason: before.block_reason },
-          after: { block_status: 0, block_reason: null, reason },
+          after: { block_status: BLOCK_STATUS.none, block_reason: null, reason },
         };
       });
       await notifier.notify(customer, 'account_hold_lifted', { firstName: customer.first_name });

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
+import { CUSTOMER_STATUS } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 
 export type QueueRow = {
@@ -49,7 +50,7 @@ export function createComplianceQueueRepository(db: Kysely<DB>) {
         eb.or([
           eb('counts.pending_documents', '>', 0),
           eb.and([
-            eb('users.status', '<>', 1),
+            eb('users.status', '<>', CUSTOMER_STATUS.live),
             eb('users.verification_completed_at', 'is not', null),
             eb('counts.declined_documents', '=', 0),
           ]),

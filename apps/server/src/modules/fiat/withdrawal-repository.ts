@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { DB, FiatWithdrawalStatus, FiatWithdrawalsTable, RowOf } from '../../db/schema.js';
+import {
+  ON_HOLD,
+  type DB,
+  type FiatWithdrawalStatus,
+  type FiatWithdrawalsTable,
+  type RowOf,
+} from '../../db/schema.js';
 
 export type WithdrawalRow = RowOf<FiatWithdrawalsTable>;
 
@@ -211,7 +217,7 @@ export function createFiatWithdrawalRepository(db: Kysely<DB>) {
                 .selectFrom('users')
                 .select('users.id')
                 .whereRef('users.id', '=', 'fiat_withdrawals.user_id')
-                .where('users.block_status', '=', 2),
+                .where('users.block_status', '=', ON_HOLD),
             ),
           ),
         )
