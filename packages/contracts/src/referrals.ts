@@ -175,6 +175,13 @@ export type Commission = z.infer<typeof CommissionSchema>;
 export const AFFILIATE_CLAIM_STATUSES = ['waiting', 'paid', 'rejected'] as const;
 export type AffiliateClaimStatus = (typeof AFFILIATE_CLAIM_STATUSES)[number];
 
+/** A claim waits for finance, who pay it or reject it; both are final (the code reads this map). */
+export const AFFILIATE_CLAIM_TRANSITIONS: Record<AffiliateClaimStatus, readonly AffiliateClaimStatus[]> = {
+  waiting: ['paid', 'rejected'],
+  paid: [],
+  rejected: [],
+};
+
 export const AffiliateClaimSchema = z.object({
   id: z.string(),
   amount: DecimalStringSchema,

@@ -1,5 +1,4 @@
 import {
-  AppError,
   CRYPTO_WITHDRAW_TEXTS,
   CRYPTO_WITHDRAWAL_TRANSITIONS,
   listCryptoPayoutQueue,
@@ -9,6 +8,7 @@ import {
 } from '@florin/contracts';
 import { readPage } from '../../http/pages.js';
 import { transition } from '../../lifecycle.js';
+import { requireSecondPairOfEyes } from '../../payouts.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { coins, type Answer } from './shared.js';
 import type { CryptoWithdrawalServiceDeps, WithdrawalContext } from './withdrawal-context.js';
@@ -45,8 +45,7 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
         after = await repository.update(trx, id, { approved_by: actor.staffId, approved_at: now });
         message = CRYPTO_WITHDRAW_TEXTS.firstApproval;
       } else if (row.needs_second_approval) {
-        if (row.approved_by === actor.staffId)
-          throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.alreadyApprovedByYou);
+        requireSecondPairOfEyes(row.approved_by, actor, CRYPTO_WITHDRAW_TEXTS.alreadyApprovedByYou);
         after = await repository.update(trx, id, {
           status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, row.status, 'approved'),
           second_approved_by: actor.staffId,

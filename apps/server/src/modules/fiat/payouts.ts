@@ -15,6 +15,7 @@ import type { Posting } from '../../ledger/index.js';
 import { csvLine } from '../../http/csv.js';
 import { readPage } from '../../http/pages.js';
 import { transition } from '../../lifecycle.js';
+import { requireSecondPairOfEyes } from '../../payouts.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import {
   bankRef,
@@ -136,7 +137,7 @@ export function createPayouts(
         const row = await lockOpenWithdrawal(trx, id);
         if (row.needs_second_approval) {
           if (row.status !== 'approved') throw new AppError('CONFLICT', FIAT_TEXTS.needsApproval);
-          if (row.approved_by === actor.staffId) throw new AppError('CONFLICT', FIAT_TEXTS.approverCannotPay);
+          requireSecondPairOfEyes(row.approved_by, actor, FIAT_TEXTS.approverCannotPay);
         }
         // Locked until the commit: a hold compliance puts on now waits for this payout, or stops it. A
         // withdrawal in a payout file is being paid by the bank already: recording that stays possible.

@@ -1,6 +1,12 @@
 import type { Kysely } from 'kysely';
-import { AppError, REFERRALS_ADMIN_TEXTS, type AdminAffiliateClaim } from '@florin/contracts';
+import {
+  AFFILIATE_CLAIM_TRANSITIONS,
+  AppError,
+  REFERRALS_ADMIN_TEXTS,
+  type AdminAffiliateClaim,
+} from '@florin/contracts';
 import { ON_HOLD, type DB } from '../../db/schema.js';
+import { transition } from '../../lifecycle.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { ClaimWithUser } from './repository.js';
 import {
@@ -65,7 +71,11 @@ export function createClaimsAdmin(deps: ReferralServiceDeps) {
             { account: BANK_GBP, amount },
           ],
         });
-        await repository.updateClaim(trx, id, { status: 'paid', journal_id: journalId, paid_at: new Date() });
+        await repository.updateClaim(trx, id, {
+          status: transition(AFFILIATE_CLAIM_TRANSITIONS, claim.status, 'paid'),
+          journal_id: journalId,
+          paid_at: new Date(),
+        });
         await recordAudit(trx, {
           ...actor,
           action: 'referrals.claim_paid',
@@ -94,7 +104,7 @@ export function createClaimsAdmin(deps: ReferralServiceDeps) {
         if (claim.status !== 'waiting') throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.claimNotWaiting);
         await ledger.releaseHold(trx, { holdId: claim.hold_id, outcome: 'voided' });
         await repository.updateClaim(trx, id, {
-          status: 'rejected',
+          status: transition(AFFILIATE_CLAIM_TRANSITIONS, claim.status, 'rejected'),
           rejected_at: new Date(),
           rejected_reason: reason,
         });
