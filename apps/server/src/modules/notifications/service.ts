@@ -124,7 +124,8 @@ export function createNotifier(deps: {
       user: Recipient,
       event: E,
       data: NotificationData<E>,
-    ): Promise<QueuedMail | undefined> => write(executor, { user, event, data }, 'writer'),
+      options: { to?: string } = {},
+    ): Promise<QueuedMail | undefined> => write(executor, { user, event, data, to: options.to }, 'writer'),
 
     /**
      * A mail that is no customer notification (the staff's mail), rendered by its module: written to
