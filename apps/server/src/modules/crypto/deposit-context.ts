@@ -4,7 +4,7 @@ import { formatAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { VerificationGate } from '../kyc/verification.js';
-import type { Notifier } from '../notifications/service.js';
+import type { Notifier, QueuedMail } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
 import type { ChainClient } from './chains/types.js';
@@ -46,9 +46,13 @@ export function createDepositContext(deps: CryptoServiceDeps) {
 
   const gbpValueOf = (asset: string, amount: bigint) => gbpValueMetadata(deps.gbpRate(asset), asset, amount);
 
-  async function afterCredit(row: CryptoDepositRow, customer: CryptoCustomer): Promise<void> {
-    userEvents.moneyMoved([customer.id]);
-    await notifier.notify(customer, 'crypto_deposit_credited', {
+  /** In the credit's transaction, so a credit never commits without its mail (nor a mail without it). */
+  function queueCreditMail(
+    trx: Kysely<DB>,
+    row: CryptoDepositRow,
+    customer: CryptoCustomer,
+  ): Promise<QueuedMail | undefined> {
+    return notifier.queue(trx, customer, 'crypto_deposit_credited', {
       firstName: customer.first_name,
       amount: formatAmount(BigInt(row.amount), asAsset(row.asset)),
       coin: row.asset,
@@ -56,7 +60,13 @@ export function createDepositContext(deps: CryptoServiceDeps) {
     });
   }
 
-  return { coinRules, gbpValueOf, afterCredit };
+  /** After the credit's commit. */
+  async function afterCredit(customer: CryptoCustomer, mail: QueuedMail | undefined): Promise<void> {
+    userEvents.moneyMoved([customer.id]);
+    await notifier.deliver(mail);
+  }
+
+  return { coinRules, gbpValueOf, queueCreditMail, afterCredit };
 }
 
 export type DepositContext = ReturnType<typeof createDepositContext>;

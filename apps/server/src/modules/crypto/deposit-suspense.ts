@@ -4,17 +4,18 @@ import {
   CRYPTO_TEXTS,
   type AdminCryptoDeposit,
 } from '@florin/contracts';
+import { isLive } from '@florin/domain';
 import { transition } from '../../lifecycle.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { CryptoServiceDeps, DepositContext } from './deposit-context.js';
 import { toAdminDeposit } from './deposit-history.js';
 import type { AdminCryptoDepositRow } from './repository.js';
-import { custodyRef, isLive, suspenseRef, userRef, type Answer } from './shared.js';
+import { custodyRef, suspenseRef, userRef, type Answer } from './shared.js';
 
 /** Staff resolve a deposit in suspense: credit it to the customer it was for, or return it to custody. */
 export function createDepositSuspense(deps: CryptoServiceDeps, context: DepositContext) {
   const { db, repository, ledger } = deps;
-  const { gbpValueOf, afterCredit } = context;
+  const { gbpValueOf, queueCreditMail, afterCredit } = context;
 
   async function requireAdminDeposit(id: string): Promise<AdminCryptoDepositRow> {
     const row = await repository.findAdminDeposit(id);
@@ -28,7 +29,7 @@ export function createDepositSuspense(deps: CryptoServiceDeps, context: DepositC
     userId: number,
     reason: string,
   ): Promise<Answer<AdminCryptoDeposit>> {
-    const { row, customer } = await db.transaction().execute(async (trx) => {
+    const { customer, mail } = await db.transaction().execute(async (trx) => {
       const deposit = await repository.lockDeposit(trx, id);
       if (!deposit) throw new AppError('NOT_FOUND');
       if (deposit.status !== 'suspense') throw new AppError('CONFLICT', CRYPTO_TEXTS.depositNotInSuspense);
@@ -70,9 +71,9 @@ export function createDepositSuspense(deps: CryptoServiceDeps, context: DepositC
         before: { status: 'suspense', user_id: deposit.user_id },
         after: { status: 'credited', user_id: userId, reason },
       });
-      return { row: deposit, customer: target };
+      return { customer: target, mail: await queueCreditMail(trx, deposit, target) };
     });
-    await afterCredit(row, customer);
+    await afterCredit(customer, mail);
     return { data: toAdminDeposit(await requireAdminDeposit(id)), message: CRYPTO_TEXTS.depositAssigned };
   }
 

@@ -2,6 +2,7 @@ import { CRYPTO_ASSETS, CRYPTO_DEPOSIT_TRANSITIONS, type CryptoAsset } from '@fl
 import { transition } from '../../lifecycle.js';
 import { xrpHouseAddressOf } from './address-sources.js';
 import type { CryptoServiceDeps, DepositContext } from './deposit-context.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { CoinRules, CryptoCustomer, CryptoDepositRow } from './repository.js';
 import { custodyRef, suspenseRef, userRef } from './shared.js';
 
@@ -23,7 +24,7 @@ function addressKey(asset: string, address: string): string {
  */
 export function createDepositWatcher(deps: CryptoServiceDeps, context: DepositContext) {
   const { db, repository, ledger, userEvents } = deps;
-  const { coinRules, gbpValueOf, afterCredit } = context;
+  const { coinRules, gbpValueOf, queueCreditMail, afterCredit } = context;
 
   /**
    * Books one confirmed deposit: to the customer, or to suspense when the
@@ -31,7 +32,7 @@ export function createDepositWatcher(deps: CryptoServiceDeps, context: DepositCo
    */
   async function creditDeposit(
     id: string,
-  ): Promise<{ row: CryptoDepositRow; customer?: CryptoCustomer } | null> {
+  ): Promise<{ row: CryptoDepositRow; customer?: CryptoCustomer; mail?: QueuedMail } | null> {
     return db.transaction().execute(async (trx) => {
       const row = await repository.lockDeposit(trx, id);
       if (!row || row.status !== 'pending' || row.confirmations < row.required_confirmations) return null;
@@ -61,7 +62,9 @@ export function createDepositWatcher(deps: CryptoServiceDeps, context: DepositCo
         journal_id: journalId,
         ...(toSuspense ? {} : { credited_at: new Date() }),
       });
-      return { row: { ...row, status, journal_id: journalId }, customer };
+      const credited = { ...row, status, journal_id: journalId };
+      const mail = customer ? await queueCreditMail(trx, credited, customer) : undefined;
+      return { row: credited, customer, mail };
     });
   }
 
@@ -121,7 +124,7 @@ export function createDepositWatcher(deps: CryptoServiceDeps, context: DepositCo
       if (result.customer) {
         summary.credited += 1;
         touched.delete(result.customer.id);
-        await afterCredit(result.row, result.customer);
+        await afterCredit(result.customer, result.mail);
       } else {
         summary.suspense += 1;
       }

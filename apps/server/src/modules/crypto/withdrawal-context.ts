@@ -13,6 +13,7 @@ import {
   type CryptoWithdrawal,
   type CryptoWithdrawalStatus,
 } from '@florin/contracts';
+import { isLive } from '@florin/domain';
 import { ON_HOLD, type DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import { statesThatMayBecome } from '../../lifecycle.js';
@@ -25,7 +26,7 @@ import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
 import type { WithdrawalWallet } from './chains/wallets.js';
-import { asAsset, coins, isLive, type Answer } from './shared.js';
+import { asAsset, coins, type Answer } from './shared.js';
 import type {
   AdminCryptoWithdrawalRow,
   CryptoWithdrawalRepository,
@@ -206,8 +207,12 @@ export function createWithdrawalContext(deps: CryptoWithdrawalServiceDeps) {
       throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.customerOnHold);
   }
 
-  async function customerOf(row: CryptoWithdrawalRow): Promise<WithdrawCustomer | undefined> {
-    return repository.findCustomer(row.user_id);
+  /** `executor`: the transaction that writes the customer's mail about the row. */
+  async function customerOf(
+    row: CryptoWithdrawalRow,
+    executor?: Kysely<DB>,
+  ): Promise<WithdrawCustomer | undefined> {
+    return repository.findCustomer(row.user_id, executor);
   }
 
   return {

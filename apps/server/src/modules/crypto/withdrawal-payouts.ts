@@ -51,7 +51,7 @@ export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, conte
     id: string,
     txid: string | null | undefined,
   ): Promise<Answer<AdminCryptoWithdrawal>> {
-    const row = await db.transaction().execute(async (trx) => {
+    const { row, mail } = await db.transaction().execute(async (trx) => {
       const before = await lockFor(trx, id, ['approved'], CRYPTO_WITHDRAW_TEXTS.notApproved);
       // Decided before the coins move: nothing after the broadcast may refuse.
       const status = transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'sent');
@@ -102,18 +102,20 @@ export function createWithdrawalPayouts(deps: CryptoWithdrawalServiceDeps, conte
         before: { status: before.status },
         after: { status: 'sent', txid: sentTxid, journal_id: journalId },
       });
-      return after;
+      const customer = await customerOf(after, trx);
+      const mail =
+        customer &&
+        (await notifier.queue(trx, customer, 'crypto_withdrawal_sent', {
+          firstName: customer.first_name,
+          receive: coins(BigInt(after.amount) - BigInt(after.fee), after.asset),
+          asset: after.asset,
+          address: after.address,
+          txid: after.txid ?? '',
+        }));
+      return { row: after, mail };
     });
     userEvents.moneyMoved([row.user_id]);
-    const customer = await customerOf(row);
-    if (customer)
-      await notifier.notify(customer, 'crypto_withdrawal_sent', {
-        firstName: customer.first_name,
-        receive: coins(BigInt(row.amount) - BigInt(row.fee), row.asset),
-        asset: row.asset,
-        address: row.address,
-        txid: row.txid ?? '',
-      });
+    await notifier.deliver(mail);
     return adminAnswer(id, CRYPTO_WITHDRAW_TEXTS.sent);
   }
 

@@ -52,8 +52,9 @@ export function createWithdrawalRequests(
   const { destinationOf } = flows.destinations;
   const { expire, expireOverdue } = flows.cancellation;
 
-  async function mailCode(customer: WithdrawCustomer, row: CryptoWithdrawalRow, code: string) {
-    await notifier.notify(customer, 'withdrawal_code', {
+  /** In the transaction that issues the code, so the code is never stored without its mail. */
+  function queueCode(trx: Kysely<DB>, customer: WithdrawCustomer, row: CryptoWithdrawalRow, code: string) {
+    return notifier.queue(trx, customer, 'withdrawal_code', {
       firstName: customer.first_name,
       code,
       purpose: `your withdrawal of ${coins(row.amount, row.asset)} ${row.asset} to ${maskAddress(row.address)}`,
@@ -180,12 +181,12 @@ export function createWithdrawalRequests(
       const code = await deps.emailedCodes.issue(trx, userId, codePurpose(row.id));
       return {
         answer: { data: toWithdrawal(row), message: CRYPTO_WITHDRAW_TEXTS.codeSent },
-        created: { row, code },
+        created: { mail: await queueCode(trx, customer, row, code) },
       };
     });
     if (result.created) {
       userEvents.moneyMoved([userId]);
-      await mailCode(customer, result.created.row, result.created.code);
+      await notifier.deliver(result.created.mail);
     }
     return result.answer;
   }
@@ -203,8 +204,11 @@ export function createWithdrawalRequests(
         throw new AppError('RATE_LIMITED', CRYPTO_WITHDRAW_TEXTS.tooManyResends);
       throw error;
     }
-    const code = await deps.emailedCodes.issue(db, userId, codePurpose(id));
-    await mailCode(customer, row, code);
+    const mail = await db.transaction().execute(async (trx) => {
+      const code = await deps.emailedCodes.issue(trx, userId, codePurpose(id));
+      return queueCode(trx, customer, row, code);
+    });
+    await notifier.deliver(mail);
     return { message: CRYPTO_WITHDRAW_TEXTS.codeResent };
   }
 

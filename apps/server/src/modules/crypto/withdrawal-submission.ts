@@ -55,7 +55,7 @@ export function createWithdrawalSubmission(deps: CryptoWithdrawalServiceDeps, co
     const outcome = await db.transaction().execute(async (trx) => {
       const row = await repository.lock(trx, id);
       if (!row) throw new AppError('NOT_FOUND');
-      if (queued.includes(row.status)) return { row, queuedNow: false };
+      if (queued.includes(row.status)) return { row, mail: undefined };
       if (row.status !== 'verified') throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notOpen);
       const now = clock.now();
       if (row.verify_by <= now) throw new AppError('CONFLICT', CRYPTO_WITHDRAW_TEXTS.notOpen);
@@ -80,16 +80,17 @@ export function createWithdrawalSubmission(deps: CryptoWithdrawalServiceDeps, co
         auto_approved: autoApprove,
         approved_at: autoApprove ? now : null,
       });
-      return { row: updated, queuedNow: true };
-    });
-    if (outcome.queuedNow)
-      await notifier.notify(customer, 'crypto_withdrawal_requested', {
+      // Written with the request, so a server killed after the commit still sends it (the outbox's sender).
+      const mail = await notifier.queue(trx, customer, 'crypto_withdrawal_requested', {
         firstName: customer.first_name,
-        amount: coins(outcome.row.amount, outcome.row.asset),
-        receive: coins(BigInt(outcome.row.amount) - BigInt(outcome.row.fee), outcome.row.asset),
-        asset: outcome.row.asset,
-        address: outcome.row.address,
+        amount: coins(updated.amount, updated.asset),
+        receive: coins(BigInt(updated.amount) - BigInt(updated.fee), updated.asset),
+        asset: updated.asset,
+        address: updated.address,
       });
+      return { row: updated, mail };
+    });
+    await notifier.deliver(outcome.mail);
     return { data: toWithdrawal(outcome.row), message: CRYPTO_WITHDRAW_TEXTS.withdrawalRequested };
   }
 
