@@ -9,6 +9,7 @@ import {
 } from '@florin/contracts';
 import { signedInStaff } from './admin.js';
 import type { TestApp } from './app.js';
+import { bankDeposit, coinDeposit } from './deposits.js';
 import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../modules/fiat/fiat.test-kit.js';
 
 /**
@@ -19,7 +20,6 @@ import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../m
  */
 export async function moneyPaths(t: TestApp) {
   const finance = await signedInStaff(t.app, t.database.db, 'finance');
-  let transfers = 0;
 
   function ok<T>(response: { statusCode: number; body: string; json: <U>() => U }): T {
     expect(response.statusCode, response.body).toBe(200);
@@ -28,47 +28,12 @@ export async function moneyPaths(t: TestApp) {
 
   return {
     /** Finance records the customer's bank transfer; reference and name match, so it is credited. */
-    async bankDeposit(customer: FiatCustomer, amount: string, currency: 'GBP' | 'EUR' | 'USD' = 'GBP') {
-      transfers += 1;
-      const { last_name: surname } = await t.database.db
-        .selectFrom('users')
-        .select('last_name')
-        .where('id', '=', customer.id)
-        .executeTakeFirstOrThrow();
-      const data = ok<{ outcome: string }>(
-        await finance.browser.post('/api/admin/fiat/deposits', {
-          currency,
-          amount,
-          // As a bank writes the payer: initial and surname.
-          payer_name: `MS ${customer.firstName.charAt(0).toUpperCase()} ${surname.toUpperCase()}`,
-          reference: customer.reference,
-          bank_transaction_id: `PATHS-${process.pid}-${Date.now()}-${transfers}`,
-        }),
-      );
-      expect(data.outcome).toBe('credited');
-    },
+    bankDeposit: (customer: FiatCustomer, amount: string, currency: 'GBP' | 'EUR' | 'USD' = 'GBP') =>
+      bankDeposit(t, customer, amount, currency),
 
     /** Someone pays `amount` of a coin to the customer's deposit address and the chain confirms it: credited. */
-    async coinDeposit(customer: FiatCustomer, coin: string, amount: string) {
-      const [wallet] = ok<{ address: string; tag: string | null; confirmations: number }[]>(
-        await customer.browser.get(`/api/v1/user/wallet-addresses?coin=${coin}`),
-      );
-      if (!wallet) throw new Error(`no ${coin} deposit address`);
-      const asset = coin.toUpperCase();
-      ok(
-        await finance.browser.post('/api/admin/crypto/simulated-chain/deposit', {
-          asset,
-          address: wallet.address,
-          amount,
-          ...(wallet.tag ? { tag: wallet.tag } : {}),
-        }),
-      );
-      const mined = await finance.browser.post('/api/admin/crypto/simulated-chain/mine', {
-        asset,
-        blocks: wallet.confirmations,
-      });
-      expect(mined.statusCode, mined.body).toBe(200);
-    },
+    coinDeposit: (customer: FiatCustomer, coin: string, amount: string) =>
+      coinDeposit(t, customer, coin, amount),
 
     /** Moves the simulated mid of a pair (and fills the orders it crosses); the customer's bid and ask. */
     async drive(mid: string, symbol = 'BTC/GBP') {

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { OpenOrderSchema, QuoteSchema, type OpenOrder, type Quote } from '@florin/contracts';
+import { formatAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { checkLedger } from '../../ledger/index.js';
 import { type TestApp } from '../../test/app.js';
-import { fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
 import { liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import { createFeeScheduleStore } from '../fees/schedule.js';
@@ -41,12 +42,13 @@ export function tradingSteps(app: () => TestApp) {
     return response.json<{ data: { bid: string; ask: string } }>().data;
   }
 
+  /** A live customer holding `gbp` pence (a bank transfer) and `btc` satoshi (a confirmed coin deposit). */
   async function trader(options: { platform?: 1 | 2; gbp?: bigint; btc?: bigint } = {}): Promise<Customer> {
     const customer = await liveCustomer(app());
     if (options.platform === 2)
       await db().updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-    if (options.gbp) await fund(app().ledger, db(), customer.id, 'GBP', options.gbp);
-    if (options.btc) await fund(app().ledger, db(), customer.id, 'BTC', options.btc);
+    if (options.gbp) await bankDeposit(app(), customer, formatAmount(options.gbp, 'GBP'));
+    if (options.btc) await coinDeposit(app(), customer, 'btc', formatAmount(options.btc, 'BTC'));
     return customer;
   }
 
