@@ -80,7 +80,7 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
     id: string,
     reason: string,
   ): Promise<Answer<AdminCryptoWithdrawal>> {
-    const row = await db.transaction().execute(async (trx) => {
+    const { row, mail } = await db.transaction().execute(async (trx) => {
       const before = await lockFor(trx, id, ['pending', 'approved'], CRYPTO_WITHDRAW_TEXTS.notOpen);
       await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
       const after = await repository.update(trx, id, {
@@ -97,17 +97,19 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
         before: { status: before.status },
         after: { status: 'rejected', reason },
       });
-      return after;
+      const customer = await customerOf(after, trx);
+      const mail =
+        customer &&
+        (await notifier.queue(trx, customer, 'crypto_withdrawal_rejected', {
+          firstName: customer.first_name,
+          amount: coins(after.amount, after.asset),
+          asset: after.asset,
+          reason,
+        }));
+      return { row: after, mail };
     });
     userEvents.moneyMoved([row.user_id]);
-    const customer = await customerOf(row);
-    if (customer)
-      await notifier.notify(customer, 'crypto_withdrawal_rejected', {
-        firstName: customer.first_name,
-        amount: coins(row.amount, row.asset),
-        asset: row.asset,
-        reason,
-      });
+    await notifier.deliver(mail);
     return adminAnswer(id, CRYPTO_WITHDRAW_TEXTS.rejected);
   }
 
