@@ -63,6 +63,7 @@ import type {
   PlatformUpgradesTable,
   TradeQuotesTable,
   TradesTable,
+  TradingVolumesTable,
 } from './schema/trading.js';
 import type {
   AppSettingsTable,
@@ -154,6 +155,7 @@ export type DB = {
   trade_quotes: TradeQuotesTable;
   orders: OrdersTable;
   trades: TradesTable;
+  trading_volumes: TradingVolumesTable;
   platform_upgrades: PlatformUpgradesTable;
   app_settings: AppSettingsTable;
   api_tokens: ApiTokensTable;

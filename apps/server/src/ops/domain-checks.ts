@@ -6,6 +6,7 @@ import { fiatDomainCheck } from '../modules/fiat/service.js';
 import { referralsDomainCheck } from '../modules/referrals/service.js';
 import { termDepositDomainCheck } from '../modules/term-deposits/service.js';
 import { tradingDomainCheck } from '../modules/trading/service.js';
+import { tradingVolumeDomainCheck } from '../modules/trading-volume/service.js';
 
 /**
  * Every domain module's invariant-8 check: the list main.ts runs before it
@@ -16,6 +17,7 @@ export const DOMAIN_CHECKS: readonly DomainCheck[] = [
   cryptoDomainCheck,
   cryptoWithdrawalDomainCheck,
   tradingDomainCheck,
+  tradingVolumeDomainCheck,
   termDepositDomainCheck,
   referralsDomainCheck,
   autoTradeDomainCheck,

@@ -68,6 +68,13 @@ export type TradesTable = {
   created_at: CreatedAt;
 };
 
+/** The tier volume: a customer's trades in a calendar year (database time zone), kept by the trades' insert (0035). */
+export type TradingVolumesTable = {
+  user_id: number;
+  year: number;
+  gbp_value: Numeric;
+};
+
 /** Upgrades to the trading platform and the staff webhook's delivery (0015). */
 export type PlatformUpgradeWebhookStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 

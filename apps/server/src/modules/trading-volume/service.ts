@@ -1,30 +1,51 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 
+export { tradingVolumeDomainCheck } from './domain-check.js';
+
 const SOURCE_OF_WEALTH_THRESHOLD_PENCE = parseAmount(String(SOURCE_OF_WEALTH_THRESHOLD_GBP), 'GBP');
 
+/** This calendar year in the database's time zone (UTC on our servers), as the trades' years are counted. */
+const THIS_YEAR = sql<number>`extract(year FROM now())::integer`;
+
 /**
- * This calendar year's trading volume per customer, in pence, from the trades
- * as executed: trading reads it for the fee tier, KYC and compliance for the
- * £15,000 source-of-wealth threshold (spec 000 section 9). A module of its own
- * so that none of them calls back into another for it (issue 42).
+ * Adds the trades a statement inserts to their customers' running totals (migration 0035): the body of a
+ * common table expression beside the insert, whose rows (user_id, created_at, gbp_value) the CTE `inserted`
+ * names, so the trades and their totals are written by one statement and cannot part. One row a customer and
+ * year however many trades, taken in key order so that two passes lock shared rows in the same order.
+ */
+export function addToTradingVolumes(inserted: string): RawBuilder<Record<string, unknown>> {
+  // In parentheses: Kysely writes a raw CTE body as it is.
+  return sql`(
+    INSERT INTO trading_volumes (user_id, year, gbp_value)
+    SELECT user_id, extract(year FROM created_at)::integer, sum(gbp_value)
+    FROM ${sql.table(inserted)} GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value)`;
+}
+
+/**
+ * This calendar year's trading volume per customer, in pence, from the
+ * running totals the trades' insert keeps: trading reads it for the fee tier,
+ * KYC and compliance for the £15,000 source-of-wealth threshold (spec 000
+ * section 9). A module of its own so that none of them calls back into
+ * another for it (issue 42); a primary-key read, however many trades
+ * (issue 43).
  */
 export function createTradingVolumes(db: Kysely<DB>) {
-  /** This calendar year's trades: the volume the tier and the threshold read, buys and sells alike. */
-  function thisYearsTrades(executor: Kysely<DB>) {
-    return executor.selectFrom('trades').where('created_at', '>=', sql<Date>`date_trunc('year', now())`);
+  function thisYearsTotals(executor: Kysely<DB>) {
+    return executor.selectFrom('trading_volumes').where('year', '=', THIS_YEAR);
   }
 
   return {
     /** This calendar year's trading volume in pence: the tier comes from it. */
     async volumeThisYear(userId: number, executor: Kysely<DB> = db): Promise<bigint> {
-      const row = await thisYearsTrades(executor)
-        .select(sql<string>`coalesce(sum(gbp_value), 0)::text`.as('total'))
+      const row = await thisYearsTotals(executor)
+        .select('gbp_value')
         .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return BigInt(row.total);
+        .executeTakeFirst();
+      return BigInt(row?.gbp_value ?? 0);
     },
 
     /** Those of these customers whose trades this calendar year exceed the threshold, in one query. */
@@ -33,11 +54,10 @@ export function createTradingVolumes(db: Kysely<DB>) {
       executor: Kysely<DB> = db,
     ): Promise<number[]> {
       if (userIds.length === 0) return [];
-      const rows = await thisYearsTrades(executor)
+      const rows = await thisYearsTotals(executor)
         .select('user_id')
         .where('user_id', '=', sql<number>`any(${[...userIds]}::integer[])`)
-        .groupBy('user_id')
-        .having(sql<string>`sum(gbp_value)`, '>', SOURCE_OF_WEALTH_THRESHOLD_PENCE.toString())
+        .where('gbp_value', '>', SOURCE_OF_WEALTH_THRESHOLD_PENCE.toString())
         .execute();
       return rows.map((row) => row.user_id);
     },

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
+import { addToTradingVolumes } from '../trading-volume/service.js';
 
 export type QuoteRow = Selectable<TradeQuotesTable>;
 export type TradeRow = RowOf<TradesTable>;
@@ -60,6 +61,7 @@ const TRADE_COLUMNS = [
 /**
  * Trades in one statement of one array a column, as the ledger writes entries: a tick's fills are hundreds of
  * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
+ * The same statement adds them to their customers' tier volumes (issue 43): no trade without its total.
  */
 function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
   if (values.length === 0) return Promise.resolve([]);
@@ -67,10 +69,16 @@ function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promis
     ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
   return executor
-    .insertInto('trades')
-    .columns(TRADE_COLUMNS.map(([column]) => column))
-    .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
-    .returningAll()
+    .with('inserted', (db) =>
+      db
+        .insertInto('trades')
+        .columns(TRADE_COLUMNS.map(([column]) => column))
+        .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
+        .returningAll(),
+    )
+    .with('volumes', () => addToTradingVolumes('inserted'))
+    .selectFrom('inserted')
+    .selectAll()
     .execute();
 }
 
