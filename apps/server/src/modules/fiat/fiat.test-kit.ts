@@ -3,11 +3,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { ErrorBodySchema, type ErrorBody } from '@florin/contracts';
+import { formatAmount } from '@florin/domain';
 import { createStorageFromConfig } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { Browser } from '../../test/browser.js';
-import { fund } from '../../test/ledger.js';
+import { bankDeposit } from '../../test/deposits.js';
 import {
   customerBrowser,
   insertApprovedVerification,
@@ -96,11 +97,11 @@ export async function readyBankAccount(t: TestApp, customer: FiatCustomer): Prom
   return id;
 }
 
-/** A live customer with a verified GBP account, past its wait, holding `pence` GBP. */
+/** A live customer with a verified GBP account, past its wait, holding `pence` GBP (a bank transfer). */
 export async function readyCustomer(t: TestApp, pence = 100_000n): Promise<FiatCustomer> {
   const customer = await liveCustomer(t);
   await readyBankAccount(t, customer);
-  if (pence > 0n) await fund(t.ledger, t.database.db, customer.id, 'GBP', pence);
+  if (pence > 0n) await bankDeposit(t, customer, formatAmount(pence, 'GBP'));
   return customer;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { freshTotpCode } from '../../test/admin.js';
-import { fund } from '../../test/ledger.js';
+import { bankDeposit } from '../../test/deposits.js';
 import { mailSubjects } from '../compliance/customers.test-kit.js';
 import {
   balanceOf,
@@ -207,7 +207,7 @@ describe('fiat withdraw: every check with the spec’s text', () => {
 
   it('refuses without a bank account, with an unverified one, and within 24 hours of a change', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'GBP', 100_000n);
+    await bankDeposit(t, customer, '1000.00');
     const none = await withdraw(customer, { amount: '50' });
     expect(none.statusCode).toBe(422);
     expect(errorOf(none)).toMatchObject({
@@ -386,8 +386,10 @@ describe('fiat withdraw: every check with the spec’s text', () => {
     const response = await customer.browser.get('/api/v1/fiat/transactions');
     expect(response.statusCode).toBe(200);
     const page = pageSchema(FiatActivitySchema).parse(response.json());
-    expect(page.data.map((item) => item.amount)).toEqual(['26.00', '25.00']);
+    // Oldest: the £1,000 bank transfer that funded the customer (readyCustomer).
+    expect(page.data.map((item) => item.amount)).toEqual(['26.00', '25.00', '1000.00']);
     expect(page.data[0]).toMatchObject({ type: 'withdrawal', status_label: 'Pending' });
+    expect(page.data[2]).toMatchObject({ type: 'deposit' });
   });
 
   it('shows the minimum, fee and available balance for the form', async () => {

@@ -3,7 +3,7 @@ import { FIAT_TEXTS, FIAT_WITHDRAWAL_TRANSITIONS } from '@florin/contracts';
 import { statesThatMayBecome, transition } from '../../lifecycle.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
-import { fund } from '../../test/ledger.js';
+import { bankDeposit } from '../../test/deposits.js';
 import {
   balanceOf,
   errorOf,
@@ -57,7 +57,7 @@ describe('the fiat withdrawal lifecycle', () => {
   it('refuses to cancel an approved withdrawal, and to reject or cancel it once paid: the money leaves once', async () => {
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, t.database.db, customer.id, 'GBP', 100_000n);
+    await bankDeposit(t, customer, '1000.00');
     const created = await withdraw(customer, { amount: '100' });
     expect(created.statusCode, created.body).toBe(200);
     const id = created.json<{ data: { id: string } }>().data.id;
