@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TermDepositTransactionSchema } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import { statesThatMayBecome, transition } from '../../lifecycle.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { testClock } from '../../test/clock.js';
@@ -68,7 +69,7 @@ describe('the term deposit lifecycle', () => {
 
   it('refuses to mark a paid-back deposit expired again: it is paid back once', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+    await coinDeposit(t, customer, 'eth', '1');
     const coins = await customer.browser.get('/api/v1/term-deposit-coins');
     const eth = coins
       .json<{ data: { coin_id: string; options: { id: number; no_days: number }[] }[] }>()

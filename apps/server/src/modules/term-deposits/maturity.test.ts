@@ -53,7 +53,11 @@ describe('paying back at maturity', () => {
     expect(await available(customer)).toBe(parseAmount('1.00125', 'ETH'));
     const [row] = (await history(customer)).data;
     expect(row).toMatchObject({ id: deposit.id, is_active: false, status: 'expired' });
-    expect(await mailSubjects(db(), customer.email)).toEqual(['Your term deposit has matured — Florin']);
+    // The first mail told of the coins the customer paid in (customerWith).
+    expect(await mailSubjects(db(), customer.email)).toEqual([
+      'Your deposit has arrived — Florin',
+      'Your term deposit has matured — Florin',
+    ]);
 
     // Later runs find nothing more to pay.
     await job.payMatured(due);

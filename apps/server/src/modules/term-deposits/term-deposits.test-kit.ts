@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { TermDepositCoinSchema, TermDepositTransactionSchema, type TermDepositCoin } from '@florin/contracts';
-import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger } from '../../ledger/index.js';
 import type { TestApp } from '../../test/app.js';
-import { fund } from '../../test/ledger.js';
+import { coinDeposit } from '../../test/deposits.js';
 import { liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import { createTermDepositRepository } from './repository.js';
@@ -61,10 +60,11 @@ export function termDepositKit(app: () => TestApp) {
     });
   }
 
+  /** A live customer holding `eth` and `btc`, each paid to their deposit address and confirmed. */
   async function customerWith(eth = '0', btc = '0'): Promise<Customer> {
     const customer = await liveCustomer(app());
-    if (eth !== '0') await fund(app().ledger, db(), customer.id, 'ETH', parseAmount(eth, 'ETH'));
-    if (btc !== '0') await fund(app().ledger, db(), customer.id, 'BTC', parseAmount(btc, 'BTC'));
+    if (eth !== '0') await coinDeposit(app(), customer, 'eth', eth);
+    if (btc !== '0') await coinDeposit(app(), customer, 'btc', btc);
     return customer;
   }
 

@@ -8,7 +8,7 @@ import {
 import { parseAmount } from '@florin/domain';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { fund } from '../../test/ledger.js';
+import { coinDeposit } from '../../test/deposits.js';
 import { errorOf, liveCustomer, newIdempotencyKey } from '../fiat/fiat.test-kit.js';
 import { giveNotice, termDepositKit } from './term-deposits.test-kit.js';
 
@@ -171,8 +171,14 @@ describe('locking coins in a term deposit', () => {
   });
 
   it('is refused for a customer who is not live, and without an idempotency key', async () => {
-    const pending = await liveCustomer(t, { live: false });
-    await fund(t.ledger, db(), pending.id, 'ETH', parseAmount('1', 'ETH'));
+    // A pending account is given no deposit address: its coins arrived while it was live.
+    const pending = await liveCustomer(t);
+    await coinDeposit(t, pending, 'eth', '1');
+    await db()
+      .updateTable('users')
+      .set({ status: 0, live_since: null })
+      .where('id', '=', pending.id)
+      .execute();
     const option = await shortestOption(pending);
     const refused = await lock(pending, { coin: 'eth', amount: '0.5', day: option.id });
     expect(refused.statusCode).toBe(403);
@@ -337,7 +343,7 @@ describe('the terms in the back office', () => {
     expect(errorOf(inverted).errors?.max_amount).toEqual([TERM_DEPOSIT_TEXTS.maxBelowMin]);
 
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'LTC', parseAmount('5', 'LTC'));
+    await coinDeposit(t, customer, 'ltc', '5');
     expect((await lock(customer, { coin: 'ltc', amount: '0.6', day: option.id })).statusCode).toBe(200);
     const full = await lock(customer, { coin: 'ltc', amount: '0.6', day: option.id });
     expect(full.statusCode).toBe(409);
