@@ -67,22 +67,26 @@ export function createBankAccounts(deps: Pick<FiatServiceDeps, 'db' | 'repositor
     ): Promise<Answer<BankAccount>> {
       const customer = await requireCustomer(repository, userId);
       const fields = normaliseBankFields(body);
-      const row = await repository.insertBankAccount(db, {
-        user_id: userId,
-        currency: fields.currency,
-        name_of_account: body.name_of_account,
-        account_number: fields.accountNumber,
-        sort_code: fields.sortCode,
-        iban: fields.iban,
-        bic: fields.bic,
+      const { row, mail } = await db.transaction().execute(async (trx) => {
+        const inserted = await repository.insertBankAccount(trx, {
+          user_id: userId,
+          currency: fields.currency,
+          name_of_account: body.name_of_account,
+          account_number: fields.accountNumber,
+          sort_code: fields.sortCode,
+          iban: fields.iban,
+          bic: fields.bic,
+        });
+        if (!inserted) throw new AppError('CONFLICT', FIAT_TEXTS.bankAccountExists);
+        const queued = await notifier.queue(trx, customer, 'bank_account_saved', {
+          firstName: customer.first_name,
+          currency: fields.currency,
+          ending: endingOf(inserted),
+          isNew: true,
+        });
+        return { row: inserted, mail: queued };
       });
-      if (!row) throw new AppError('CONFLICT', FIAT_TEXTS.bankAccountExists);
-      await notifier.notify(customer, 'bank_account_saved', {
-        firstName: customer.first_name,
-        currency: fields.currency,
-        ending: endingOf(row),
-        isNew: true,
-      });
+      await notifier.deliver(mail);
       return { data: toBankAccount(row, clock.now()), message: FIAT_TEXTS.bankAccountAdded };
     },
 
@@ -99,7 +103,7 @@ export function createBankAccounts(deps: Pick<FiatServiceDeps, 'db' | 'repositor
     ): Promise<Answer<BankAccount>> {
       const customer = await requireCustomer(repository, userId);
       const fields = normaliseBankFields(body);
-      const { row, changed } = await db.transaction().execute(async (trx) => {
+      const { row, mail } = await db.transaction().execute(async (trx) => {
         const before = await repository.lockBankAccount(trx, body.id);
         if (!before || before.user_id !== userId) throw new AppError('NOT_FOUND');
         if (before.currency !== fields.currency)
@@ -114,7 +118,7 @@ export function createBankAccounts(deps: Pick<FiatServiceDeps, 'db' | 'repositor
           bic: fields.bic,
         };
         const isSame = (Object.keys(next) as (keyof typeof next)[]).every((key) => next[key] === before[key]);
-        if (isSame) return { row: before, changed: false };
+        if (isSame) return { row: before, mail: undefined };
         // New details are a new account as far as safety goes: verified again, and a 24-hour wait.
         const after = await repository.updateBankAccount(trx, before.id, {
           ...next,
@@ -122,15 +126,15 @@ export function createBankAccounts(deps: Pick<FiatServiceDeps, 'db' | 'repositor
           verified_by: null,
           details_changed_at: clock.now(),
         });
-        return { row: after, changed: true };
-      });
-      if (changed)
-        await notifier.notify(customer, 'bank_account_saved', {
+        const queued = await notifier.queue(trx, customer, 'bank_account_saved', {
           firstName: customer.first_name,
           currency: fields.currency,
-          ending: endingOf(row),
+          ending: endingOf(after),
           isNew: false,
         });
+        return { row: after, mail: queued };
+      });
+      await notifier.deliver(mail);
       return { data: toBankAccount(row, clock.now()), message: FIAT_TEXTS.bankAccountUpdated };
     },
 

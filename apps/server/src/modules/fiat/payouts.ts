@@ -133,7 +133,7 @@ export function createPayouts(
       id: string,
       paymentReference: string,
     ): Promise<Answer<AdminFiatWithdrawal>> {
-      const before = await db.transaction().execute(async (trx) => {
+      const { row: before, mail } = await db.transaction().execute(async (trx) => {
         const row = await lockOpenWithdrawal(trx, id);
         if (row.needs_second_approval) {
           if (row.status !== 'approved') throw new AppError('CONFLICT', FIAT_TEXTS.needsApproval);
@@ -175,18 +175,19 @@ export function createPayouts(
           before: auditWithdrawal(row),
           after: { status: 'paid', payment_reference: paymentReference, journal_id: journalId },
         });
-        return row;
+        const mail =
+          customer &&
+          (await notifier.queue(trx, customer, 'fiat_withdrawal_paid', {
+            firstName: customer.first_name,
+            receive: money(amount - fee, row.currency),
+            currency: row.currency,
+            ending: endingOf(row),
+          }));
+        return { row, mail };
       });
       const after = await requireAdminWithdrawal(id);
       userEvents.moneyMoved([before.user_id]);
-      const customer = await repository.findCustomer(before.user_id);
-      if (customer)
-        await notifier.notify(customer, 'fiat_withdrawal_paid', {
-          firstName: customer.first_name,
-          receive: money(BigInt(before.amount) - BigInt(before.fee), before.currency),
-          currency: before.currency,
-          ending: endingOf(before),
-        });
+      await notifier.deliver(mail);
       return { data: toAdminWithdrawal(after), message: FIAT_TEXTS.withdrawalPaid };
     },
 
@@ -196,7 +197,7 @@ export function createPayouts(
       reason: string,
       { bankReturned }: { bankReturned: boolean },
     ): Promise<Answer<AdminFiatWithdrawal>> {
-      const before = await db.transaction().execute(async (trx) => {
+      const { row: before, mail } = await db.transaction().execute(async (trx) => {
         const row = await lockOpenWithdrawal(trx, id);
         // The bank may be paying it: giving the money back as well would pay the customer twice.
         if (row.exported_at !== null && !bankReturned)
@@ -216,17 +217,19 @@ export function createPayouts(
           before: auditWithdrawal(row),
           after: { status: 'rejected', reason, ...(row.exported_at !== null ? { bank_returned: true } : {}) },
         });
-        return row;
+        const customer = await repository.findCustomer(row.user_id, trx);
+        const mail =
+          customer &&
+          (await notifier.queue(trx, customer, 'fiat_withdrawal_rejected', {
+            firstName: customer.first_name,
+            amount: money(row.amount, row.currency),
+            currency: row.currency,
+            reason,
+          }));
+        return { row, mail };
       });
       userEvents.moneyMoved([before.user_id]);
-      const customer = await repository.findCustomer(before.user_id);
-      if (customer)
-        await notifier.notify(customer, 'fiat_withdrawal_rejected', {
-          firstName: customer.first_name,
-          amount: money(before.amount, before.currency),
-          currency: before.currency,
-          reason,
-        });
+      await notifier.deliver(mail);
       return {
         data: toAdminWithdrawal(await requireAdminWithdrawal(id)),
         message: FIAT_TEXTS.withdrawalRejected,

@@ -21,14 +21,18 @@ export function createWithdrawalCodes(
     async requestCode(userId: number, purpose: string): Promise<{ message: string }> {
       const customer = await requireCustomer(repository, userId);
       if (!customer.platform_2fa_mobile) throw new AppError('CONFLICT', FIAT_TEXTS.emailCodesOff);
-      const code = await deps.emailedCodes.issue(db, userId, purpose);
-      await notifier.notify(customer, 'withdrawal_code', {
-        firstName: customer.first_name,
-        code,
-        purpose: CODE_PURPOSE_PHRASES[purpose as Fiat2faPurpose],
-        isWithdrawal: purpose === FIAT_WITHDRAW_PURPOSE || purpose === 'Crypto Withdraw(2fa)',
-        minutes: EMAILED_CODE_MINUTES,
+      // The code and its mail commit together: no code that was never mailed, no mail of a code not kept.
+      const mail = await db.transaction().execute(async (trx) => {
+        const code = await deps.emailedCodes.issue(trx, userId, purpose);
+        return notifier.queue(trx, customer, 'withdrawal_code', {
+          firstName: customer.first_name,
+          code,
+          purpose: CODE_PURPOSE_PHRASES[purpose as Fiat2faPurpose],
+          isWithdrawal: purpose === FIAT_WITHDRAW_PURPOSE || purpose === 'Crypto Withdraw(2fa)',
+          minutes: EMAILED_CODE_MINUTES,
+        });
       });
+      await notifier.deliver(mail);
       return { message: FIAT_TEXTS.codeSent };
     },
   };
