@@ -10,10 +10,11 @@ import {
   type DepositUnavailable,
   type DepositWallet,
 } from '@florin/contracts';
+import { isLive } from '@florin/domain';
 import { destinationTagOf } from './address-sources.js';
 import type { CryptoServiceDeps, DepositContext } from './deposit-context.js';
 import type { CoinRules, CryptoCustomer, DepositAddressRow } from './repository.js';
-import { asAsset, isLive, type Answer } from './shared.js';
+import { asAsset, type Answer } from './shared.js';
 
 function toWallet(row: DepositAddressRow, confirmations: number): DepositWallet {
   return {

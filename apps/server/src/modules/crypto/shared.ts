@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { CryptoAsset } from '@florin/contracts';
 import { formatAmount } from '@florin/domain';
-import { ON_HOLD } from '../../db/schema.js';
-import type { CryptoCustomer } from './repository.js';
 
 /** GBP values in journal metadata: exact decimal arithmetic, never a JS number. */
 const GbpDecimal = Decimal.clone({ precision: 80 });
@@ -16,10 +14,6 @@ export function asAsset(code: string): CryptoAsset {
 
 export function coins(units: string | bigint, asset: string): string {
   return formatAmount(BigInt(units), asAsset(asset));
-}
-
-export function isLive(customer: Pick<CryptoCustomer, 'status' | 'block_status'>): boolean {
-  return customer.status === 1 && customer.block_status !== ON_HOLD;
 }
 
 export function hashRequest(value: unknown): string {

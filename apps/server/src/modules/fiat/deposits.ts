@@ -7,7 +7,7 @@ import {
   type FiatCurrency,
   type Page,
 } from '@florin/contracts';
-import { parseAmount } from '@florin/domain';
+import { isLive, parseAmount } from '@florin/domain';
 import { readPage } from '../../http/pages.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { DepositRow } from './deposit-repository.js';
@@ -15,7 +15,6 @@ import type { TransferReceiver } from './incoming-transfers.js';
 import {
   asCurrency,
   bankRef,
-  isLive,
   money,
   requireCustomer,
   suspenseRef,

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { FiatCurrency } from '@florin/contracts';
+import { isLive } from '@florin/domain';
 import type { DB, FiatSuspenseReason } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { isPayerTheCustomer, referencesIn } from './matching.js';
 import type { FiatCustomer } from './repository.js';
-import { bankRef, isLive, money, suspenseRef, userRef, type FiatServiceDeps } from './shared.js';
+import { bankRef, money, suspenseRef, userRef, type FiatServiceDeps } from './shared.js';
 
 export type IncomingTransfer = {
   currency: FiatCurrency;

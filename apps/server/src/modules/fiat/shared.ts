@@ -6,9 +6,9 @@ import {
   type FiatCurrency,
   type FiatWithdrawal,
 } from '@florin/contracts';
-import { formatAmount } from '@florin/domain';
+import { formatAmount, isLive } from '@florin/domain';
 import type { Clock } from '../../clock.js';
-import { ON_HOLD, type DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { EmailedCodes } from '../../security/emailed-codes.js';
 import type { SecondFactor } from '../../security/second-factor.js';
@@ -44,10 +44,6 @@ export type FiatServiceDeps = {
   /** What the waits after a 2FA reset or a change of bank details are judged by (the app's clock). */
   clock: Clock;
 };
-
-export function isLive(customer: Pick<FiatCustomer, 'status' | 'block_status'>): boolean {
-  return customer.status === 1 && customer.block_status !== ON_HOLD;
-}
 
 /**
  * What must hold before money leaves a customer for their bank: a live account not on hold, source of wealth

@@ -7,9 +7,10 @@ import {
   type InvestorJourney,
   type JourneyStep,
 } from '@florin/contracts';
+import { isLive } from '@florin/domain';
 import { ASSESSMENT_RULES } from '@florin/domain/appropriateness';
 import type { Clock } from '../../clock.js';
-import { ON_HOLD, type DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema.js';
 import type { InvestorCustomer, InvestorProfile, InvestorRepository } from './repository.js';
 
 /*
@@ -40,7 +41,7 @@ export const iso = (date: Date | null | undefined) => (date ? date.toISOString()
 export async function requireCustomer(deps: InvestorServiceDeps, userId: number): Promise<InvestorCustomer> {
   const customer = await deps.repository.findCustomer(userId);
   if (!customer) throw new AppError('UNAUTHENTICATED');
-  if (customer.status !== 1 || customer.block_status === ON_HOLD) throw new AppError('ACCOUNT_NOT_LIVE');
+  if (!isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
   return customer;
 }
 

@@ -1,7 +1,7 @@
 import { AppError, KYC_TEXTS, type AccountTypeBody } from '@florin/contracts';
-import { ON_HOLD } from '../../db/schema.js';
+import { isLive } from '@florin/domain';
 import { isEveryStepSubmitted } from './flags.js';
-import { LIVE_STATUS, lockUser, type KycServiceDeps } from './shared.js';
+import { lockUser, type KycServiceDeps } from './shared.js';
 import type { VerificationStateReader } from './verification-state.js';
 
 /** The account type the wizard starts with, the platform it finishes with, and the ICO confirmation. */
@@ -41,8 +41,7 @@ export function createAccountType(
           if (user.platform === platform) return null;
           if (!isTrade) throw new AppError('CONFLICT', KYC_TEXTS.accountTypeLocked);
           // As trading itself: a customer not live, or on hold, cannot start trading.
-          if (user.status !== LIVE_STATUS || user.block_status === ON_HOLD)
-            throw new AppError('ACCOUNT_NOT_LIVE');
+          if (!isLive(user)) throw new AppError('ACCOUNT_NOT_LIVE');
           await repository.updateUser(userId, trading, trx);
           return recordUpgrade();
         }

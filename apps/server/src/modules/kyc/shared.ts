@@ -1,5 +1,5 @@
 import { AppError, KYC_TEXTS, type Director, type Document, type ScreeningTrigger } from '@florin/contracts';
-import { isDirectorStatus, isOwnerStatus } from '@florin/domain';
+import { CUSTOMER_STATUS, isDirectorStatus, isOwnerStatus } from '@florin/domain';
 import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/index.js';
 import type { DB } from '../../db/schema.js';
@@ -37,8 +37,6 @@ export type KycServiceDeps = {
   /** Who has traded more than £15,000 this calendar year: the source-of-wealth answers must then say so. */
   tradingVolumes: Pick<TradingVolumes, 'listOverSourceOfWealthThreshold'>;
 };
-
-export const LIVE_STATUS = 1;
 
 export function invalid(field: string, message: string): AppError {
   return new AppError('VALIDATION_FAILED', message, { [field]: [message] });
@@ -102,7 +100,7 @@ export async function requireUser(
 
 /** The wizard is finished (staff review from here) or the account is live: what was declared is being checked. */
 export function isHandedIn(user: KycUserRow): boolean {
-  return user.status === LIVE_STATUS || user.verification_completed_at !== null;
+  return user.status === CUSTOMER_STATUS.live || user.verification_completed_at !== null;
 }
 
 export function requireAccountType(user: KycUserRow): 'Individual' | 'Corporate' {

@@ -11,8 +11,7 @@ import {
   type TermDepositCoin,
   type TermDepositTransaction,
 } from '@florin/contracts';
-import { formatAmount, parseAmount, trimZeros } from '@florin/domain';
-import { ON_HOLD } from '../../db/schema.js';
+import { formatAmount, isLive, parseAmount, trimZeros } from '@florin/domain';
 import { NO_BALANCE, readCustomerBalances } from '../portfolio/service.js';
 import type { DepositRow } from './repository.js';
 import {
@@ -92,8 +91,7 @@ export function createDeposits(deps: TermDepositServiceDeps) {
       // The spec's payload names the customer: anyone else's id names nothing this customer may touch.
       if (input.user_id !== undefined && input.user_id !== userId) throw new AppError('NOT_FOUND');
       const customer = await repository.findCustomer(userId);
-      if (!customer || customer.status !== 1 || customer.block_status === ON_HOLD)
-        throw new AppError('ACCOUNT_NOT_LIVE');
+      if (!customer || !isLive(customer)) throw new AppError('ACCOUNT_NOT_LIVE');
       await deps.verification.assertComplete(userId);
       await deps.investor.assertMayInvest(userId);
       const asset = assetOfCoinId(input.coin);

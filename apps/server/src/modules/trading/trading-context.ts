@@ -1,19 +1,19 @@
 import { AppError, assetOfCoinId, TRADING_TEXTS, type CoinId, type TradeSide } from '@florin/contracts';
 import {
   feePercent,
+  isLive,
   notional,
   spreadMultiplier,
   tierForVolume,
   trimZeros,
   type TradingPlatform,
 } from '@florin/domain';
-import { ON_HOLD } from '../../db/schema.js';
 import type { TradeCoin, Trader } from './repository.js';
 import { asAsset, money, type TradingServiceDeps } from './shared.js';
 
 /** Why this customer may not trade this side now; DECISIONS.md [4]: a source-of-wealth reset stops buying only. */
 export function refusalOf(trader: Trader, side: TradeSide): AppError | null {
-  if (trader.status !== 1 || trader.block_status === ON_HOLD) return new AppError('ACCOUNT_NOT_LIVE');
+  if (!isLive(trader)) return new AppError('ACCOUNT_NOT_LIVE');
   if (trader.terminated_at && trader.terminated_at <= new Date()) return new AppError('ACCOUNT_TERMINATED');
   if (side === 'buy' && trader.is_sow_reset === 1)
     return new AppError('FORBIDDEN', 'Please answer the source-of-wealth questions before buying.');
