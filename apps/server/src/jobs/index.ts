@@ -73,5 +73,7 @@ export function registerLeaderJobs(app: FastifyInstance, config: Config, service
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();
+    // The scans a chain's stream started, then the chains' connections (the XRP Ledger's websocket).
+    await services.crypto.stopWatching();
   });
 }

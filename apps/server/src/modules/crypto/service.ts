@@ -1,5 +1,6 @@
 import { createDepositAddresses } from './deposit-addresses.js';
 import { createDepositContext, type CryptoServiceDeps } from './deposit-context.js';
+import { createDepositFollower } from './deposit-follower.js';
 import { createDepositHistory } from './deposit-history.js';
 import { createDepositSuspense } from './deposit-suspense.js';
 import { createDepositWatcher } from './deposit-watcher.js';
@@ -25,6 +26,7 @@ export function createCryptoService(deps: CryptoServiceDeps) {
   const addresses = createDepositAddresses(deps, context);
   const history = createDepositHistory(deps);
   const watcher = createDepositWatcher(deps, context);
+  const follower = createDepositFollower(deps, watcher);
   const suspense = createDepositSuspense(deps, context);
   const simulated = createSimulatedDeposits(deps, watcher);
 
@@ -38,6 +40,10 @@ export function createCryptoService(deps: CryptoServiceDeps) {
     // ---- the watcher ----
 
     watchOnce: watcher.watchOnce,
+    /** The scans a chain's stream started (the XRP Ledger's), once they are done. */
+    followedScans: follower.settled,
+    /** At shutdown: lets the streamed scans finish and closes the chains' connections. */
+    stopWatching: follower.stop,
 
     // ---- back office: deposits and suspense ----
 

@@ -37,7 +37,7 @@ export type ChainScan = {
 
 /**
  * One chain family (the simulated chain, Bitcoin Core's RPC for BTC, LTC and
- * BCH, Ethereum's RPC): what the deposit watcher needs to find payments to
+ * BCH, Ethereum's RPC, the XRP Ledger's websocket API): what the deposit watcher needs to find payments to
  * the customers' addresses and count their confirmations.
  */
 export type ChainClient = {
@@ -49,4 +49,11 @@ export type ChainClient = {
     addresses: ReadonlySet<string>;
     confirmations: number;
   }): Promise<ChainScan>;
+  /**
+   * A chain that streams (the XRP Ledger) calls `listener` when a payment to
+   * a watched address is final, so the watcher scans now, not at its interval.
+   */
+  onActivity?(listener: () => void): void;
+  /** Lets go of the node (an open websocket) at shutdown. */
+  close?(): Promise<void>;
 };
