@@ -70,12 +70,12 @@ export async function coinDeposit(
   coin: string,
   amount: string,
 ): Promise<void> {
-  const addresses = await customer.browser.get(`/api/v1/user/wallet-addresses?coin=${coin}`);
-  expect(addresses.statusCode, addresses.body).toBe(200);
-  const [wallet] = addresses.json<{
-    data: { address: string; tag: string | null; confirmations: number }[];
+  // 'Generate Address' on the deposit view: the same address on every call (XRP: a destination tag).
+  const generated = await customer.browser.get(`/api/v1/user/generate-deposit-address/${coin}`);
+  expect(generated.statusCode, generated.body).toBe(200);
+  const wallet = generated.json<{
+    data: { address: string; tag: string | null; confirmations: number };
   }>().data;
-  if (!wallet) throw new Error(`no ${coin} deposit address`);
   const asset = coin.toUpperCase();
   const staff = await finance(t);
   const paid = await staff.browser.post('/api/admin/crypto/simulated-chain/deposit', {

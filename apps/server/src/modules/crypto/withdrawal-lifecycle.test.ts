@@ -7,11 +7,12 @@ import {
   pageSchema,
   type CryptoWithdrawal,
 } from '@florin/contracts';
+import { formatAmount } from '@florin/domain';
 import { statesThatMayBecome, transition } from '../../lifecycle.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { testClock } from '../../test/clock.js';
-import { fund } from '../../test/ledger.js';
+import { coinDeposit } from '../../test/deposits.js';
 import { customerBrowser } from '../compliance/customers.test-kit.js';
 import {
   errorOf,
@@ -43,7 +44,7 @@ const ONE_BTC = 100_000_000n;
 
 async function fundedCustomer(): Promise<Customer> {
   const customer = await liveCustomer(t);
-  await fund(t.ledger, db(), customer.id, 'BTC', ONE_BTC);
+  await coinDeposit(t, customer, 'btc', formatAmount(ONE_BTC, 'BTC'));
   return customer;
 }
 

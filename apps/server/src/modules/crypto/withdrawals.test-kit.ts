@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { CRYPTO_WITHDRAW_TEXTS, CryptoWithdrawalSchema, type CryptoWithdrawal } from '@florin/contracts';
+import { formatAmount } from '@florin/domain';
 import { type TestApp } from '../../test/app.js';
 import { type SignedInStaff } from '../../test/admin.js';
-import { fund } from '../../test/ledger.js';
+import { coinDeposit } from '../../test/deposits.js';
 import {
   liveCustomer,
   mailedCode,
@@ -30,13 +31,13 @@ export const TRAVEL_SELF = { beneficiary_type: 'self', destination_type: 'privat
 export function withdrawalSteps(app: () => TestApp) {
   const db = () => app().database.db;
 
-  /** A live customer holding `units` of BTC (satoshi). */
+  /** A live customer holding `units` of the coin (BTC: satoshi), paid to their deposit address and confirmed. */
   async function fundedCustomer(
     units = 100_000_000n,
     asset: 'BTC' | 'XRP' | 'ETH' = 'BTC',
   ): Promise<Customer> {
     const customer = await liveCustomer(app());
-    await fund(app().ledger, db(), customer.id, asset, units);
+    await coinDeposit(app(), customer, asset.toLowerCase(), formatAmount(units, asset));
     return customer;
   }
 
