@@ -254,6 +254,12 @@ export const CONFIG_VARIABLES = {
     schema: optionalText.pipe(z.string().url().optional()),
     help: 'An Ethereum JSON-RPC endpoint (`http://geth:8545`). Unset: the simulated chain.',
   },
+  XRP_NODE_URL: {
+    schema: optionalText.pipe(
+      z.string().url().regex(/^wss?:\/\//, 'must be a wss:// (or ws://) address').optional(),
+    ),
+    help: 'A rippled or Clio websocket (`wss://xrpl.example:51233`) that watches the XRP house account. Unset: the simulated chain.',
+  },
   CHAIN_WATCH_INTERVAL_MS: {
     schema: z.coerce.number().int().min(0).default(10_000),
     help: 'How often the deposit watcher scans the chains (0: never; tests run it by hand). Only the leading instance scans.',
