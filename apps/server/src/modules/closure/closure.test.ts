@@ -3,14 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSURE_TEXTS, ERROR_CODES } from '@florin/contracts';
-import { parseAmount } from '@florin/domain';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { createLocalStorage } from '../../adapters/storage/local-storage.js';
 import { hashPassword } from '../../security/passwords.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo } from '../../test/browser.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
+import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { insertDocument } from '../compliance/customers.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import {
@@ -27,10 +28,12 @@ import { addMonths, createClosureService } from './service.js';
 const PASSWORD = 'Orchard-Velvet-Compass-19';
 let t: TestApp;
 let compliance: SignedInStaff;
+let paths: MoneyPaths;
 
 beforeAll(async () => {
   t = await createTestApp();
   compliance = await signedInStaff(t.app, t.database.db, 'compliance');
+  paths = await moneyPaths(t);
 });
 afterAll(async () => {
   await t.close();
@@ -84,7 +87,8 @@ async function ageTermination(userId: number, days: number) {
 describe('closing an account', () => {
   it('a customer who still holds money cannot close; the wrong password changes nothing; an empty account closes and can no longer sign in', async () => {
     const customer = await customerWithPassword();
-    await fund(t.ledger, db(), customer.id, 'GBP', 1n);
+    await readyBankAccount(t, customer);
+    await bankDeposit(t, customer, '25.00');
 
     const wrong = await customer.browser.post('/api/v1/account/close', { password: 'not-my-password' });
     expect(wrong.statusCode).toBe(422);
@@ -94,8 +98,8 @@ describe('closing an account', () => {
     expect(errorOf(notEmpty).message).toBe(CLOSURE_TEXTS.closeNotEmpty);
     expect((await customer.browser.get('/api/v1/user')).statusCode).toBe(200);
 
-    // The penny goes back out (as a withdrawal would take it), and the account is empty.
-    await fund(t.ledger, db(), customer.id, 'GBP', -1n);
+    // The money goes back out to the bank, and the account is empty.
+    await paths.payWithdrawal((await paths.fiatWithdrawal(customer, '25.00')).id);
     const closed = await customer.browser.post('/api/v1/account/close', { password: PASSWORD });
     expect(closed.statusCode, closed.body).toBe(200);
     expect(closed.json<{ message: string }>().message).toBe(CLOSURE_TEXTS.closed);
@@ -116,7 +120,7 @@ describe('termination by the firm', () => {
   it("gives a month's notice by e-mail; then the customer may only read and withdraw, for 60 days; then nobody signs in", async () => {
     const customer = await customerWithPassword();
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+    await bankDeposit(t, customer, '10000.00');
     expect((await drive('50000')).statusCode).toBe(200);
 
     const before = Date.now();
@@ -176,7 +180,7 @@ describe('termination by the firm', () => {
 
   it('ends a term deposit that would outlast the notice when the account becomes withdraw-only, with the interest for the time held', async () => {
     const customer = await customerWithPassword();
-    await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+    await coinDeposit(t, customer, 'eth', '1');
     const coins = await customer.browser.get('/api/v1/term-deposit-coins');
     const options = coins
       .json<{ data: { coin_id: string; options: { id: number; no_days: number }[] }[] }>()
