@@ -256,7 +256,11 @@ export const CONFIG_VARIABLES = {
   },
   XRP_NODE_URL: {
     schema: optionalText.pipe(
-      z.string().url().regex(/^wss?:\/\//, 'must be a wss:// (or ws://) address').optional(),
+      z
+        .string()
+        .url()
+        .regex(/^wss?:\/\//, 'must be a wss:// (or ws://) address')
+        .optional(),
     ),
     help: 'A rippled or Clio websocket (`wss://xrpl.example:51233`) that watches the XRP house account. Unset: the simulated chain.',
   },
