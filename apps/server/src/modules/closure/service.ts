@@ -61,7 +61,7 @@ export function createClosureService(deps: ClosureServiceDeps) {
     async terminate(userId: number, reason: string, actor: AuditActor, now: Date = new Date()) {
       const terminatedAt = addMonths(now, TERMINATION_NOTICE_MONTHS);
       const accessEndsAt = new Date(terminatedAt.getTime() + WITHDRAW_DAYS_AFTER_TERMINATION * DAY_MS);
-      const customer = await db.transaction().execute(async (trx) => {
+      const mail = await db.transaction().execute(async (trx) => {
         const row = await lockLive(trx, userId);
         if (row.terminated_at) throw new AppError('CONFLICT', CLOSURE_TEXTS.alreadyTerminated);
         await repository.setTermination(trx, userId, {
@@ -84,13 +84,13 @@ export function createClosureService(deps: ClosureServiceDeps) {
             reason,
           },
         });
-        return row;
+        return notifier.queue(trx, row, 'account_termination_notice', {
+          firstName: row.first_name,
+          terminatesOn: ukDate.format(terminatedAt),
+          accessEndsOn: ukDate.format(accessEndsAt),
+        });
       });
-      await notifier.notify(customer, 'account_termination_notice', {
-        firstName: customer.first_name,
-        terminatesOn: ukDate.format(terminatedAt),
-        accessEndsOn: ukDate.format(accessEndsAt),
-      });
+      await notifier.deliver(mail);
       return {
         data: { terminated_at: terminatedAt.toISOString(), access_ends_at: accessEndsAt.toISOString() },
         message: CLOSURE_TEXTS.terminated,
@@ -99,7 +99,7 @@ export function createClosureService(deps: ClosureServiceDeps) {
 
     /** The customer closes their own account: only once it holds nothing, with their password. */
     async close(userId: number, password: string) {
-      const customer = await db.transaction().execute(async (trx) => {
+      const mail = await db.transaction().execute(async (trx) => {
         const row = await lockLive(trx, userId);
         if (!(await verifyPassword(row.password_hash, password)))
           throw new AppError('VALIDATION_FAILED', undefined, { password: ['The password is incorrect.'] });
@@ -114,9 +114,9 @@ export function createClosureService(deps: ClosureServiceDeps) {
           termination_reason: row.termination_reason ?? null,
         });
         await repository.revokeSessions(trx, userId);
-        return row;
+        return notifier.queue(trx, row, 'account_closed', { firstName: row.first_name });
       });
-      await notifier.notify(customer, 'account_closed', { firstName: customer.first_name });
+      await notifier.deliver(mail);
       return { message: CLOSURE_TEXTS.closed };
     },
 
