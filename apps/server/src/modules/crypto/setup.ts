@@ -12,6 +12,7 @@ import { createBitcoinRpcClient } from './chains/bitcoin-rpc.js';
 import { createEthereumRpcClient } from './chains/ethereum-rpc.js';
 import { createSimulatedChain } from './chains/simulated.js';
 import type { ChainClient } from './chains/types.js';
+import { createXrpLedgerClient } from './chains/xrp-ledger.js';
 import { createCryptoRepository } from './repository.js';
 import { createCryptoService } from './service.js';
 import { withdrawalWalletsFor } from './chains/wallets.js';
@@ -34,6 +35,7 @@ export function chainsFromConfig(config: Config, simulated: ChainClient): Record
     chains[asset] = url ? createBitcoinRpcClient(url) : simulated;
   }
   if (config.ETHEREUM_RPC_URL) chains.ETH = createEthereumRpcClient(config.ETHEREUM_RPC_URL);
+  if (config.XRP_NODE_URL) chains.XRP = createXrpLedgerClient(config.XRP_NODE_URL);
   return chains;
 }
 
