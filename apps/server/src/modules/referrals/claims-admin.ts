@@ -50,7 +50,7 @@ export function createClaimsAdmin(deps: ReferralServiceDeps) {
 
     /** Finance paid the claim to the bank account it names: Dr user-affiliate:GBP / Cr bank:GBP. */
     async markClaimPaid(actor: AuditActor, id: string): Promise<Answer<AdminAffiliateClaim>> {
-      await db.transaction().execute(async (trx) => {
+      const mail = await db.transaction().execute(async (trx) => {
         const claim = await repository.lockClaim(trx, id);
         if (!claim) throw new AppError('NOT_FOUND');
         if (claim.status !== 'waiting') throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.claimNotWaiting);
@@ -84,21 +84,23 @@ export function createClaimsAdmin(deps: ReferralServiceDeps) {
           before: { status: 'waiting' },
           after: { status: 'paid', amount: pounds(amount) },
         });
+        return (
+          customer &&
+          deps.notifier.queue(trx, customer, 'affiliate_claim_paid', {
+            firstName: customer.first_name,
+            amount: pounds(amount),
+            ending: endingOf(claim.account_number),
+          })
+        );
       });
+      await deps.notifier.deliver(mail);
       const paid = await toAdminClaim(id);
-      const customer = await repository.findCustomer(paid.user_id);
-      if (customer)
-        await deps.notifier.notify(customer, 'affiliate_claim_paid', {
-          firstName: customer.first_name,
-          amount: paid.amount,
-          ending: endingOf(paid.account_number),
-        });
       return { data: paid, message: REFERRALS_ADMIN_TEXTS.claimPaid };
     },
 
     /** Finance could not pay it: the hold is voided and the amount is Unpaid again. */
     async rejectClaim(actor: AuditActor, id: string, reason: string): Promise<Answer<AdminAffiliateClaim>> {
-      await db.transaction().execute(async (trx) => {
+      const mail = await db.transaction().execute(async (trx) => {
         const claim = await repository.lockClaim(trx, id);
         if (!claim) throw new AppError('NOT_FOUND');
         if (claim.status !== 'waiting') throw new AppError('CONFLICT', REFERRALS_ADMIN_TEXTS.claimNotWaiting);
@@ -116,15 +118,18 @@ export function createClaimsAdmin(deps: ReferralServiceDeps) {
           before: { status: 'waiting' },
           after: { status: 'rejected', reason },
         });
+        const customer = await repository.findCustomer(claim.user_id, trx);
+        return (
+          customer &&
+          deps.notifier.queue(trx, customer, 'affiliate_claim_rejected', {
+            firstName: customer.first_name,
+            amount: pounds(claim.amount),
+            reason,
+          })
+        );
       });
+      await deps.notifier.deliver(mail);
       const rejected = await toAdminClaim(id);
-      const customer = await repository.findCustomer(rejected.user_id);
-      if (customer)
-        await deps.notifier.notify(customer, 'affiliate_claim_rejected', {
-          firstName: customer.first_name,
-          amount: rejected.amount,
-          reason,
-        });
       return { data: rejected, message: REFERRALS_ADMIN_TEXTS.claimRejected };
     },
   };

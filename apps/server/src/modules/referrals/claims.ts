@@ -11,6 +11,7 @@ import {
 import { AmountFormatError, parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
 import { checkMayPayOut } from '../fiat/service.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { ClaimRow } from './repository.js';
 import {
   affiliateRef,
@@ -121,7 +122,7 @@ export function createClaims(deps: ReferralServiceDeps) {
         return answer(committed);
       }
 
-      let isNew = false;
+      let mail: QueuedMail | undefined;
       const row = await db.transaction().execute(async (trx) => {
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
@@ -142,8 +143,7 @@ export function createClaims(deps: ReferralServiceDeps) {
             throw refused(REFERRALS_TEXTS.claimTooLarge, 'withdraw_amount');
           throw error;
         }
-        isNew = true;
-        return repository.insertClaim(trx, {
+        const inserted = await repository.insertClaim(trx, {
           user_id: userId,
           idempotency_key: idempotencyKey,
           request_hash: requestHash,
@@ -154,13 +154,14 @@ export function createClaims(deps: ReferralServiceDeps) {
           sort_code: bank.bank_sort_code,
           account_number: bank.bank_account_number,
         });
-      });
-      if (isNew)
-        await deps.notifier.notify(customer, 'affiliate_claim_requested', {
+        mail = await deps.notifier.queue(trx, customer, 'affiliate_claim_requested', {
           firstName: customer.first_name,
-          amount: pounds(row.amount),
-          ending: endingOf(row.account_number),
+          amount: pounds(inserted.amount),
+          ending: endingOf(inserted.account_number),
         });
+        return inserted;
+      });
+      await deps.notifier.deliver(mail);
       return answer(row);
     },
   };

@@ -15,7 +15,7 @@ export type ReferralServiceDeps = {
   repository: ReferralRepository;
   ledger: Ledger;
   secondFactor: SecondFactor;
-  notifier: Pick<Notifier, 'notify'>;
+  notifier: Pick<Notifier, 'queue' | 'deliver'>;
   /** The customer's registered GBP bank account (the fiat module's), or null. */
   bankAccountOf: (userId: number) => Promise<BankAccount | null>;
   /** Spec 000 §6: a customer whose verification is incomplete is paid nothing out. */
