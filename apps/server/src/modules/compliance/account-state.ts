@@ -24,7 +24,7 @@ export function createAccountState(deps: ComplianceServiceDeps) {
       const { status, verification_completed_at: completedAt } = await requireCustomer(deps, userId);
       if (status !== CUSTOMER_STATUS.live && completedAt)
         await deps.sanctions.screenIfMissedSince(userId, completedAt);
-      const { customer, changed } = await changeAccount(deps, actor, userId, async (before, trx) => {
+      const { customer, changed, mail } = await changeAccount(deps, actor, userId, async (before, trx) => {
         if (before.status === CUSTOMER_STATUS.live) return null;
         // A match the screening wrote but failed to hold the account for must not go live unreviewed.
         await refuseWhileMatched(deps, userId, trx);
@@ -48,10 +48,13 @@ export function createAccountState(deps: ComplianceServiceDeps) {
           action: 'user.made_live',
           before: { status: before.status, live_since: before.live_since },
           after: { status: CUSTOMER_STATUS.live, live_since: liveSince },
+          mail: await notifier.queue(trx, before, 'account_live', {
+            firstName: before.first_name,
+            url: userUrl,
+          }),
         };
       });
-      if (changed)
-        await notifier.notify(customer, 'account_live', { firstName: customer.first_name, url: userUrl });
+      await notifier.deliver(mail);
       return {
         data: toCustomerDetails(customer),
         message: changed ? COMPLIANCE_TEXTS.madeLive : COMPLIANCE_TEXTS.alreadyLive,
@@ -59,16 +62,17 @@ export function createAccountState(deps: ComplianceServiceDeps) {
     },
 
     async putOnHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {
-      const { customer } = await changeAccount(deps, actor, userId, async (before, trx) => {
+      const { customer, mail } = await changeAccount(deps, actor, userId, async (before, trx) => {
         if (before.block_status === ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.alreadyOnHold);
         await repository.updateCustomer(trx, userId, { block_status: ON_HOLD, block_reason: reason });
         return {
           action: 'user.put_on_hold',
           before: { block_status: before.block_status, block_reason: before.block_reason },
           after: { block_status: ON_HOLD, block_reason: reason },
+          mail: await notifier.queue(trx, before, 'account_on_hold', { firstName: before.first_name }),
         };
       });
-      await notifier.notify(customer, 'account_on_hold', { firstName: customer.first_name });
+      await notifier.deliver(mail);
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.putOnHold };
     },
 
@@ -103,7 +107,7 @@ export function createAccountState(deps: ComplianceServiceDeps) {
     },
 
     async liftHold(actor: AuditActor, userId: number, reason: string): Promise<Decision<CustomerDetails>> {
-      const { customer } = await changeAccount(deps, actor, userId, async (before, trx) => {
+      const { customer, mail } = await changeAccount(deps, actor, userId, async (before, trx) => {
         if (before.block_status !== ON_HOLD) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.notOnHold);
         // A match nobody has reviewed may be the listed person, whose money must stay frozen (OFSI): the
         // hit is marked a false positive first. Read under the customer's lock, after a screening has
@@ -114,9 +118,10 @@ export function createAccountState(deps: ComplianceServiceDeps) {
           action: 'user.hold_lifted',
           before: { block_status: before.block_status, block_reason: before.block_reason },
           after: { block_status: BLOCK_STATUS.none, block_reason: null, reason },
+          mail: await notifier.queue(trx, before, 'account_hold_lifted', { firstName: before.first_name }),
         };
       });
-      await notifier.notify(customer, 'account_hold_lifted', { firstName: customer.first_name });
+      await notifier.deliver(mail);
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.holdLifted };
     },
   };

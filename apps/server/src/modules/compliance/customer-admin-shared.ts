@@ -12,6 +12,7 @@ import { recordAudit, type AuditActor } from '../audit/service.js';
 import { isEveryStepSubmitted } from '../kyc/service.js';
 import type { Notifier } from '../notifications/service.js';
 import type { ComplianceRepository, CustomerRow } from './repository.js';
+import type { AccountChange } from './shared.js';
 import {
   checkGoLive,
   currentDocuments,
@@ -83,22 +84,25 @@ export async function profileOf(deps: CustomerAdminDeps, customer: CustomerRow):
   };
 }
 
-/** Locks the customer, applies the change and audits it, all in one transaction; the row after it. */
+/**
+ * Locks the customer, applies the change and audits it, all in one transaction; the row after it.
+ * The change's mail, written in that transaction, is sent after the commit.
+ */
 export async function changeCustomer(
   deps: CustomerAdminDeps,
   actor: AuditActor,
   userId: number,
-  apply: (
-    customer: CustomerRow,
-    trx: Kysely<DB>,
-  ) => Promise<{ action: string; before: Record<string, unknown>; after: Record<string, unknown> } | null>,
+  apply: (customer: CustomerRow, trx: Kysely<DB>) => Promise<AccountChange | null>,
 ): Promise<{ before: CustomerRow; after: CustomerRow; changed: boolean }> {
-  return deps.db.transaction().execute(async (trx) => {
+  const result = await deps.db.transaction().execute(async (trx) => {
     const before = await deps.repository.lockCustomer(trx, userId);
     if (!before) throw new AppError('NOT_FOUND');
-    const audit = await apply(before, trx);
-    if (!audit) return { before, after: before, changed: false };
+    const changed = await apply(before, trx);
+    if (!changed) return { before, after: before, changed: false };
+    const { mail, ...audit } = changed;
     await recordAudit(trx, { ...actor, targetType: 'user', targetId: userId, ...audit });
-    return { before, after: await requireCustomer(deps, userId, trx), changed: true };
+    return { before, after: await requireCustomer(deps, userId, trx), changed: true, mail };
   });
+  await deps.notifier.deliver(result.mail);
+  return { before: result.before, after: result.after, changed: result.changed };
 }

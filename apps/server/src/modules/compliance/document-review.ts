@@ -5,7 +5,10 @@ import {
   DOCUMENT_REVIEW_TRANSITIONS,
   type AdminDocument,
 } from '@florin/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { CustomerRow, DocumentRow } from './repository.js';
 import { lockCustomer, userUrlOf, type ComplianceServiceDeps, type Decision } from './shared.js';
 import { toAdminDocument } from './views.js';
@@ -24,7 +27,10 @@ function documentName(document: DocumentRow): string {
   return document.director_name ? `${label} (${document.director_name})` : label;
 }
 
-/** Each document's file and decision: approved or declined once, audited, the customer told after the commit. */
+/**
+ * Each document's file and decision: approved or declined once, audited, and the customer's mail
+ * written with the decision, sent after the commit.
+ */
 export function createDocumentReview(deps: ComplianceServiceDeps) {
   const { db, repository, notifier } = deps;
   const userUrl = userUrlOf(deps);
@@ -33,7 +39,12 @@ export function createDocumentReview(deps: ComplianceServiceDeps) {
     actor: AuditActor,
     documentId: number,
     decision: { status: 'approved' | 'declined'; note: string | null },
-  ): Promise<{ document: DocumentRow; customer: CustomerRow; changed: boolean }> {
+    queueMail: (
+      trx: Kysely<DB>,
+      document: DocumentRow,
+      customer: CustomerRow,
+    ) => Promise<QueuedMail | undefined>,
+  ): Promise<{ document: DocumentRow; changed: boolean }> {
     const id = String(documentId);
     const result = await db.transaction().execute(async (trx) => {
       // The customer first, then the document: every decision on one account locks in this order.
@@ -49,7 +60,7 @@ export function createDocumentReview(deps: ComplianceServiceDeps) {
         if (decision.status === 'declined' && before.disapprove_note !== decision.note) {
           throw new AppError('CONFLICT', COMPLIANCE_TEXTS.documentAlreadyDeclined);
         }
-        return { document: before, customer, changed: false };
+        return { document: before, changed: false };
       }
       if (!DOCUMENT_REVIEW_TRANSITIONS[before.status].includes(decision.status)) {
         throw new AppError('CONFLICT');
@@ -79,8 +90,9 @@ export function createDocumentReview(deps: ComplianceServiceDeps) {
           disapprove_note: after.disapprove_note,
         },
       });
-      return { document: after, customer, changed: true };
+      return { document: after, changed: true, mail: await queueMail(trx, after, customer) };
     });
+    await notifier.deliver(result.mail);
     return result;
   }
 
@@ -106,16 +118,16 @@ export function createDocumentReview(deps: ComplianceServiceDeps) {
     },
 
     async approveDocument(actor: AuditActor, documentId: number): Promise<Decision<AdminDocument>> {
-      const { document, customer, changed } = await decide(actor, documentId, {
-        status: 'approved',
-        note: null,
-      });
-      if (changed) {
-        await notifier.notify(customer, 'kyc_document_approved', {
-          firstName: customer.first_name,
-          document: documentName(document),
-        });
-      }
+      const { document, changed } = await decide(
+        actor,
+        documentId,
+        { status: 'approved', note: null },
+        (trx, approved, customer) =>
+          notifier.queue(trx, customer, 'kyc_document_approved', {
+            firstName: customer.first_name,
+            document: documentName(approved),
+          }),
+      );
       return {
         data: toAdminDocument(document),
         message: changed ? COMPLIANCE_TEXTS.documentApproved : COMPLIANCE_TEXTS.documentAlreadyApproved,
@@ -127,15 +139,18 @@ export function createDocumentReview(deps: ComplianceServiceDeps) {
       documentId: number,
       note: string,
     ): Promise<Decision<AdminDocument>> {
-      const { document, customer, changed } = await decide(actor, documentId, { status: 'declined', note });
-      if (changed) {
-        await notifier.notify(customer, 'kyc_document_declined', {
-          firstName: customer.first_name,
-          document: documentName(document),
-          note,
-          url: userUrl,
-        });
-      }
+      const { document } = await decide(
+        actor,
+        documentId,
+        { status: 'declined', note },
+        (trx, declined, customer) =>
+          notifier.queue(trx, customer, 'kyc_document_declined', {
+            firstName: customer.first_name,
+            document: documentName(declined),
+            note,
+            url: userUrl,
+          }),
+      );
       return { data: toAdminDocument(document), message: COMPLIANCE_TEXTS.documentDeclined };
     },
   };

@@ -18,7 +18,7 @@ export function createIdentityEdits(deps: CustomerAdminDeps) {
       userId: number,
       input: EditIdentityBody,
     ): Promise<Answer<CustomerProfile>> {
-      const { before, after } = await changeCustomer(deps, actor, userId, async (customer, trx) => {
+      await changeCustomer(deps, actor, userId, async (customer, trx) => {
         const values: { first_name?: string; last_name?: string; birthdate?: string } = {};
         if (input.first_name !== undefined && input.first_name !== customer.first_name) {
           values.first_name = input.first_name;
@@ -32,20 +32,20 @@ export function createIdentityEdits(deps: CustomerAdminDeps) {
         const fields = Object.keys(values) as (keyof typeof values)[];
         if (fields.length === 0) throw new AppError('CONFLICT', COMPLIANCE_TEXTS.detailsUnchanged);
         await repository.updateCustomer(trx, userId, values);
+        const changes = [
+          values.first_name !== undefined || values.last_name !== undefined ? 'name' : null,
+          values.birthdate !== undefined ? 'date of birth' : null,
+        ].filter((item): item is string => item !== null);
         return {
           action: 'user.identity_edited',
           before: Object.fromEntries(fields.map((field) => [field, customer[field]])),
           after: { ...values, reason: input.reason },
+          // The old name greets them: it is who they were when they asked.
+          mail: await notifier.queue(trx, customer, 'identity_details_changed', {
+            firstName: customer.first_name,
+            changes: changes.join(' and '),
+          }),
         };
-      });
-      const changes = [
-        before.first_name !== after.first_name || before.last_name !== after.last_name ? 'name' : null,
-        before.birthdate !== after.birthdate ? 'date of birth' : null,
-      ].filter((item): item is string => item !== null);
-      // The old name greets them: it is who they were when they asked.
-      await notifier.notify(after, 'identity_details_changed', {
-        firstName: before.first_name,
-        changes: changes.join(' and '),
       });
       // A match puts the account on hold: the profile shows it as it is after the screening.
       await deps.sanctions.screenCustomer(userId, 'identity_edited');

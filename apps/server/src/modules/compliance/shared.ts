@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { withTransaction } from '../../db/index.js';
 import type { DB } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
-import type { Notifier } from '../notifications/service.js';
+import type { Notifier, QueuedMail } from '../notifications/service.js';
 import type { TradingVolumes } from '../trading-volume/service.js';
 import type { ComplianceRepository, CustomerRow } from './repository.js';
 import type { KycReader } from './views.js';
@@ -63,24 +63,33 @@ export async function refuseWhileMatched(
   if (holding) throw new AppError('CONFLICT', sanctionsMatchBlocker(holding));
 }
 
+/**
+ * What a change to an account records: its audit entry, and the customer's mail about it when there is
+ * one, written in the change's transaction (notifier.queue) for the caller to deliver after the commit.
+ */
+export type AccountChange = {
+  action: string;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  mail?: QueuedMail;
+};
+
 /** Locks the customer, applies the change and audits it in one transaction (the caller's when given). */
 export async function changeAccount(
   deps: ComplianceServiceDeps,
   actor: AuditActor,
   userId: number,
-  change: (
-    customer: CustomerRow,
-    trx: Kysely<DB>,
-  ) => Promise<{ action: string; before: Record<string, unknown>; after: Record<string, unknown> } | null>,
+  change: (customer: CustomerRow, trx: Kysely<DB>) => Promise<AccountChange | null>,
   executor: Kysely<DB> = deps.db,
-): Promise<{ customer: CustomerRow; changed: boolean }> {
+): Promise<{ customer: CustomerRow; changed: boolean; mail?: QueuedMail }> {
   return withTransaction(executor, async (trx) => {
     const customer = await lockCustomer(deps, trx, userId);
-    const audit = await change(customer, trx);
-    if (!audit) return { customer, changed: false };
+    const changed = await change(customer, trx);
+    if (!changed) return { customer, changed: false };
+    const { mail, ...audit } = changed;
     await recordAudit(trx, { ...actor, targetType: 'user', targetId: userId, ...audit });
     const updated = await deps.repository.findCustomer(userId, trx);
     if (!updated) throw new AppError('NOT_FOUND');
-    return { customer: updated, changed: true };
+    return { customer: updated, changed: true, mail };
   });
 }

@@ -38,9 +38,11 @@ export function createSignInHelp(deps: CustomerAdminDeps) {
             sessions_signed_out: signedOut,
             reason,
           },
+          mail: await notifier.queue(trx, updated, 'two_factor_reset_by_staff', {
+            firstName: updated.first_name,
+          }),
         };
       });
-      await notifier.notify(after, 'two_factor_reset_by_staff', { firstName: after.first_name });
       return { data: await profileOf(deps, after), message: COMPLIANCE_TEXTS.twoFactorReset };
     },
 
@@ -69,14 +71,12 @@ export function createSignInHelp(deps: CustomerAdminDeps) {
             two_factor_reset_at: twoFactorResetAt,
             reason: input.reason,
           },
+          mail: await notifier.queue(trx, customer, 'email_codes_switched', {
+            firstName: customer.first_name,
+            enabled: input.enabled,
+          }),
         };
       });
-      if (changed) {
-        await notifier.notify(after, 'email_codes_switched', {
-          firstName: after.first_name,
-          enabled: input.enabled,
-        });
-      }
       const message = !changed
         ? COMPLIANCE_TEXTS.emailCodesUnchanged
         : input.enabled
@@ -86,17 +86,19 @@ export function createSignInHelp(deps: CustomerAdminDeps) {
     },
 
     async signOut(actor: AuditActor, userId: number, reason: string): Promise<{ message: string }> {
-      let signedOut = 0;
-      const { after } = await changeCustomer(deps, actor, userId, async (_customer, trx) => {
-        signedOut = await repository.revokeSessions(trx, userId);
+      await changeCustomer(deps, actor, userId, async (customer, trx) => {
+        const signedOut = await repository.revokeSessions(trx, userId);
         return {
           action: 'user.signed_out',
           before: { active_sessions: signedOut },
           after: { active_sessions: 0, reason },
+          // Nothing ended, nothing to tell.
+          mail:
+            signedOut > 0
+              ? await notifier.queue(trx, customer, 'signed_out_by_staff', { firstName: customer.first_name })
+              : undefined,
         };
       });
-      // Nothing ended, nothing to tell.
-      if (signedOut > 0) await notifier.notify(after, 'signed_out_by_staff', { firstName: after.first_name });
       return { message: COMPLIANCE_TEXTS.signedOut };
     },
   };

@@ -13,7 +13,7 @@ export function createSourceOfWealth(deps: ComplianceServiceDeps) {
       userId: number,
       reason: string,
     ): Promise<Decision<CustomerDetails>> {
-      const { customer } = await changeAccount(deps, actor, userId, async (before, trx) => {
+      const { customer, mail } = await changeAccount(deps, actor, userId, async (before, trx) => {
         if (before.is_sow_reset === 1)
           throw new AppError('CONFLICT', COMPLIANCE_TEXTS.sourceOfWealthAlreadyReset);
         if (!(await repository.hasKycAnswers(trx, userId))) {
@@ -24,12 +24,13 @@ export function createSourceOfWealth(deps: ComplianceServiceDeps) {
           action: 'user.source_of_wealth_reset',
           before: { is_sow_reset: before.is_sow_reset },
           after: { is_sow_reset: 1, reason },
+          mail: await notifier.queue(trx, before, 'source_of_wealth_reset', {
+            firstName: before.first_name,
+            url: userUrl,
+          }),
         };
       });
-      await notifier.notify(customer, 'source_of_wealth_reset', {
-        firstName: customer.first_name,
-        url: userUrl,
-      });
+      await notifier.deliver(mail);
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.sourceOfWealthReset };
     },
 
@@ -45,7 +46,7 @@ export function createSourceOfWealth(deps: ComplianceServiceDeps) {
         await repository.listAnsweredBelowThreshold(db, userIds),
       );
       for (const userId of over) {
-        const { customer, changed } = await changeAccount(deps, SYSTEM_ACTOR, userId, async (before, trx) => {
+        const { mail } = await changeAccount(deps, SYSTEM_ACTOR, userId, async (before, trx) => {
           // Under the customer's lock: staff may have reset them, or they answered Yes, meanwhile.
           const still = await repository.listAnsweredBelowThreshold(trx, [userId]);
           if (before.is_sow_reset === 1 || still.length === 0) return null;
@@ -54,13 +55,13 @@ export function createSourceOfWealth(deps: ComplianceServiceDeps) {
             action: 'user.source_of_wealth_reset',
             before: { is_sow_reset: before.is_sow_reset },
             after: { is_sow_reset: 1, reason: COMPLIANCE_TEXTS.sourceOfWealthThresholdReason },
+            mail: await notifier.queue(trx, before, 'source_of_wealth_threshold', {
+              firstName: before.first_name,
+              url: userUrl,
+            }),
           };
         });
-        if (changed)
-          await notifier.notify(customer, 'source_of_wealth_threshold', {
-            firstName: customer.first_name,
-            url: userUrl,
-          });
+        await notifier.deliver(mail);
       }
     },
   };
