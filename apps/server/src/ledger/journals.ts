@@ -27,6 +27,10 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 }
 
+/**
+ * The hash an idempotency key is stored with, for the ledger's journals and holds and for the domain
+ * rows of http/idempotency.ts: a copy of the request hashes the same, any other request differently.
+ */
 export function hashRequest(value: unknown): string {
   return createHash('sha256').update(toJson(value)).digest('hex');
 }

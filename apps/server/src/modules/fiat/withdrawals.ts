@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import {
   AppError,
   FIAT_TEXTS,
@@ -10,7 +8,7 @@ import {
   type FiatWithdrawal,
 } from '@florin/contracts';
 import { AmountFormatError, parseAmount } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { idempotentRequest } from '../../http/idempotency.js';
 import { transition } from '../../lifecycle.js';
 import { withdrawalsBlockedUntil } from '../compliance/service.js';
 import type { BankAccountRow, FiatCustomer } from './repository.js';
@@ -31,10 +29,6 @@ export const FIAT_WITHDRAW_PURPOSE = 'Fiat Withdraw(2fa)';
 
 function refused(field: 'amount' | 'passcode', message: string): AppError {
   return new AppError('WITHDRAWAL_REFUSED', message, undefined, { [field]: message });
-}
-
-function hashRequest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 /** A currency's withdrawal rules in minor units, as withdraw() charges them and the fees page shows them. */
@@ -177,14 +171,12 @@ export function createWithdrawals(
           throw new AppError('VALIDATION_FAILED', undefined, { amount: [FIAT_TEXTS.amountDecimals] });
         throw error;
       }
-      const requestHash = hashRequest({ amount: amount.toString(), currency });
-      const replay = async (executor: Kysely<DB>) => {
-        const earlier = await repository.findWithdrawalByKey(executor, userId, idempotencyKey);
-        if (!earlier) return undefined;
-        if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-        return { data: toWithdrawal(earlier), message: FIAT_TEXTS.transactionSuccessful };
-      };
-      const earlier = await replay(db);
+      const request = idempotentRequest({
+        request: { amount: amount.toString(), currency },
+        find: (executor) => repository.findWithdrawalByKey(executor, userId, idempotencyKey),
+        answer: (row) => ({ data: toWithdrawal(row), message: FIAT_TEXTS.transactionSuccessful }),
+      });
+      const earlier = await request.replay(db);
       if (earlier) return earlier;
 
       // The checks in the spec's order, with its texts; they run again under the lock below.
@@ -204,72 +196,65 @@ export function createWithdrawals(
         // A copy of this request (same key) that committed since the first look has held the
         // balance and spent the code: the key answers with that withdrawal, not a refusal
         // (LEDGER.md; 50 concurrent copies in security/races.test.ts got 400s without this).
-        const committed = await replay(db);
-        if (committed) return committed;
-        throw error;
+        return request.replayOrThrow(db, error);
       }
 
-      const result = await db.transaction().execute(async (trx) => {
+      const outcome = await db.transaction().execute(async (trx) => {
         // One customer's withdrawals and cancels run one at a time: the key and the balance are decided under this lock.
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
-        const replayed = await replay(trx);
-        if (replayed) return { answer: replayed, created: undefined, mail: undefined };
-        checkMayPayOut(locked, clock.now());
-        const account = checkBankAccount(
-          await repository.findBankAccountByCurrency(userId, currency, trx),
-          body,
-        );
-        const settings = await repository.findSettings(currency, trx);
-        let holdId: string;
-        try {
-          ({ holdId } = await ledger.placeHold(trx, {
-            idempotencyKey: `fiat_withdrawal:${userId}:${idempotencyKey}`,
-            account: userRef(userId, currency),
-            amount,
-            reason: 'fiat_withdrawal',
-            reference: `fiat_withdrawal:${userId}:${idempotencyKey}`,
-          }));
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-            throw refused('amount', FIAT_TEXTS.balanceTooLow);
-          throw error;
-        }
-        const row = await repository.insertWithdrawal(trx, {
-          user_id: userId,
-          idempotency_key: idempotencyKey,
-          request_hash: requestHash,
-          currency,
-          amount: amount.toString(),
-          fee: fee.toString(),
-          bank_account_id: account.id,
-          name_of_account: account.name_of_account,
-          account_number: account.account_number,
-          sort_code: account.sort_code,
-          iban: account.iban,
-          bic: account.bic,
-          hold_id: holdId,
-          needs_second_approval: settings ? amount >= BigInt(settings.second_approval_from) : true,
+        return request.replayOrRun(trx, async () => {
+          checkMayPayOut(locked, clock.now());
+          const account = checkBankAccount(
+            await repository.findBankAccountByCurrency(userId, currency, trx),
+            body,
+          );
+          const settings = await repository.findSettings(currency, trx);
+          let holdId: string;
+          try {
+            ({ holdId } = await ledger.placeHold(trx, {
+              idempotencyKey: `fiat_withdrawal:${userId}:${idempotencyKey}`,
+              account: userRef(userId, currency),
+              amount,
+              reason: 'fiat_withdrawal',
+              reference: `fiat_withdrawal:${userId}:${idempotencyKey}`,
+            }));
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+              throw refused('amount', FIAT_TEXTS.balanceTooLow);
+            throw error;
+          }
+          const row = await repository.insertWithdrawal(trx, {
+            user_id: userId,
+            idempotency_key: idempotencyKey,
+            request_hash: request.requestHash,
+            currency,
+            amount: amount.toString(),
+            fee: fee.toString(),
+            bank_account_id: account.id,
+            name_of_account: account.name_of_account,
+            account_number: account.account_number,
+            sort_code: account.sort_code,
+            iban: account.iban,
+            bic: account.bic,
+            hold_id: holdId,
+            needs_second_approval: settings ? amount >= BigInt(settings.second_approval_from) : true,
+          });
+          const withdrawal = toWithdrawal(row);
+          // Written with the withdrawal, so a server killed after the commit still sends it (the outbox's sender).
+          const mail = await notifier.queue(trx, customer, 'fiat_withdrawal_requested', {
+            firstName: customer.first_name,
+            amount: withdrawal.amount,
+            receive: withdrawal.amount_receive,
+            currency,
+          });
+          return { answer: { data: withdrawal, message: FIAT_TEXTS.transactionSuccessful }, mail };
         });
-        const withdrawal = toWithdrawal(row);
-        // Written with the withdrawal, so a server killed after the commit still sends it (the outbox's sender).
-        const mail = await notifier.queue(trx, customer, 'fiat_withdrawal_requested', {
-          firstName: customer.first_name,
-          amount: withdrawal.amount,
-          receive: withdrawal.amount_receive,
-          currency,
-        });
-        return {
-          answer: { data: withdrawal, message: FIAT_TEXTS.transactionSuccessful },
-          created: row,
-          mail,
-        };
       });
-      if (result.created) {
-        userEvents.moneyMoved([userId]);
-        await notifier.deliver(result.mail);
-      }
-      return result.answer;
+      if (outcome.replayed) return outcome.answer;
+      userEvents.moneyMoved([userId]);
+      await notifier.deliver(outcome.result.mail);
+      return outcome.result.answer;
     },
 
     async cancelWithdrawal(userId: number, id: string): Promise<Answer<FiatWithdrawal>> {
