@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { CryptoAsset } from '@florin/contracts';
 import { formatAmount } from '@florin/domain';
@@ -14,10 +13,6 @@ export function asAsset(code: string): CryptoAsset {
 
 export function coins(units: string | bigint, asset: string): string {
   return formatAmount(BigInt(units), asAsset(asset));
-}
-
-export function hashRequest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 export const custodyRef = (asset: string) => ({ asset: asAsset(asset), kind: 'custody' as const });

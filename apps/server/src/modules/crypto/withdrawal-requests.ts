@@ -16,10 +16,11 @@ import {
 } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
+import { idempotentRequest } from '../../http/idempotency.js';
 import { statesThatMayBecome } from '../../lifecycle.js';
 import { LIMITS } from '../../security/rate-limits.js';
 import { cryptoWithdrawalsBlockedUntil } from '../compliance/service.js';
-import { coins, hashRequest, userRef, type Answer } from './shared.js';
+import { coins, userRef, type Answer } from './shared.js';
 import type { WithdrawalCancellation } from './withdrawal-cancellation.js';
 import {
   toWithdrawal,
@@ -100,21 +101,19 @@ export function createWithdrawalRequests(
       destination_type: body.destination_type,
       exchange_name: body.destination_type === 'exchange' ? (body.exchange_name ?? null) : null,
     };
-    const requestHash = hashRequest({
-      asset,
-      amount: amount.toString(),
-      wallet: body.wallet ?? null,
-      whitelisted_wallet_id: body.whitelisted_wallet_id ?? null,
-      tag: body.xrp_tag || null,
-      ...travelRule,
+    const request = idempotentRequest({
+      request: {
+        asset,
+        amount: amount.toString(),
+        wallet: body.wallet ?? null,
+        whitelisted_wallet_id: body.whitelisted_wallet_id ?? null,
+        tag: body.xrp_tag || null,
+        ...travelRule,
+      },
+      find: (executor) => repository.findByKey(executor, userId, idempotencyKey),
+      answer: (row) => ({ data: toWithdrawal(row), message: CRYPTO_WITHDRAW_TEXTS.codeSent }),
     });
-    const replay = async (executor: Kysely<DB>) => {
-      const earlier = await repository.findByKey(executor, userId, idempotencyKey);
-      if (!earlier) return undefined;
-      if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-      return { data: toWithdrawal(earlier), message: CRYPTO_WITHDRAW_TEXTS.codeSent };
-    };
-    const earlier = await replay(db);
+    const earlier = await request.replay(db);
     if (earlier) return earlier;
 
     // The checks in the spec's order (001 §5), with its texts; they run again under the lock below.
@@ -137,58 +136,55 @@ export function createWithdrawalRequests(
       // A copy of this request (same key) that committed since the first look holds the balance:
       // the key answers with that withdrawal, not a refusal (LEDGER.md; 50 concurrent copies in
       // security/races.test.ts got a 422 without this).
-      const committed = await replay(db);
-      if (committed) return committed;
-      throw amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow);
+      return request.replayOrThrow(db, amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow));
     }
 
-    const result = await db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       // One customer's requests are decided one at a time: the key and the balance under this lock.
       const locked = await repository.lockCustomer(trx, userId);
       if (!locked) throw new AppError('UNAUTHENTICATED');
-      const replayed = await replay(trx);
-      if (replayed) return { answer: replayed, created: undefined };
-      checkMayWithdraw(locked, coin);
-      let holdId: string;
-      try {
-        ({ holdId } = await ledger.placeHold(trx, {
-          idempotencyKey: `crypto_withdrawal:${userId}:${idempotencyKey}`,
-          account: userRef(userId, asset),
-          amount,
-          reason: 'crypto_withdrawal',
-          reference: `crypto_withdrawal:${userId}:${idempotencyKey}`,
-        }));
-      } catch (error) {
-        if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-          throw amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow);
-        throw error;
-      }
-      const row = await repository.insert(trx, {
-        user_id: userId,
-        idempotency_key: idempotencyKey,
-        request_hash: requestHash,
-        asset,
-        amount: amount.toString(),
-        fee: fee.toString(),
-        address: destination.address,
-        tag: destination.tag,
-        whitelisted_wallet_id: destination.whitelistedId,
-        ...travelRule,
-        status: 'awaiting_code',
-        hold_id: holdId,
-        verify_by: new Date(clock.now().getTime() + CRYPTO_WITHDRAWAL_CONFIRM_MINUTES * 60_000),
+      return request.replayOrRun(trx, async () => {
+        checkMayWithdraw(locked, coin);
+        let holdId: string;
+        try {
+          ({ holdId } = await ledger.placeHold(trx, {
+            idempotencyKey: `crypto_withdrawal:${userId}:${idempotencyKey}`,
+            account: userRef(userId, asset),
+            amount,
+            reason: 'crypto_withdrawal',
+            reference: `crypto_withdrawal:${userId}:${idempotencyKey}`,
+          }));
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+            throw amountRefused(CRYPTO_WITHDRAW_TEXTS.balanceTooLow);
+          throw error;
+        }
+        const row = await repository.insert(trx, {
+          user_id: userId,
+          idempotency_key: idempotencyKey,
+          request_hash: request.requestHash,
+          asset,
+          amount: amount.toString(),
+          fee: fee.toString(),
+          address: destination.address,
+          tag: destination.tag,
+          whitelisted_wallet_id: destination.whitelistedId,
+          ...travelRule,
+          status: 'awaiting_code',
+          hold_id: holdId,
+          verify_by: new Date(clock.now().getTime() + CRYPTO_WITHDRAWAL_CONFIRM_MINUTES * 60_000),
+        });
+        const code = await deps.emailedCodes.issue(trx, userId, codePurpose(row.id));
+        return {
+          answer: { data: toWithdrawal(row), message: CRYPTO_WITHDRAW_TEXTS.codeSent },
+          mail: await queueCode(trx, customer, row, code),
+        };
       });
-      const code = await deps.emailedCodes.issue(trx, userId, codePurpose(row.id));
-      return {
-        answer: { data: toWithdrawal(row), message: CRYPTO_WITHDRAW_TEXTS.codeSent },
-        created: { mail: await queueCode(trx, customer, row, code) },
-      };
     });
-    if (result.created) {
-      userEvents.moneyMoved([userId]);
-      await notifier.deliver(result.created.mail);
-    }
-    return result.answer;
+    if (outcome.replayed) return outcome.answer;
+    userEvents.moneyMoved([userId]);
+    await notifier.deliver(outcome.result.mail);
+    return outcome.result.answer;
   }
 
   async function resendCode(userId: number, id: string): Promise<{ message: string }> {
