@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import {
   AppError,
   assetOfCoinId,
@@ -14,7 +13,7 @@ import {
   type TradeSide,
 } from '@florin/contracts';
 import { notional, parseAmount, tradeFee } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { idempotentRequest } from '../../http/idempotency.js';
 import { readPage } from '../../http/pages.js';
 import type { Fills } from './fills.js';
 import type { OrderRow } from './repository.js';
@@ -23,7 +22,6 @@ import {
   coinIdOf,
   Exact,
   fiatOf,
-  hashRequest,
   money,
   orderRefused,
   symbolOf,
@@ -92,14 +90,12 @@ export function createOrders(deps: TradingServiceDeps, context: TradingContext, 
     ): Promise<Answer<OpenOrder>> {
       const side: TradeSide = body.side === 1 ? 'buy' : 'sell';
       const type = body.order_type === 3 ? 'stop' : 'limit';
-      const requestHash = hashRequest(body);
-      const replay = async (executor: Kysely<DB>) => {
-        const earlier = await repository.findOrderByKey(executor, userId, idempotencyKey);
-        if (!earlier) return undefined;
-        if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-        return { data: toOrder(earlier), message: TRADING_TEXTS.orderPlaced };
-      };
-      const earlier = await replay(db);
+      const request = idempotentRequest({
+        request: body,
+        find: (executor) => repository.findOrderByKey(executor, userId, idempotencyKey),
+        answer: (row) => ({ data: toOrder(row), message: TRADING_TEXTS.orderPlaced }),
+      });
+      const earlier = await request.replay(db);
       if (earlier) return earlier;
       const trader = await requireTrader(userId);
       checkMayTrade(trader, side);
@@ -125,48 +121,48 @@ export function createOrders(deps: TradingServiceDeps, context: TradingContext, 
       const outcome = await db.transaction().execute(async (trx) => {
         const locked = await repository.lockTrader(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
-        const replayed = await replay(trx);
-        if (replayed) return { replayed };
-        checkMayTrade(locked, side);
-        let holdId: string;
-        try {
-          ({ holdId } = await ledger.placeHold(trx, {
-            idempotencyKey: `order:${userId}:${idempotencyKey}`,
-            account: userRef(userId, side === 'buy' ? fiat : asset),
-            amount: held,
-            reason: `${type}_order`,
-            reference: `order:${userId}:${idempotencyKey}`,
-          }));
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-            throw orderRefused(TRADING_TEXTS.insufficientFunds);
-          throw error;
-        }
-        const order = await repository.insertOrder(trx, {
-          user_id: userId,
-          idempotency_key: idempotencyKey,
-          request_hash: requestHash,
-          type,
-          side,
-          asset,
-          fiat,
-          quantity: quantity.toString(),
-          price,
-          fee_percent: pricing.feePercent,
-          spread_multiplier: pricing.multiplier,
-          hold_id: holdId,
-          held: held.toString(),
-          status: 'open',
-          expires_at: expiresAt,
+        return request.replayOrRun(trx, async () => {
+          checkMayTrade(locked, side);
+          let holdId: string;
+          try {
+            ({ holdId } = await ledger.placeHold(trx, {
+              idempotencyKey: `order:${userId}:${idempotencyKey}`,
+              account: userRef(userId, side === 'buy' ? fiat : asset),
+              amount: held,
+              reason: `${type}_order`,
+              reference: `order:${userId}:${idempotencyKey}`,
+            }));
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+              throw orderRefused(TRADING_TEXTS.insufficientFunds);
+            throw error;
+          }
+          return repository.insertOrder(trx, {
+            user_id: userId,
+            idempotency_key: idempotencyKey,
+            request_hash: request.requestHash,
+            type,
+            side,
+            asset,
+            fiat,
+            quantity: quantity.toString(),
+            price,
+            fee_percent: pricing.feePercent,
+            spread_multiplier: pricing.multiplier,
+            hold_id: holdId,
+            held: held.toString(),
+            status: 'open',
+            expires_at: expiresAt,
+          });
         });
-        return { order };
       });
-      if (outcome.replayed) return outcome.replayed;
+      if (outcome.replayed) return outcome.answer;
+      const order = outcome.result;
       userEvents.moneyMoved([userId]);
       userEvents.ordersChanged([userId]);
       // An order the price has already reached fills at once.
-      await afterFills(await fillCrossed([outcome.order.id]));
-      const current = (await repository.findOrder(outcome.order.id)) ?? outcome.order;
+      await afterFills(await fillCrossed([order.id]));
+      const current = (await repository.findOrder(order.id)) ?? order;
       return { data: toOrder(current), message: TRADING_TEXTS.orderPlaced };
     },
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -73,10 +72,6 @@ export function symbolOf(asset: string, fiat: string): string {
 
 export function fiatOf(currency: TradeFiat): string {
   return currency.toUpperCase();
-}
-
-export function hashRequest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 /** 400 with the spec's handling (002 §8: 'Insufficient Funds' on a 400) and the reason in `data`. */
