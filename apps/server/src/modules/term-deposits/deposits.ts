@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   AppError,
   assetOfCoinId,
@@ -12,8 +11,8 @@ import {
   type TermDepositTransaction,
 } from '@florin/contracts';
 import { formatAmount, isLive, parseAmount, trimZeros } from '@florin/domain';
+import { idempotentRequest } from '../../http/idempotency.js';
 import { NO_BALANCE, readCustomerBalances } from '../portfolio/service.js';
-import type { DepositRow } from './repository.js';
 import {
   asAsset,
   availableAccount,
@@ -96,94 +95,86 @@ export function createDeposits(deps: TermDepositServiceDeps) {
       await deps.investor.assertMayInvest(userId);
       const asset = assetOfCoinId(input.coin);
       const amount = parseAmount(input.amount, asset);
-      const requestHash = createHash('sha256')
-        .update(
-          JSON.stringify({ coin: input.coin, amount: amount.toString(), day: input.day, rate: input.rate }),
-        )
-        .digest('hex');
+      const request = idempotentRequest({
+        request: { coin: input.coin, amount: amount.toString(), day: input.day, rate: input.rate },
+        find: (executor) => repository.findByKey(executor, userId, idempotencyKey),
+        answer: (row) => row,
+      });
 
-      const replay = (row: DepositRow) => {
-        if (row.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-        return row;
-      };
-
-      const row = await db.transaction().execute(async (trx) => {
+      const outcome = await db.transaction().execute(async (trx) => {
         const isLocked = await repository.lockOption(trx, input.day);
         // After the option's lock, not before: a copy of this request (same key) that held it
         // commits before this statement starts (READ COMMITTED), so it is seen here and answered
         // with, not refused for the balance it took (50 concurrent copies in
         // security/races.test.ts got 422s when this came first).
-        const earlier = await repository.findByKey(trx, userId, idempotencyKey);
-        if (earlier) return replay(earlier);
-        const option = isLocked ? await repository.findOption(input.day, trx) : undefined;
-        if (!option || !option.active || !option.coin_active || option.asset !== asset)
-          throw new AppError('VALIDATION_FAILED', undefined, { day: [TERM_DEPOSIT_TEXTS.termUnavailable] });
-        if (input.rate !== undefined && input.rate !== '') {
-          const sent = /^\d+(\.\d+)?$/.test(input.rate) ? rateText(input.rate) : input.rate;
-          if (sent !== rateText(option.interest_rate))
-            throw new AppError('CONFLICT', TERM_DEPOSIT_TEXTS.rateChanged);
-        }
-        const maturesAt = new Date(now.getTime() + option.no_days * DAY_MS);
-        // During the firm's notice: coins locked past it would come back when only withdrawing is left, or after
-        // access has ended. Read under the customer's share lock, so a termination either committed first (and
-        // is seen here) or waits for this deposit (and shortens it).
-        const terminatedAt = await repository.terminationOf(trx, userId);
-        if (terminatedAt && maturesAt > terminatedAt) {
-          const text = termDepositAfterTerminationText(terminatedAt);
-          throw new AppError('VALIDATION_FAILED', text, { day: [text] });
-        }
-        if (amount < BigInt(option.amount_min))
-          throw refuseAmount(
-            termDepositMinimumText(trimZeros(formatAmount(BigInt(option.amount_min), asset)), input.coin),
-          );
-        if (option.amount_max !== null && amount > BigInt(option.amount_max))
-          throw refuseAmount(
-            termDepositMaximumText(trimZeros(formatAmount(BigInt(option.amount_max), asset)), input.coin),
-          );
-        const balance = await ledger.getBalance(trx, availableAccount(userId, asset));
-        if (amount > balance.available) throw refuseAmount(TERM_DEPOSIT_TEXTS.amountExceeded);
-        if (option.total_cap !== null) {
-          const live = (await repository.liveTotals(trx, [option.id])).get(option.id) ?? 0n;
-          if (live + amount > BigInt(option.total_cap))
-            throw new AppError('CONFLICT', TERM_DEPOSIT_TEXTS.termFull);
-        }
-        const deposit = await repository.insertDeposit(trx, {
-          user_id: userId,
-          option_id: option.id,
-          idempotency_key: idempotencyKey,
-          request_hash: requestHash,
-          asset,
-          amount: amount.toString(),
-          no_days: option.no_days,
-          interest_rate: option.interest_rate,
-          interest: termDepositInterest(amount, option.interest_rate, input.coin).toString(),
-          starts_at: now,
-          matures_at: maturesAt,
-        });
-        if (!deposit) {
-          // The same key committed by a concurrent request while this one waited.
-          const other = await repository.findByKey(trx, userId, idempotencyKey);
-          if (!other) throw new AppError('CONFLICT');
-          return replay(other);
-        }
-        try {
-          await ledger.postJournal(trx, {
-            idempotencyKey: lockKey(deposit.id),
-            kind: 'term_deposit_lock',
-            reference: `term_deposit:${deposit.id}`,
-            metadata: { term_deposit_id: deposit.id, option_id: option.id },
-            postings: [
-              { account: availableAccount(userId, asset), amount: -amount },
-              { account: termAccount(deposit), amount },
-            ],
+        return request.replayOrRun(trx, async () => {
+          const option = isLocked ? await repository.findOption(input.day, trx) : undefined;
+          if (!option || !option.active || !option.coin_active || option.asset !== asset)
+            throw new AppError('VALIDATION_FAILED', undefined, { day: [TERM_DEPOSIT_TEXTS.termUnavailable] });
+          if (input.rate !== undefined && input.rate !== '') {
+            const sent = /^\d+(\.\d+)?$/.test(input.rate) ? rateText(input.rate) : input.rate;
+            if (sent !== rateText(option.interest_rate))
+              throw new AppError('CONFLICT', TERM_DEPOSIT_TEXTS.rateChanged);
+          }
+          const maturesAt = new Date(now.getTime() + option.no_days * DAY_MS);
+          // During the firm's notice: coins locked past it would come back when only withdrawing is left, or after
+          // access has ended. Read under the customer's share lock, so a termination either committed first (and
+          // is seen here) or waits for this deposit (and shortens it).
+          const terminatedAt = await repository.terminationOf(trx, userId);
+          if (terminatedAt && maturesAt > terminatedAt) {
+            const text = termDepositAfterTerminationText(terminatedAt);
+            throw new AppError('VALIDATION_FAILED', text, { day: [text] });
+          }
+          if (amount < BigInt(option.amount_min))
+            throw refuseAmount(
+              termDepositMinimumText(trimZeros(formatAmount(BigInt(option.amount_min), asset)), input.coin),
+            );
+          if (option.amount_max !== null && amount > BigInt(option.amount_max))
+            throw refuseAmount(
+              termDepositMaximumText(trimZeros(formatAmount(BigInt(option.amount_max), asset)), input.coin),
+            );
+          const balance = await ledger.getBalance(trx, availableAccount(userId, asset));
+          if (amount > balance.available) throw refuseAmount(TERM_DEPOSIT_TEXTS.amountExceeded);
+          if (option.total_cap !== null) {
+            const live = (await repository.liveTotals(trx, [option.id])).get(option.id) ?? 0n;
+            if (live + amount > BigInt(option.total_cap))
+              throw new AppError('CONFLICT', TERM_DEPOSIT_TEXTS.termFull);
+          }
+          const deposit = await repository.insertDeposit(trx, {
+            user_id: userId,
+            option_id: option.id,
+            idempotency_key: idempotencyKey,
+            request_hash: request.requestHash,
+            asset,
+            amount: amount.toString(),
+            no_days: option.no_days,
+            interest_rate: option.interest_rate,
+            interest: termDepositInterest(amount, option.interest_rate, input.coin).toString(),
+            starts_at: now,
+            matures_at: maturesAt,
           });
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-            throw refuseAmount(TERM_DEPOSIT_TEXTS.amountExceeded);
-          throw error;
-        }
-        return deposit;
+          // The same key committed by a concurrent request while this one waited.
+          if (!deposit) return request.replayOrThrow(trx, new AppError('CONFLICT'));
+          try {
+            await ledger.postJournal(trx, {
+              idempotencyKey: lockKey(deposit.id),
+              kind: 'term_deposit_lock',
+              reference: `term_deposit:${deposit.id}`,
+              metadata: { term_deposit_id: deposit.id, option_id: option.id },
+              postings: [
+                { account: availableAccount(userId, asset), amount: -amount },
+                { account: termAccount(deposit), amount },
+              ],
+            });
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+              throw refuseAmount(TERM_DEPOSIT_TEXTS.amountExceeded);
+            throw error;
+          }
+          return deposit;
+        });
       });
+      const row = outcome.replayed ? outcome.answer : outcome.result;
       return { data: toTransaction(row, input.coin), message: TERM_DEPOSIT_TEXTS.success };
     },
 
