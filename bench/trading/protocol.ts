@@ -1,4 +1,5 @@
 /** What the trading benchmark and its server process (server.ts) say to each other over IPC. */
+import type { Seeded, VolumeReads } from './seed-trades.js';
 
 /** The pair every figure trades. */
 export const SYMBOL = 'BTC/GBP';
@@ -33,6 +34,8 @@ export type ParentMessage =
    */
   | { type: 'count'; on: boolean }
   | { type: 'check' }
+  /** Seeds `count` trades this year for the customer (tier-volume.ts), then times their volume read both ways. */
+  | { type: 'seed-trades'; userId: number; count: number; compareWith: number }
   | { type: 'stop' };
 
 export type ChildMessage =
@@ -40,4 +43,5 @@ export type ChildMessage =
   | { type: 'customers'; customers: Customer[]; seconds: number }
   | { type: 'crossed'; result: CrossResult }
   | { type: 'counted'; statements: [string, number][]; waitedMs: [string, number][] }
-  | { type: 'checked'; ok: boolean; violations: string; seconds: number; counts: Record<string, number> };
+  | { type: 'checked'; ok: boolean; violations: string; seconds: number; counts: Record<string, number> }
+  | { type: 'seeded'; seeded: Seeded; reads: VolumeReads[] };

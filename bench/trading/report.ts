@@ -18,6 +18,7 @@ import {
   PLACING_CLIENTS,
   SECONDS,
 } from './settings.js';
+import { renderTierVolumeSection, type TierVolume } from './tier-volume.js';
 
 type ReportInput = {
   loadBefore: number[];
@@ -29,6 +30,7 @@ type ReportInput = {
   pgbenchRuns: { clients: number; result: PgbenchResult }[];
   fills: Fills[];
   foreignKeys: ForeignKeys | undefined;
+  tierVolume: TierVolume | undefined;
   checks: { engine: string; check: Check }[];
 };
 
@@ -350,6 +352,7 @@ foreign-key checks, and the app prices each order and builds its postings. ${
       }
 `
 }
+${input.tierVolume ? renderTierVolumeSection(input.tierVolume) : ''}
 ## Ledger
 
 ${checkLines.join('\n')}
@@ -367,6 +370,7 @@ ${checkLines.join('\n')}
 \`\`\`
 npm run bench:trading                                          # from the repository root
 BENCH_TRADING_SECONDS=5 BENCH_TRADING_ORDERS=2000 npm run bench:trading  # a quicker, smaller run
+npx tsx bench/trading/tier-volume-run.ts                        # only the quote against the year's trades
 \`\`\`
 
 It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`) for the server and pgbench, and writes this

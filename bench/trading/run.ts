@@ -6,7 +6,9 @@
  * beside pgbench's tpcb-like script on the same PostgreSQL server in the same
  * run; then 10,000 resting limit orders of 1,000 customers, placed through
  * POST /api/v1/crypto/limit_order, crossed by one tick, timed from the tick
- * until every fill has committed. The app runs in its own process
+ * until every fill has committed; then a quote for a customer with 100,000
+ * trades this year beside one for a customer with none (issue 43; on its own:
+ * tier-volume-run.ts). The app runs in its own process
  * (bench/trading/server.ts); the clients and the clock run here. Prints every
  * figure and writes bench/results/trading.md and its summary for the suite,
  * trading.json.
@@ -15,7 +17,8 @@
  *                           BENCH_TRADING_ORDER_CUSTOMERS (1,000), BENCH_PGBENCH_SCALE (32),
  *                           BENCH_TRADING_PGLITE_FILLS=1 (also cross resting orders on PGlite),
  *                           BENCH_TRADING_WAIT (180 s at most for the load average to fall below 1.5),
- *                           BENCH_TRADING_CPU_PROFILE=<folder> (the app's process writes V8 CPU profiles there)
+ *                           BENCH_TRADING_CPU_PROFILE=<folder> (the app's process writes V8 CPU profiles there),
+ *                           BENCH_TRADING_YEAR_TRADES (100,000: the busy customer's trades this year)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +32,7 @@ import { crossOrders, probesOn, type Fills } from './fills.js';
 import { foreignKeysOfAFill, type ForeignKeys } from './foreign-keys.js';
 import { runInstant, type HttpRun } from './instant.js';
 import { writeReport } from './report.js';
+import { measureTierVolume } from './tier-volume.js';
 import {
   CLIENT_COUNTS,
   INSTANT_FUNDING_PENCE,
@@ -78,6 +82,8 @@ try {
   } finally {
     await monitor.close();
   }
+  // Last on this server: its 100,000 seeded trades would weigh on the figures above.
+  const tierVolume = await measureTierVolume(pgServer);
   const checks: { engine: string; check: Check }[] = [];
   const pgCheck = await ask(pgServer, { type: 'check' }, 'checked');
   checks.push({ engine: 'PostgreSQL', check: pgCheck });
@@ -118,6 +124,7 @@ try {
     pgbenchRuns,
     fills,
     foreignKeys,
+    tierVolume,
     checks,
   });
 } finally {

@@ -40,6 +40,7 @@ import {
 import { createMarketRepository } from '../../apps/server/src/modules/market/repository.js';
 import { createMarketService } from '../../apps/server/src/modules/market/service.js';
 import { tradingDomainCheck } from '../../apps/server/src/modules/trading/service.js';
+import { tradingVolumeDomainCheck } from '../../apps/server/src/modules/trading-volume/service.js';
 import { createSecretBox } from '../../apps/server/src/security/secret-box.js';
 import {
   RESTING_MID,
@@ -49,6 +50,7 @@ import {
   type Customer,
   type ParentMessage,
 } from './protocol.js';
+import { seedTrades, timeVolumeReads } from './seed-trades.js';
 import { systemClock } from '../../apps/server/src/clock.js';
 
 /** "begin", "insert journals", "select orders for update", … from a statement's text. */
@@ -112,6 +114,11 @@ const config = loadConfig({
   // Production requires both; the bench mails into the dev mailbox below and serves loopback only.
   SMTP_URL: 'smtp://127.0.0.1:2525',
   PUBLIC_URL: 'https://florin.example',
+  // Production requires the company's details for the footer and the legal pages.
+  COMPANY_NAME: 'Florin Ltd',
+  COMPANY_NUMBER: '12345678',
+  COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+  COMPANY_FCA_REFERENCE: '987654',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   ...(engine === 'postgres' ? { DATABASE_URL: target } : {}),
@@ -285,7 +292,7 @@ async function cross(to: string, expected: number, timeoutMs: number): Promise<C
 async function check() {
   const started = performance.now();
   await rollUpHouseBalances(own.db);
-  const result = await checkLedger(own.db, [tradingDomainCheck]);
+  const result = await checkLedger(own.db, [tradingDomainCheck, tradingVolumeDomainCheck]);
   const counts = await sql<Record<string, number>>`
     SELECT (SELECT count(*) FROM journals)::int AS journals, (SELECT count(*) FROM trades)::int AS trades,
       (SELECT count(*) FROM trade_quotes)::int AS quotes, (SELECT count(*) FROM orders)::int AS orders,
@@ -326,6 +333,15 @@ process.on('message', (message: ParentMessage) => {
       });
     } else if (message.type === 'check') {
       send({ type: 'checked', ...(await check()) });
+    } else if (message.type === 'seed-trades') {
+      const seeded = await seedTrades(own.db, message.userId, message.count, (done) =>
+        console.log(`  seeded ${done.toLocaleString('en-GB')} trades`),
+      );
+      const reads = [
+        await timeVolumeReads(own.db, message.userId),
+        await timeVolumeReads(own.db, message.compareWith),
+      ];
+      send({ type: 'seeded', seeded, reads });
     } else {
       clearInterval(ticker);
       clearInterval(rollup);

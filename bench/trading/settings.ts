@@ -22,3 +22,5 @@ export const ORDER_FUNDING_PENCE = 1_000_000n;
 export const CROSSING_MID = '10000';
 export const PLACING_CLIENTS = 8;
 export const FILL_TIMEOUT_MS = 600_000;
+/** The busy customer's trades this year in the tier-volume measurement (issue 43). */
+export const YEAR_TRADES = Math.round(positiveNumber('BENCH_TRADING_YEAR_TRADES', 100_000));
