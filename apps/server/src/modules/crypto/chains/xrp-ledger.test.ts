@@ -1,9 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AdminCryptoDepositSchema, BalancesSchema, pageSchema, type DepositWallet } from '@florin/contracts';
+import { loadConfig } from '../../../config.js';
 import { signedInStaff, type SignedInStaff } from '../../../test/admin.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { TEST_XRP_HOUSE_ADDRESS } from '../addresses/derive.js';
 import { expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../crypto.test-kit.js';
+import { chainsFromConfig } from '../setup.js';
+import { createSimulatedChain } from './simulated.js';
+import { withdrawalWalletsFor } from './wallets.js';
 import { createXrpLedgerClient, paymentTo, type XrpLedgerClient } from './xrp-ledger.js';
 import {
   recordedPayment,
@@ -262,6 +266,21 @@ describe('behind the deposit watcher', () => {
     const client = newClient();
     return { client, ...otherInstance(t, { chains: { XRP: client } }) };
   }
+
+  it('watches XRP on the node XRP_NODE_URL names, a websocket address, and sends XRP from cold storage then', () => {
+    const simulated = createSimulatedChain(t.database.db);
+    const chains = chainsFromConfig(
+      loadConfig({ XRP_NODE_URL: 'wss://xrpl.example:51233' }),
+      simulated.client,
+    );
+    expect(chains.XRP.name).toBe('xrp-ledger');
+    expect(chains.BTC).toBe(simulated.client);
+    expect(withdrawalWalletsFor(chains, simulated, { isProduction: false }).XRP.kind).toBe('cold_storage');
+    expect(chainsFromConfig(loadConfig({}), simulated.client).XRP).toBe(simulated.client);
+    expect(() => loadConfig({ XRP_NODE_URL: 'https://xrpl.example:51234' })).toThrow(
+      /XRP_NODE_URL: must be a wss:\/\/ \(or ws:\/\/\) address/,
+    );
+  });
 
   /** The next ledgers the tests record into, each test past the last. */
   let ledger = 91_000_000;
