@@ -3,6 +3,7 @@ import { PGlite, types as liteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type Logger, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { copyCsvFromPglite, copyCsvFromPool, type CsvCopy } from './copy-out.js';
 import { lockFolder } from './folder-lock.js';
 import type { DB } from './schema.js';
 
@@ -16,6 +17,8 @@ export function withTransaction<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) 
 export type Database = {
   db: Kysely<DB>;
   engine: Engine;
+  /** A query's rows as CSV, streamed by the database's own COPY (copy-out.ts). */
+  copyCsv: CsvCopy;
   /** Checkpoints PGlite (so its folder is consistent), closes every connection, then unlocks PGlite's folder. */
   close: () => Promise<void>;
 };
@@ -63,7 +66,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       dialect: new PostgresDialect({ pool }),
       log: slowQueryLog(options.slowQueries),
     });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return { db, engine: 'postgres', copyCsv: copyCsvFromPool(pool, db), close: () => db.destroy() };
   }
   const lock = options.dataDir ? lockFolder(options.dataDir) : null;
   let lite: PGlite;
@@ -81,6 +84,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     engine: 'pglite',
+    copyCsv: copyCsvFromPglite(lite, db),
     // Unlocked only once closed: a close that fails leaves the lock to go stale when this process ends.
     close: async () => {
       if (options.dataDir) await lite.exec('CHECKPOINT');
