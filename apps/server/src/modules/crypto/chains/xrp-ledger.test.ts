@@ -405,6 +405,28 @@ describe('behind the deposit watcher', () => {
     await expectCryptoLedgerToHold(t.database.db);
   });
 
+  it('after the connection drops, catches up on what came meanwhile and follows the stream again', async () => {
+    const { customer, tag } = await customerWithTag();
+    const { client, service } = instance();
+    ledger += 100;
+    fake.validate(ledger);
+    await service.watchOnce(['XRP']);
+    const subscribed = fake.requestsOf('subscribe').length;
+    // xrpl.js reconnects by itself; the service is told, as this listener after it.
+    const told = new Promise<void>((resolve) => client.onActivity(resolve));
+    fake.dropConnections();
+    // Meanwhile a payment is validated, and no stream tells of it.
+    fake.record(
+      recordedPayment({ hash: nextHash(), ledger: ledger + 1, destination: HOUSE, tag, drops: '2000000' }),
+    );
+    fake.validate(ledger + CONFIRMATIONS);
+    await told;
+    await service.followedScans();
+    expect(await xrpBalance(customer)).toBe('2.000000');
+    expect(fake.requestsOf('subscribe')).toHaveLength(subscribed + 1);
+    await expectCryptoLedgerToHold(t.database.db);
+  });
+
   it('scans as soon as the stream reports a validated payment, without waiting for the interval', async () => {
     const { customer, tag } = await customerWithTag();
     const { client, service } = instance();
