@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import {
   AFFILIATE_CLAIM_PURPOSE,
   AppError,
@@ -9,15 +8,13 @@ import {
   waitUntilText,
 } from '@florin/contracts';
 import { AmountFormatError, parseAmount } from '@florin/domain';
-import type { DB } from '../../db/schema.js';
+import { idempotentRequest } from '../../http/idempotency.js';
 import { checkMayPayOut } from '../fiat/service.js';
-import type { QueuedMail } from '../notifications/service.js';
 import type { ClaimRow } from './repository.js';
 import {
   affiliateRef,
   availableRef,
   endingOf,
-  hashRequest,
   pounds,
   refused,
   requireCustomer,
@@ -73,7 +70,6 @@ export function createClaims(deps: ReferralServiceDeps) {
         throw error;
       }
       if (amount <= 0n) throw refused(REFERRALS_TEXTS.nothingToClaim, 'withdraw_amount');
-      const requestHash = hashRequest({ amount: amount.toString() });
       const answer = async (row: ClaimRow) => ({
         data: {
           user_balance: pounds((await ledger.getBalance(db, availableRef(userId))).available),
@@ -81,13 +77,13 @@ export function createClaims(deps: ReferralServiceDeps) {
         },
         message: REFERRALS_TEXTS.claimSent,
       });
-      /** The claim this key already made, if any; the same key with another request is a conflict. */
-      const claimed = async (executor: Kysely<DB>) => {
-        const earlier = await repository.findClaimByKey(executor, userId, idempotencyKey);
-        if (earlier && earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-        return earlier;
-      };
-      const earlier = await claimed(db);
+      /** The claim this key already made answers again, with the balance as it is now. */
+      const request = idempotentRequest({
+        request: { amount: amount.toString() },
+        find: (executor) => repository.findClaimByKey(executor, userId, idempotencyKey),
+        answer: (row) => row,
+      });
+      const earlier = await request.replay(db);
       if (earlier) return answer(earlier);
 
       const customer = await requireCustomer(repository, userId);
@@ -117,52 +113,50 @@ export function createClaims(deps: ReferralServiceDeps) {
         // A copy of this request (same key) that committed since the first look has held the
         // earnings and spent the code: the key answers with that claim, not a refusal (LEDGER.md;
         // 50 concurrent copies in security/races.test.ts got a 400 without this).
-        const committed = await claimed(db);
-        if (!committed) throw error;
-        return answer(committed);
+        return answer(await request.replayOrThrow(db, error));
       }
 
-      let mail: QueuedMail | undefined;
-      const row = await db.transaction().execute(async (trx) => {
+      const outcome = await db.transaction().execute(async (trx) => {
         const locked = await repository.lockCustomer(trx, userId);
         if (!locked) throw new AppError('UNAUTHENTICATED');
-        const replay = await claimed(trx);
-        if (replay) return replay;
-        checkMayPayOut(locked, deps.clock.now());
-        let holdId: string;
-        try {
-          ({ holdId } = await ledger.placeHold(trx, {
-            idempotencyKey: `affiliate_claim:${userId}:${idempotencyKey}`,
-            account: affiliateRef(userId),
-            amount,
-            reason: 'affiliate_claim',
-            reference: `affiliate_claim:${userId}:${idempotencyKey}`,
-          }));
-        } catch (error) {
-          if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
-            throw refused(REFERRALS_TEXTS.claimTooLarge, 'withdraw_amount');
-          throw error;
-        }
-        const inserted = await repository.insertClaim(trx, {
-          user_id: userId,
-          idempotency_key: idempotencyKey,
-          request_hash: requestHash,
-          amount: amount.toString(),
-          hold_id: holdId,
-          bank_account_id: bank.id,
-          name_of_account: bank.name_of_account,
-          sort_code: bank.bank_sort_code,
-          account_number: bank.bank_account_number,
+        return request.replayOrRun(trx, async () => {
+          checkMayPayOut(locked, deps.clock.now());
+          let holdId: string;
+          try {
+            ({ holdId } = await ledger.placeHold(trx, {
+              idempotencyKey: `affiliate_claim:${userId}:${idempotencyKey}`,
+              account: affiliateRef(userId),
+              amount,
+              reason: 'affiliate_claim',
+              reference: `affiliate_claim:${userId}:${idempotencyKey}`,
+            }));
+          } catch (error) {
+            if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
+              throw refused(REFERRALS_TEXTS.claimTooLarge, 'withdraw_amount');
+            throw error;
+          }
+          const inserted = await repository.insertClaim(trx, {
+            user_id: userId,
+            idempotency_key: idempotencyKey,
+            request_hash: request.requestHash,
+            amount: amount.toString(),
+            hold_id: holdId,
+            bank_account_id: bank.id,
+            name_of_account: bank.name_of_account,
+            sort_code: bank.bank_sort_code,
+            account_number: bank.bank_account_number,
+          });
+          const mail = await deps.notifier.queue(trx, customer, 'affiliate_claim_requested', {
+            firstName: customer.first_name,
+            amount: pounds(inserted.amount),
+            ending: endingOf(inserted.account_number),
+          });
+          return { row: inserted, mail };
         });
-        mail = await deps.notifier.queue(trx, customer, 'affiliate_claim_requested', {
-          firstName: customer.first_name,
-          amount: pounds(inserted.amount),
-          ending: endingOf(inserted.account_number),
-        });
-        return inserted;
       });
-      await deps.notifier.deliver(mail);
-      return answer(row);
+      if (outcome.replayed) return answer(outcome.answer);
+      await deps.notifier.deliver(outcome.result.mail);
+      return answer(outcome.result.row);
     },
   };
 }

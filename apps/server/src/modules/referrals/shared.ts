@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { AppError, type AffiliateClaim, type BankAccount } from '@florin/contracts';
@@ -58,10 +57,6 @@ export function toClaim(row: ClaimRow): AffiliateClaim {
 /** The last four digits of a bank account number, as mails show it. */
 export function endingOf(accountNumber: string | null): string {
   return (accountNumber ?? '').slice(-4);
-}
-
-export function hashRequest(value: unknown): string {
-  return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
 export function isSlugClash(error: unknown): boolean {
