@@ -36,6 +36,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       version: VERSION,
       domainChecks: deps.domainChecks ?? [],
       initialCheck: deps.initialLedgerCheck,
+      sources: {
+        ...config.sources,
+        mail: deps.mailer.kind,
+        stand_ins_allowed: config.allowedStandIns.map((standIn) => standIn.part),
+      },
     }),
   );
 

@@ -6,8 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { CUSTOMER_MESSAGES } from '@florin/contracts';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
+/** The real services production runs on instead of the stand-ins. */
+const REAL_SOURCES = {
+  PRICE_SOURCE: 'kraken',
+  BITCOIN_RPC_URL_BTC: 'http://florin:secret@bitcoind:8332/wallet/deposits',
+  BITCOIN_RPC_URL_LTC: 'http://florin:secret@litecoind:9332/wallet/deposits',
+  BITCOIN_RPC_URL_BCH: 'http://florin:secret@bchn:8332/wallet/deposits',
+  ETHEREUM_RPC_URL: 'http://geth:8545',
+  XRP_NODE_URL: 'wss://xrpl.florin.example:51233',
+  STORAGE_S3_URL: 'https://s3.eu-west-2.amazonaws.com/florin-documents',
+  STORAGE_S3_ACCESS_KEY_ID: 'AKIAFLORIN',
+  STORAGE_S3_SECRET_ACCESS_KEY: 'secret',
+};
+
 /** Every setting production requires, at real-looking values. */
 const PRODUCTION = {
+  ...REAL_SOURCES,
   NODE_ENV: 'production',
   ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
   SMTP_URL: 'smtp://mail.florin.example:587',
@@ -86,6 +100,7 @@ describe('configuration', () => {
 
   it("refuses to start in production without the company's real legal details, naming each", () => {
     const withoutCompany = {
+      ...REAL_SOURCES,
       NODE_ENV: 'production',
       ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
       SMTP_URL: 'smtp://mail.florin.example:587',
@@ -125,6 +140,97 @@ describe('configuration', () => {
     });
     // Outside production the samples stand in, marked as such.
     expect(loadConfig({}).company).toMatchObject({ number: '00000000', isSample: true });
+  });
+
+  it('refuses each stand-in in production with one line naming the setting to set', () => {
+    const refusal = (() => {
+      try {
+        loadConfig({ NODE_ENV: 'production' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    const lines = refusal.split('\n').map((line) => line.trim());
+    const lineFor = (start: string) => lines.filter((line) => line.startsWith(start));
+    expect(lineFor('SMTP_URL:')).toEqual([
+      'SMTP_URL: required in production, or customers never receive their codes (or ALLOW_STAND_INS=mail)',
+    ]);
+    expect(lineFor('PRICE_SOURCE:')).toEqual([
+      'PRICE_SOURCE: the simulated market invents its prices; set PRICE_SOURCE=kraken (or ALLOW_STAND_INS=market)',
+    ]);
+    expect(lineFor('BITCOIN_RPC_URL_BTC:')).toEqual([
+      "BITCOIN_RPC_URL_BTC: unset, so BTC would run on the simulated chain; set its node's address (or ALLOW_STAND_INS=chain:BTC)",
+    ]);
+    for (const [setting, coin] of [
+      ['ETHEREUM_RPC_URL', 'ETH'],
+      ['BITCOIN_RPC_URL_LTC', 'LTC'],
+      ['BITCOIN_RPC_URL_BCH', 'BCH'],
+      ['XRP_NODE_URL', 'XRP'],
+    ])
+      expect(lineFor(`${setting}:`)).toEqual([expect.stringContaining(`(or ALLOW_STAND_INS=chain:${coin})`)]);
+    expect(lineFor('STORAGE_S3_URL:')).toEqual([
+      "STORAGE_S3_URL: unset, so customers' documents would stay on this machine's disk (DATA_DIR/uploads); set the bucket (or ALLOW_STAND_INS=uploads)",
+    ]);
+    // With the real services it starts, and says where each part's data comes from.
+    const real = loadConfig(PRODUCTION);
+    expect(real.sources).toEqual({
+      market: 'kraken',
+      chains: { BTC: 'node', ETH: 'node', LTC: 'node', BCH: 'node', XRP: 'node' },
+      mail: 'smtp',
+      uploads: 's3',
+    });
+  });
+
+  it('lets ALLOW_STAND_INS name each stand-in production may run on, and warns of each', () => {
+    // Each part's real setting taken away (an empty variable is unset; the market's is set to the simulation).
+    const cases: [part: string, unset: keyof typeof PRODUCTION, refusal: RegExp][] = [
+      ['mail', 'SMTP_URL', /SMTP_URL: required in production/],
+      ['market', 'PRICE_SOURCE', /PRICE_SOURCE: the simulated market/],
+      ['chain:BTC', 'BITCOIN_RPC_URL_BTC', /BITCOIN_RPC_URL_BTC: unset/],
+      ['chain:ETH', 'ETHEREUM_RPC_URL', /ETHEREUM_RPC_URL: unset/],
+      ['chain:LTC', 'BITCOIN_RPC_URL_LTC', /BITCOIN_RPC_URL_LTC: unset/],
+      ['chain:BCH', 'BITCOIN_RPC_URL_BCH', /BITCOIN_RPC_URL_BCH: unset/],
+      ['chain:XRP', 'XRP_NODE_URL', /XRP_NODE_URL: unset/],
+      ['uploads', 'STORAGE_S3_URL', /STORAGE_S3_URL: unset/],
+    ];
+    for (const [part, unset, refusal] of cases) {
+      const without = { ...PRODUCTION, [unset]: unset === 'PRICE_SOURCE' ? 'simulated' : '' };
+      expect(() => loadConfig(without), part).toThrow(refusal);
+      const allowed = loadConfig({ ...without, ALLOW_STAND_INS: part });
+      expect(
+        allowed.allowedStandIns.map((standIn) => standIn.part),
+        part,
+      ).toEqual([part]);
+      expect(allowed.allowedStandIns.every((standIn) => standIn.warning.length > 0)).toBe(true);
+    }
+    // Several at once, spaces allowed; a name that is not a stand-in is refused, even outside production.
+    const everything = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: PRODUCTION.ENCRYPTION_KEY,
+      PUBLIC_URL: PRODUCTION.PUBLIC_URL,
+      COMPANY_NAME: PRODUCTION.COMPANY_NAME,
+      COMPANY_NUMBER: PRODUCTION.COMPANY_NUMBER,
+      COMPANY_ADDRESS: PRODUCTION.COMPANY_ADDRESS,
+      COMPANY_FCA_REFERENCE: PRODUCTION.COMPANY_FCA_REFERENCE,
+      ALLOW_STAND_INS: 'mail, market, chain:BTC,chain:ETH,chain:LTC,chain:BCH,chain:XRP,uploads',
+    });
+    expect(everything.allowedStandIns).toHaveLength(8);
+    expect(everything.allowedStandIns[0]).toEqual({
+      part: 'mail',
+      warning: 'mail goes to the dev mailbox, so no e-mail reaches a customer',
+    });
+    expect(() => loadConfig({ ALLOW_STAND_INS: 'market,chain:DOGE' })).toThrow(
+      /ALLOW_STAND_INS: each must be one of market, chain:BTC/,
+    );
+    // A stand-in named but not used warns of nothing; outside production nothing is refused or warned of.
+    expect(loadConfig({ ...PRODUCTION, ALLOW_STAND_INS: 'market' }).allowedStandIns).toEqual([]);
+    expect(loadConfig({}).allowedStandIns).toEqual([]);
+    expect(loadConfig({}).sources).toMatchObject({
+      market: 'simulated',
+      mail: 'dev-mailbox',
+      uploads: 'local',
+    });
   });
 
   it('documents every variable in the README configuration table', () => {

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  STAND_IN_PARTS,
+  sourcesOf,
+  standInsOf,
+  type AllowedStandIn,
+  type Sources,
+} from './config-stand-ins.js';
 
 /**
  * Every environment variable Florin reads, parsed and documented here and
@@ -264,6 +271,17 @@ export const CONFIG_VARIABLES = {
     ),
     help: 'A rippled or Clio websocket (`wss://xrpl.example:51233`) that watches the XRP house account. Unset: the simulated chain.',
   },
+  ALLOW_STAND_INS: {
+    schema: optionalText
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(STAND_IN_PARTS, { message: `each must be one of ${STAND_IN_PARTS.join(', ')}` }))),
+    help: 'Production only: the stand-ins it may run on anyway, comma-separated: `market` (the simulated market), `chain:BTC` … `chain:XRP` (that coin on the simulated chain, without its node), `mail` (the dev mailbox), `uploads` (the folder DATA_DIR/uploads). Each one used prints a WARN line at every start. Unset: production refuses to start on any of them.',
+  },
   CHAIN_WATCH_INTERVAL_MS: {
     schema: z.coerce.number().int().min(0).default(10_000),
     help: 'How often the deposit watcher scans the chains (0: never; tests run it by hand). Only the leading instance scans.',
@@ -271,6 +289,7 @@ export const CONFIG_VARIABLES = {
 } as const;
 
 type Variables = typeof CONFIG_VARIABLES;
+export type ParsedConfig = Parsed;
 type Parsed = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
 
 export type CompanyDetails = {
@@ -288,6 +307,9 @@ export type Config = Omit<Parsed, 'HOST'> & {
   dataDir: string;
   publicUrl: string;
   isProduction: boolean;
+  sources: Sources;
+  /** Empty outside production, where the stand-ins are simply the defaults. */
+  allowedStandIns: AllowedStandIn[];
 };
 
 export class ConfigError extends Error {}
@@ -358,16 +380,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.NODE_ENV === 'production') {
     // Defaults that serve a developer would quietly hurt customers: a key generated beside the data (and so
     // inside every backup of it), mail kept in a dev mailbox nobody reads, links and cookies on plain http.
+    // The stand-ins only pretend (invented prices, coins, mail nobody reads, documents on one disk): each is
+    // refused unless ALLOW_STAND_INS names it.
+    const refused = standInsOf(values)
+      .filter((standIn) => !values.ALLOW_STAND_INS.includes(standIn.part))
+      .map((standIn) => standIn.refusal);
+    const [mailRefusal] = refused.filter((line) => line.startsWith('SMTP_URL:'));
     const missing = [
       values.ENCRYPTION_KEY ? null : 'ENCRYPTION_KEY: required in production (openssl rand -base64 32)',
-      values.SMTP_URL ? null : 'SMTP_URL: required in production, or customers never receive their codes',
+      mailRefusal ?? null,
       values.PUBLIC_URL?.startsWith('https://')
         ? null
         : 'PUBLIC_URL: required in production, an https:// address',
       values.ABUSE_LIMITS === 'on' ? null : 'ABUSE_LIMITS: must stay on in production',
+      ...refused.filter((line) => line !== mailRefusal),
       // A regulated firm must name itself truly on every page; a template's zeros must never reach customers.
       ...companyProblems(values),
-    ].filter((problem) => problem !== null);
+    ].filter((problem) => problem !== null && problem !== undefined);
     if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }
   if (values.STORAGE_S3_URL && !(values.STORAGE_S3_ACCESS_KEY_ID && values.STORAGE_S3_SECRET_ACCESS_KEY)) {
@@ -383,5 +412,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(values.DATA_DIR),
     publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
     isProduction: values.NODE_ENV === 'production',
+    sources: sourcesOf(values),
+    allowedStandIns:
+      values.NODE_ENV === 'production'
+        ? standInsOf(values).map(({ part, warning }) => ({ part, warning }))
+        : [],
   };
 }

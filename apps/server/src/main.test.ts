@@ -170,3 +170,45 @@ it('stops at once with the name of a bad configuration variable', async () => {
   expect(started.stderr).toMatch(/PORT: /);
   expect(started.stderr).toMatch(/DATABASE_URL: /);
 }, 60_000);
+
+it('refuses to start in production on the defaults, with one line per stand-in it refused', async () => {
+  const started = await runMain({ NODE_ENV: 'production' });
+  expect(started.code).toBe(1);
+  expect(started.stdout).not.toContain('Florin is running');
+  for (const refusal of [
+    /^ {2}SMTP_URL: required in production, or customers never receive their codes \(or ALLOW_STAND_INS=mail\)$/m,
+    /^ {2}PRICE_SOURCE: the simulated market invents its prices; .*\(or ALLOW_STAND_INS=market\)$/m,
+    /^ {2}BITCOIN_RPC_URL_BTC: unset, so BTC would run on the simulated chain; .*\(or ALLOW_STAND_INS=chain:BTC\)$/m,
+    /^ {2}ETHEREUM_RPC_URL: unset, so ETH would run on the simulated chain; .*\(or ALLOW_STAND_INS=chain:ETH\)$/m,
+    /^ {2}BITCOIN_RPC_URL_LTC: unset, so LTC would run on the simulated chain; .*\(or ALLOW_STAND_INS=chain:LTC\)$/m,
+    /^ {2}BITCOIN_RPC_URL_BCH: unset, so BCH would run on the simulated chain; .*\(or ALLOW_STAND_INS=chain:BCH\)$/m,
+    /^ {2}XRP_NODE_URL: unset, so XRP would run on the simulated chain; .*\(or ALLOW_STAND_INS=chain:XRP\)$/m,
+    /^ {2}STORAGE_S3_URL: unset, .*\(or ALLOW_STAND_INS=uploads\)$/m,
+  ])
+    expect(started.stderr).toMatch(refusal);
+}, 60_000);
+
+it('starts in production on the stand-ins ALLOW_STAND_INS names, with a WARN line for each', async () => {
+  const install = await freshInstall({ migrated: true });
+  const started = await runMain({
+    ...install.env,
+    NODE_ENV: 'production',
+    ENCRYPTION_KEY: install.env.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'https://app.florin.example',
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+    COMPANY_NAME: 'Florin Ltd',
+    COMPANY_NUMBER: '12345678',
+    COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
+    COMPANY_FCA_REFERENCE: '987654',
+    ADMIN_PASSWORD: 'a-long-chosen-secret-1',
+    ALLOW_STAND_INS: 'market,chain:BTC,chain:ETH,chain:LTC,chain:BCH,chain:XRP,uploads',
+  });
+  expect(started.code).toBe(0);
+  expect(started.stdout).toContain('Florin is running');
+  const warnings = started.stderr.split('\n').filter((line) => line.startsWith('WARN '));
+  expect(warnings).toHaveLength(7);
+  expect(warnings).toContain(
+    'WARN production runs on a stand-in (ALLOW_STAND_INS=market): prices come from the simulated market, invented rather than an exchange’s',
+  );
+  expect(warnings.filter((line) => line.includes('ALLOW_STAND_INS=chain:'))).toHaveLength(5);
+}, 240_000);

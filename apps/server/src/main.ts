@@ -29,6 +29,9 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Production on a stand-in was asked for by name (ALLOW_STAND_INS); it must never pass unnoticed.
+  for (const standIn of config.allowedStandIns)
+    console.warn(`WARN production runs on a stand-in (ALLOW_STAND_INS=${standIn.part}): ${standIn.warning}`);
   // Until the app (and its logger) exists, a slow migration or start-up check goes to stderr.
   let log: Pick<FastifyBaseLogger, 'warn'> = console;
   const slowQueries = {

@@ -1,11 +1,26 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 
+/**
+ * Where each part's data comes from: a real service or the embedded stand-in
+ * (issue 44). `stand_ins_allowed` lists the stand-ins production runs on
+ * because ALLOW_STAND_INS names them.
+ */
+export const SourcesSchema = z.object({
+  market: z.enum(['simulated', 'kraken']),
+  chains: z.record(z.string(), z.enum(['node', 'simulated'])),
+  mail: z.enum(['smtp', 'dev-mailbox']),
+  uploads: z.enum(['s3', 'local']),
+  stand_ins_allowed: z.array(z.string()),
+});
+export type Sources = z.infer<typeof SourcesSchema>;
+
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   database: z.object({ reachable: z.boolean(), engine: z.enum(['pglite', 'postgres']) }),
   ledger: z.object({ ok: z.boolean(), violations: z.number().int(), checked_at: z.string() }),
+  sources: SourcesSchema,
 });
 export type Health = z.infer<typeof HealthSchema>;
 

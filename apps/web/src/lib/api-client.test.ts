@@ -15,6 +15,13 @@ const HEALTH: Health = {
   version: '0.1.0',
   database: { reachable: true, engine: 'pglite' },
   ledger: { ok: true, violations: 0, checked_at: '2024-01-01T00:00:00.000Z' },
+  sources: {
+    market: 'simulated',
+    chains: { BTC: 'simulated' },
+    mail: 'dev-mailbox',
+    uploads: 'local',
+    stand_ins_allowed: [],
+  },
 };
 
 const renameWallet = defineEndpoint({

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Health, Readiness } from '@florin/contracts';
+import type { Health, Readiness, Sources } from '@florin/contracts';
 import type { Engine } from '../../db/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger, type CheckResult, type DomainCheck } from '../../ledger/index.js';
@@ -13,6 +13,8 @@ export function createHealthService(deps: {
   version: string;
   domainChecks: readonly DomainCheck[];
   initialCheck?: CheckResult;
+  /** Where each part's data comes from (config.sources, the mailer actually built), reported as is. */
+  sources: Sources;
 }) {
   let lastCheck = deps.initialCheck;
   let running: Promise<CheckResult> | undefined;
@@ -59,6 +61,8 @@ export function createHealthService(deps: {
           violations: ledger?.violations.length ?? 0,
           checked_at: (ledger?.checkedAt ?? new Date()).toISOString(),
         },
+        // A stand-in does not make the instance unhealthy (production refused it unless told): it is shown.
+        sources: deps.sources,
       };
     },
   };

@@ -26,6 +26,7 @@ export { EnquiriesPage } from './enquiries/enquiries-page';
 export { FailedMailPage } from './mail/failed-mail-page';
 export { SanctionsPage } from './sanctions/sanctions-page';
 export { ReportsPage } from './reports/reports-page';
+export { SystemPage } from './system/system-page';
 export { ComplianceQueuePage as CompliancePage } from './compliance/compliance-queue-page';
 export { ComplianceCasePage } from './compliance/compliance-case-page';
 export { CustomersPage } from './customers/customers-page';

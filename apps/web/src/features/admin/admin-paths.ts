@@ -24,6 +24,7 @@ export const ADMIN_PATHS = {
   failedMail: '/admin/failed-mail',
   sanctions: '/admin/sanctions',
   reports: '/admin/reports',
+  system: '/admin/system',
 } as const;
 
 export function complianceCasePath(userId: number | string): string {

@@ -56,6 +56,7 @@ export const adminRoute: RouteObject = {
         { path: 'failed-mail', ...screen((pages) => pages.FailedMailPage) },
         { path: 'sanctions', ...screen((pages) => pages.SanctionsPage) },
         { path: 'reports', ...screen((pages) => pages.ReportsPage) },
+        { path: 'system', ...screen((pages) => pages.SystemPage) },
         { path: '*', ...screen((pages) => pages.AdminNotFound) },
       ],
     },

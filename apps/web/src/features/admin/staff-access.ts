@@ -81,6 +81,8 @@ export const ADMIN_NAV_LINKS: readonly AdminNavLink[] = [
   { label: 'Enquiries', to: ADMIN_PATHS.enquiries, roles: ENQUIRIES_SCREEN_ROLES },
   { label: 'Failed email', to: ADMIN_PATHS.failedMail, roles: FAILED_MAIL_SCREEN_ROLES },
   { label: 'Reports', to: ADMIN_PATHS.reports, roles: REPORTS_SCREEN_ROLES },
+  // Every staff member sees which parts run on stand-ins and how the price feeds are (issue 44).
+  { label: 'System', to: ADMIN_PATHS.system, roles: undefined },
 ];
 
 /** Where /admin takes a staff member: the first screen of the navigation their role may open. */

@@ -1,0 +1,40 @@
+import type { Sources } from '@florin/contracts';
+
+/** One part of Florin and where its data comes from, as the system screen lists it. */
+export type SourceRow = {
+  part: string;
+  source: string;
+  /** An embedded stand-in rather than the real service. */
+  standIn: boolean;
+  /** Production runs on the stand-in because ALLOW_STAND_INS names it. */
+  allowedByName: boolean;
+};
+
+const SOURCE_NAMES: Record<string, string> = {
+  simulated: 'Simulated',
+  kraken: 'Kraken',
+  node: 'Node',
+  smtp: 'Mail server (SMTP)',
+  'dev-mailbox': 'Dev mailbox',
+  s3: 'S3 bucket',
+  local: 'Local folder',
+};
+
+const STAND_INS = new Set(['simulated', 'dev-mailbox', 'local']);
+
+/** The market, each coin's chain, the mail and the uploads, in that order. */
+export function sourceRows(sources: Sources): SourceRow[] {
+  const allowed = new Set(sources.stand_ins_allowed);
+  const row = (part: string, key: string, source: string): SourceRow => ({
+    part,
+    source: SOURCE_NAMES[source] ?? source,
+    standIn: STAND_INS.has(source),
+    allowedByName: allowed.has(key),
+  });
+  return [
+    row('Market prices', 'market', sources.market),
+    ...Object.entries(sources.chains).map(([coin, source]) => row(`${coin} chain`, `chain:${coin}`, source)),
+    row('Mail', 'mail', sources.mail),
+    row('Uploaded documents', 'uploads', sources.uploads),
+  ];
+}

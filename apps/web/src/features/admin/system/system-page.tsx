@@ -1,0 +1,79 @@
+import { Badge, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useHealth } from './api/get-health';
+import { sourceRows, type SourceRow } from './source-rows';
+
+function SourceBadge({ row }: { row: SourceRow }) {
+  if (!row.standIn)
+    return (
+      <Badge color="teal" variant="light">
+        Live
+      </Badge>
+    );
+  return (
+    <Badge color={row.allowedByName ? 'red' : 'yellow'} variant="light">
+      {row.allowedByName ? 'Stand-in, allowed by ALLOW_STAND_INS' : 'Stand-in'}
+    </Badge>
+  );
+}
+
+function SourcesTable({ rows }: { rows: SourceRow[] }) {
+  return (
+    <Table verticalSpacing="xs" aria-label="Where each part's data comes from">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Part</Table.Th>
+          <Table.Th>Source</Table.Th>
+          <Table.Th>State</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.part}>
+            <Table.Td>
+              <Text size="sm">{row.part}</Text>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{row.source}</Text>
+            </Table.Td>
+            <Table.Td>
+              <SourceBadge row={row} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** `/admin/system` (every staff member): which parts run on live services and which on stand-ins. */
+export function SystemPage() {
+  const { data, isError } = useHealth();
+  return (
+    <Stack gap="md" maw={900}>
+      <title>System · Florin back office</title>
+      <Stack gap={2}>
+        <Title order={1} fz={{ base: 24, sm: 28 }}>
+          System
+        </Title>
+        <Text size="sm" c="dimmed">
+          Where this server's data comes from. A stand-in is the embedded simulation, the dev mailbox or the
+          local folder: production refuses each unless ALLOW_STAND_INS names it.
+        </Text>
+      </Stack>
+      <Paper withBorder radius="md" p="md">
+        <Title order={2} size="h4" mb="xs">
+          Sources
+        </Title>
+        {isError ? (
+          <Text size="sm" c="red">
+            The sources could not be loaded. Reload the page to try again.
+          </Text>
+        ) : data ? (
+          <SourcesTable rows={sourceRows(data.sources)} />
+        ) : (
+          <Loader size="sm" aria-label="Loading the sources" />
+        )}
+      </Paper>
+    </Stack>
+  );
+}
