@@ -45,12 +45,13 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
   run_as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --)
 fi
 # Production refuses to start without its key, a mail server, an https address and the company's details
-# (config.ts). Nothing is mailed here, so the mail server need not exist.
+# (config.ts). Nothing is mailed here, so the mail server need not exist. No exchange, node or bucket
+# either: the check allows those stand-ins by name.
 env -i PATH="$PATH" HOME="$data" NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" \
   ADMIN_PASSWORD='image-build-check-password' LOG_LEVEL=warn ENCRYPTION_KEY="$(openssl rand -base64 32)" \
   SMTP_URL=smtp://127.0.0.1:2525 PUBLIC_URL=https://florin.example \
   COMPANY_NAME='Florin Ltd' COMPANY_NUMBER=12345678 COMPANY_ADDRESS='1 Poultry, London EC2R 8EJ' \
-  COMPANY_FCA_REFERENCE=987654 \
+  COMPANY_FCA_REFERENCE=987654 ALLOW_STAND_INS=market,chain:BTC,chain:ETH,chain:LTC,chain:BCH,chain:XRP,uploads \
   "${run_as[@]}" node --import tsx apps/server/src/main.ts > "$data.log" 2>&1 &
 server_pid=$!
 
