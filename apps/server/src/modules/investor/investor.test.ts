@@ -12,7 +12,8 @@ import {
 import { ASSESSMENT_RULES, findQuestion } from '@florin/domain/appropriateness';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import {
   errorOf,
   liveCustomer,
@@ -117,14 +118,15 @@ describe('the first-investment journey', () => {
 
   it('walks a retail customer through categorisation, a failed assessment, the wait, a pass, the cooling-off and the warning; buying waits until the end, selling never', async () => {
     const customer = await newInvestor({ firstName: 'Ada' });
+    await bankDeposit(t, customer, '10000.00');
+    await coinDeposit(t, customer, 'btc', '0.01');
+    // Prices go stale after 10 seconds: driven after the deposits.
     const drive = await t.app.inject({
       method: 'POST',
       url: '/dev/market/drive',
       payload: { symbol: 'BTC/GBP', mid: '50000' },
     });
     expect(drive.statusCode, drive.body).toBe(200);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
-    await fund(t.ledger, db(), customer.id, 'BTC', 1_000_000n);
     expect(await journey(customer)).toMatchObject({
       step: 'categorisation',
       account_type: 'Individual',
