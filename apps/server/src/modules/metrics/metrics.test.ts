@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../http/auth.js';
 import { openDatabase } from '../../db/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import { createSessionStore } from '../auth/sessions.js';
 import { liveCustomer, newIdempotencyKey } from '../fiat/fiat.test-kit.js';
 import { connect } from '../realtime/realtime.test-kit.js';
@@ -82,7 +83,7 @@ describe('/metrics', () => {
     const before = sample(await scrape(), 'florin_ledger_journals_total') ?? 0;
     const customer = await liveCustomer(t);
     await t.database.db.updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-    await fund(t.ledger, t.database.db, customer.id, 'GBP', 1_000_000n);
+    await bankDeposit(t, customer, '10000.00');
     const drive = await t.app.inject({
       method: 'POST',
       url: '/dev/market/drive',
