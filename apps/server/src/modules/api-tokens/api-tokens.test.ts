@@ -12,7 +12,8 @@ import {
 } from '@florin/contracts';
 import { hashToken } from '../../security/secret-box.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import {
   errorOf,
   liveCustomer,
@@ -213,7 +214,7 @@ describe('generating, listing and deleting API tokens', () => {
 describe('API tokens on the customer API', () => {
   it('a READ token reads the balance by header and by ?token=, and is refused a trade', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'GBP', 123_45n);
+    await bankDeposit(t, customer, '123.45');
     const { token } = await firstToken(customer);
 
     const byHeader = await withToken(token, { method: 'GET', url: '/api/v1/balance?percentage=true' });
@@ -255,7 +256,7 @@ describe('API tokens on the customer API', () => {
 
   it('a TRADE token quotes and executes a trade without a CSRF header, and the ledger holds', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_00n);
+    await bankDeposit(t, customer, '1000.00');
     const drive = await t.app.inject({
       method: 'POST',
       url: '/dev/market/drive',
@@ -326,7 +327,7 @@ describe('API tokens on the customer API', () => {
 
   it('a WITHDRAW SAVED ADDRESS token withdraws only to a saved address; WITHDRAW ANY ADDRESS anywhere', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'BTC', 100_000_000n);
+    await coinDeposit(t, customer, 'btc', '1');
     const saved = await db()
       .insertInto('whitelisted_wallets')
       .values({
