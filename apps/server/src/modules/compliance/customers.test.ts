@@ -16,7 +16,8 @@ import {
 } from '@florin/contracts';
 import { createKycTestApp, type KycTestApp } from '../kyc/kyc.test-kit.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import type { Browser } from '../../test/browser.js';
 import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
 import { balanceOf, errorOf, liveCustomer, readyBankAccount, withdraw } from '../fiat/fiat.test-kit.js';
@@ -114,11 +115,10 @@ describe("a customer's page", () => {
   });
 
   it('shows balances per asset as decimal strings, and the ledger history page by page', async () => {
-    const db = t.database.db;
-    const customer = await insertCustomer(db);
-    await fund(t.ledger, db, customer.id, 'GBP', 123_456n);
-    await fund(t.ledger, db, customer.id, 'BTC', 1n);
-    await fund(t.ledger, db, customer.id, 'ETH', 1_000_000_000_000_000_001n);
+    const customer = await liveCustomer(t);
+    await bankDeposit(t, customer, '1234.56');
+    await coinDeposit(t, customer, 'btc', '0.00000001');
+    await coinDeposit(t, customer, 'eth', '1.000000000000000001');
 
     const balances = await finance.browser.get(`/api/admin/customers/${customer.id}/balances`);
     expect(balances.statusCode).toBe(200);
@@ -151,7 +151,7 @@ describe("a customer's page", () => {
       ['BTC', '0.00000001', '0.00000001', 'crypto_deposit'],
       ['GBP', '1234.56', '1234.56', 'fiat_deposit'],
     ]);
-    await expectLedgerToHold(db);
+    await expectLedgerToHold(t.database.db);
   });
 
   it('lists the sessions still open, with address, browser and when last seen', async () => {
@@ -314,7 +314,7 @@ describe('helping a customer', () => {
     const db = t.database.db;
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db, customer.id, 'GBP', 100_000n);
+    await bankDeposit(t, customer, '1000.00');
     const path = `/api/admin/customers/${customer.id}/email-codes`;
     const on = await support.browser.post(path, {
       enabled: true,
