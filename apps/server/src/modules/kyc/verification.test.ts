@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { parseAmount } from '@florin/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, TermDepositCoinSchema, type User } from '@florin/contracts';
 import { changedTables, databaseFingerprint } from '../../test/fingerprint.js';
 import { signedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
-import { expectLedgerToHold, fund } from '../../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../../test/deposits.js';
+import { expectLedgerToHold } from '../../test/ledger.js';
 import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
 import { insertDocument } from '../compliance/customers.test-kit.js';
 import {
@@ -29,15 +29,19 @@ import { createVerificationGate } from './verification.js';
 
 let t: TestApp;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  // Live prices, so a refused trade is refused for the verification, not for stale prices.
+/** Live prices, so a refused trade is refused for the verification, not for stale prices. */
+async function livePrices(): Promise<void> {
   const driven = await t.app.inject({
     method: 'POST',
     url: '/dev/market/drive',
     payload: { symbol: 'BTC/GBP', mid: '30000' },
   });
   expect(driven.statusCode, driven.body).toBe(200);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await livePrices();
 });
 afterAll(async () => {
   await t.close();
@@ -49,9 +53,11 @@ const db = () => t.database.db;
 async function fundedCustomer(): Promise<FiatCustomer> {
   const customer = await liveCustomer(t);
   await db().updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-  await fund(t.ledger, db(), customer.id, 'GBP', parseAmount('1000', 'GBP'));
-  await fund(t.ledger, db(), customer.id, 'BTC', parseAmount('1', 'BTC'));
-  await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+  await bankDeposit(t, customer, '1000');
+  await coinDeposit(t, customer, 'btc', '1');
+  await coinDeposit(t, customer, 'eth', '1');
+  // Prices go stale after 10 seconds: the deposits took some of them.
+  await livePrices();
   return customer;
 }
 
