@@ -62,7 +62,11 @@ export function registerCustomerApi(app: FastifyInstance, deps: AppDeps, service
     }),
   });
   registerPortfolioRoutes(app, {
-    portfolio: createPortfolioService({ repository: createPortfolioRepository(db), market }),
+    portfolio: createPortfolioService({
+      repository: createPortfolioRepository(db),
+      market,
+      copyCsv: deps.database.copyCsv,
+    }),
   });
   registerTaxRoutes(app, { tax: createTaxService({ repository: createTaxRepository(db), clock }) });
   registerCarfRoutes(app, {

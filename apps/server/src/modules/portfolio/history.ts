@@ -7,18 +7,18 @@ import {
   type HistoryPage,
   type PendingTransactions,
 } from '@florin/contracts';
+import type { CsvCopy } from '../../db/copy-out.js';
 import { csvLine } from '../../http/csv.js';
 import { readPage } from '../../http/pages.js';
 import { assetOfCoinId, readAssetInfo, type AssetInfo } from './asset-info.js';
+import { historyCsvQuery } from './export-query.js';
+import { crlfLineEnds } from './line-ends.js';
 import type { HistoryScope, PortfolioRepository } from './repository.js';
 import { toPendingTransaction, toTransaction } from './transactions.js';
 
-/** Journals read per batch of the export: big enough to amortise the round trip, small enough to keep memory flat. */
-const EXPORT_BATCH = 1000;
-
 /** The customer's transaction history: the pages, the withdrawals still pending, the CSV export. */
-export function createPortfolioHistory(deps: { repository: PortfolioRepository }) {
-  const { repository } = deps;
+export function createPortfolioHistory(deps: { repository: PortfolioRepository; copyCsv: CsvCopy }) {
+  const { repository, copyCsv } = deps;
 
   async function scopeOf(
     userId: string,
@@ -63,47 +63,23 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository }
     },
 
     /**
-     * `Crypto History.csv`, newest first, read in batches by journal id
-     * (keyset), so memory stays flat however long the history is.
+     * `Crypto History.csv`, newest first: the header, then PostgreSQL's own
+     * COPY of the rows (export-query.ts), streamed as the client reads it, its
+     * line ends made CRLF like the header's.
      */
     exportCsv(userId: string): Readable {
-      async function* lines(): AsyncGenerator<string> {
-        const assets = await readAssetInfo(repository);
-        const scope = await scopeOf(userId, [], undefined, assets);
-        yield csvLine(HISTORY_CSV_COLUMNS);
-        const batchBefore = (before?: string) =>
-          repository.listJournals(userId, scope, { limit: EXPORT_BATCH, offset: 0, before });
-        // The next batch is read while this one is formatted: the database and Node work side by side.
-        let next = batchBefore();
+      const rows = copyCsv(historyCsvQuery(userId));
+      async function* file(): AsyncGenerator<Buffer> {
+        const toCrlf = crlfLineEnds();
+        yield Buffer.from(csvLine(HISTORY_CSV_COLUMNS));
         try {
-          for (;;) {
-            const batch = await next;
-            if (batch.length === 0) return;
-            next = batchBefore(batch.at(-1)!.journal_id);
-            let chunk = '';
-            for (const journal of batch) {
-              const row = toTransaction(journal, assets);
-              chunk += csvLine([
-                row.created_at,
-                row.label,
-                row.coin_symbol,
-                row.direction === 'out' ? `-${row.amount}` : row.amount,
-                row.currency_code ?? '',
-                row.price ?? '',
-                row.gbp_amount ?? '',
-                row.fee,
-                row.net_amount ?? '',
-                row.id,
-              ]);
-            }
-            yield chunk;
-          }
+          for await (const chunk of rows) yield toCrlf(chunk as Buffer);
         } finally {
-          // A client that went away leaves one read in flight; its outcome no longer matters.
-          next.catch(() => undefined);
+          // A client that went away stops reading here: the COPY is ended and its connection let go.
+          rows.destroy();
         }
       }
-      return Readable.from(lines());
+      return Readable.from(file(), { objectMode: false });
     },
   };
 }

@@ -75,15 +75,14 @@ function filterCondition(filter: HistoryFilter, isCoinAccount: boolean): RawBuil
  * first, from the (account_id, journal_id) index; null when no filter can
  * match on this account (a fiat account has no buys of its own).
  */
-function accountJournals(account: UserAccountRow, scope: HistoryScope, limit: number, before?: string) {
+function accountJournals(account: UserAccountRow, scope: HistoryScope, limit: number) {
   const isCoin = scope.assetKinds.get(account.asset) === 'coin' && account.kind === 'available';
   const conditions = scope.filters.map((filter) => filterCondition(filter, isCoin)).filter((c) => c !== null);
   if (scope.filters.length > 0 && conditions.length === 0) return null;
   const filtered = conditions.length > 0 ? sql`AND (${sql.join(conditions, sql` OR `)})` : sql``;
   const joinJournals = conditions.length > 0 ? sql`JOIN journals j ON j.id = e.journal_id` : sql``;
-  const cursor = before === undefined ? sql`` : sql`AND e.journal_id < ${before}`;
   return sql`(SELECT e.journal_id FROM entries e ${joinJournals}
-    WHERE e.account_id = ${account.id} ${cursor} ${filtered}
+    WHERE e.account_id = ${account.id} ${filtered}
     ORDER BY e.journal_id DESC LIMIT ${limit})`;
 }
 
@@ -96,11 +95,11 @@ export function createPortfolioRepository(db: Kysely<DB>) {
   async function listJournals(
     userId: string,
     scope: HistoryScope,
-    options: { limit: number; offset: number; before?: string },
+    options: { limit: number; offset: number },
   ): Promise<HistoryJournal[]> {
     const perAccount = options.offset + options.limit;
     const parts = scope.accounts
-      .map((account) => accountJournals(account, scope, perAccount, options.before))
+      .map((account) => accountJournals(account, scope, perAccount))
       .filter((part) => part !== null);
     if (parts.length === 0) return [];
     const result = await sql<HistoryJournal>`

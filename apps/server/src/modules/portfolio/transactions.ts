@@ -12,7 +12,8 @@ import { fromMinorUnits } from '@florin/domain';
 import type { AssetInfo } from './asset-info.js';
 import type { HistoryJournal, PendingWithdrawalRow } from './repository.js';
 
-const JOURNAL_TYPES: Record<string, TransactionType> = {
+/** The type each kind of journal shows as (a trade's is Buy or Sell, by its coin leg); any other kind: 11. */
+export const JOURNAL_TYPES: Record<string, TransactionType> = {
   crypto_deposit: 3,
   crypto_withdrawal: 4,
   fiat_deposit: 5,
