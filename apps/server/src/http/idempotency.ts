@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AppError, IDEMPOTENCY_KEY_HEADER } from '@florin/contracts';
 import type { DB } from '../db/schema.js';
-import { hashRequest } from '../ledger/index.js';
+import { assertSameRequest, hashRequest } from '../ledger/index.js';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9:._-]{8,100}$/;
 
@@ -42,7 +42,7 @@ export function idempotentRequest<Row extends StoredRequest, Answer>(spec: {
   async function replay(executor: Kysely<DB>): Promise<{ answer: Answer } | undefined> {
     const earlier = await spec.find(executor);
     if (!earlier) return undefined;
-    if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+    assertSameRequest(earlier, requestHash);
     return { answer: spec.answer(earlier) };
   }
 

@@ -5,6 +5,7 @@ import { accountKey, resolveAccounts, type Executor, type ResolvedAccount } from
 import type { PostHoldInput } from './holds.js';
 import {
   assertBalanced,
+  assertSameRequest,
   hashRequest,
   LedgerProgrammingError,
   toJson,
@@ -65,7 +66,7 @@ export async function postHolds(
     inputs.forEach((input, index) => {
       const prior = earlier.get(input.idempotencyKey);
       if (prior) {
-        if (prior.request_hash !== hashes[index]) throw new AppError('IDEMPOTENCY_CONFLICT');
+        assertSameRequest(prior, hashes[index] ?? '');
         results[index] = { journalId: prior.id, replayed: true };
         return;
       }

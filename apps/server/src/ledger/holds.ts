@@ -13,6 +13,7 @@ import {
 import type { HoldReason } from './hold-reasons.js';
 import {
   assertBalanced,
+  assertSameRequest,
   callPostJournal,
   hashRequest,
   LedgerProgrammingError,
@@ -89,7 +90,7 @@ export async function placeHold(
         .select(['id', 'request_hash'])
         .where('idempotency_key', '=', input.idempotencyKey)
         .executeTakeFirstOrThrow();
-      if (existing.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+      assertSameRequest(existing, requestHash);
       return { holdId: existing.id, replayed: true };
     }
     const updated = await sql`
@@ -123,7 +124,7 @@ export async function postHold(
       .where('idempotency_key', '=', input.idempotencyKey)
       .executeTakeFirst();
     if (earlier) {
-      if (earlier.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+      assertSameRequest(earlier, requestHash);
       return { journalId: earlier.id, replayed: true };
     }
     if (hold.status !== 'pending') throw new AppError('CONFLICT', 'This hold is already resolved.');

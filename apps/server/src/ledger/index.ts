@@ -23,7 +23,7 @@ export {
   type HoldReason,
 } from './hold-reasons.js';
 export { JOURNAL_KINDS, type JournalKind } from './journal-kinds.js';
-export { hashRequest } from './journals.js';
+export { assertSameRequest, hashRequest } from './journals.js';
 export {
   createLedger,
   LedgerProgrammingError,

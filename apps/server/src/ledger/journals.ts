@@ -35,6 +35,11 @@ export function hashRequest(value: unknown): string {
   return createHash('sha256').update(toJson(value)).digest('hex');
 }
 
+/** What a key stored must come from this request: the same key with another request is a 409 (LEDGER.md). */
+export function assertSameRequest(stored: { request_hash: string | null }, requestHash: string): void {
+  if (stored.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
+}
+
 export function assertBalanced(postings: readonly Posting[]): void {
   if (postings.length < 2) throw new LedgerProgrammingError('a journal needs at least two postings');
   const sums = new Map<AssetCode, bigint>();
