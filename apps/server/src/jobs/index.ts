@@ -31,10 +31,14 @@ function listLeaderJobs(config: Config, services: AppServices): LeaderJob[] {
       run: () => services.termDeposits.payMatured(),
     },
     {
-      // Personal data five years after an account's access ended (issue 13); hourly is plenty.
+      // Personal data five years after an account's access ended (issue 13), and sent mail after
+      // 30 days (MAIL_SENT_RETENTION_MS); hourly is plenty.
       name: 'retention',
       intervalMs: 3_600_000,
-      run: () => services.closure.eraseExpired(),
+      run: async () => {
+        await services.closure.eraseExpired();
+        await services.notifier.pruneSent();
+      },
     },
     {
       // Customers over the £15,000 who answered No that a trade's own check missed; hourly is plenty.

@@ -111,6 +111,16 @@ export function createOutboxRepository(db: Kysely<DB>) {
         .execute();
     },
 
+    /** Sent mail older than `before`: its envelope has served its purpose. */
+    async deleteSentBefore(before: Date): Promise<number> {
+      const result = await db
+        .deleteFrom('mail_outbox')
+        .where('status', '=', 'sent')
+        .where('sent_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows); // a row count, not money
+    },
+
     async countFailed(): Promise<number> {
       const { count } = await db
         .selectFrom('mail_outbox')

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { mailTo } from '../../test/browser.js';
 import { testClock } from '../../test/clock.js';
 import { readyCustomer, requestWithdrawal } from '../fiat/fiat.test-kit.js';
-import { MAIL_CLAIM_MS, MAIL_MAX_ATTEMPTS, retryDelayMs } from './outbox.js';
+import { MAIL_CLAIM_MS, MAIL_MAX_ATTEMPTS, MAIL_SENT_RETENTION_MS, retryDelayMs } from './outbox.js';
 import { createNotifier } from './service.js';
 
 /** What a server started on the same database runs as its sender (jobs/index.ts runs it every few seconds). */
@@ -85,6 +85,46 @@ describe('a mail written with its change', () => {
       sent: 0,
       failed: 0,
     });
+  });
+});
+
+describe('the retention of sent mail', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('prunes a sent mail 30 days after it was sent, and keeps mail not yet sent', async () => {
+    const sender = freshSender(t, createDevMailbox(t.database.db));
+    const rowsOf = (userId: number) =>
+      t.database.db
+        .selectFrom('mail_outbox')
+        .select(['event', 'status'])
+        .where('user_id', '=', userId)
+        .orderBy('id')
+        .execute();
+    const customer = await readyCustomer(t);
+    await requestWithdrawal(customer, '100');
+    const sent = await rowsOf(customer.id);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((row) => row.status === 'sent')).toBe(true);
+    // A mail the sender has not sent yet: written for it, not yet due to its writer's send.
+    testClock.advance(MAIL_SENT_RETENTION_MS - 60_000);
+    await sender.notify(
+      { id: customer.id, email: customer.email, login_notifications: true, loginout_notifications: true },
+      'account_on_hold',
+      { firstName: 'Ada' },
+      { executor: t.database.db },
+    );
+
+    expect(await sender.pruneSent()).toBe(0);
+    expect(await rowsOf(customer.id)).toHaveLength(sent.length + 1);
+    testClock.advance(120_000);
+    expect(await sender.pruneSent()).toBeGreaterThanOrEqual(sent.length);
+    expect(await rowsOf(customer.id)).toEqual([{ event: 'account_on_hold', status: 'pending' }]);
   });
 });
 

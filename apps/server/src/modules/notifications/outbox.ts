@@ -20,6 +20,11 @@ const BATCHES_PER_RUN = 10;
  */
 export const MAIL_CLAIM_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 30_000;
+/**
+ * How long a sent mail's envelope (who, what about, when) is kept: long enough to answer "did you
+ * send it?", then pruned by the retention job. Failed and pending mail is kept until sent or resent.
+ */
+export const MAIL_SENT_RETENTION_MS = 30 * 24 * 3_600_000;
 const LONGEST_WAIT_MS = 3_600_000;
 
 /** The wait after the `attempts`-th failed attempt: 30 s, doubling, at most an hour. */
@@ -111,6 +116,9 @@ export function createMailOutbox(deps: {
         deps.log.error({ err: error, mailId: queued.id }, 'mail not sent, left to the sender');
       }
     },
+
+    /** Deletes sent mail older than MAIL_SENT_RETENTION_MS; how many it deleted. */
+    pruneSent: (): Promise<number> => repository.deleteSentBefore(later(-MAIL_SENT_RETENTION_MS)),
 
     /** The sender: every due mail, in small batches, each claimed so no other sender sends it too. */
     async deliverPending(): Promise<{ sent: number; failed: number }> {

@@ -144,5 +144,8 @@ export function createNotifier(deps: {
 
     /** The sender's run (a leader job, jobs/index.ts): every due mail, with retries and backoff. */
     deliverPending: () => outbox.deliverPending(),
+
+    /** Part of the retention job (jobs/index.ts): sent mail past its 30 days is deleted. */
+    pruneSent: () => outbox.pruneSent(),
   };
 }
