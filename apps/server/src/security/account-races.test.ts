@@ -4,7 +4,8 @@ import { ADMIN_TEXTS, AUTH_TEXTS, ENQUIRY_TEXTS, FIAT_TEXTS } from '@florin/cont
 import { freshTotpCode, insertStaff, signInStaff, signedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, linkInMail, type Browser } from '../test/browser.js';
-import { expectLedgerToHold, fund } from '../test/ledger.js';
+import { bankDeposit } from '../test/deposits.js';
+import { expectLedgerToHold } from '../test/ledger.js';
 import { createAuthRepository } from '../modules/auth/repository.js';
 import { mailSubjects } from '../modules/compliance/customers.test-kit.js';
 import {
@@ -229,7 +230,7 @@ describe('one-time codes', () => {
   it('of 50 fiat withdrawals with one e-mailed code, one is made', async () => {
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+    await bankDeposit(t, customer, '10000.00');
     await db()
       .updateTable('users')
       .set({ platform_2fa_mobile: true })
@@ -256,7 +257,7 @@ describe('one-time codes', () => {
   it('of 50 fiat withdrawals with one authenticator code, one is made', async () => {
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db(), customer.id, 'GBP', 1_000_000n);
+    await bankDeposit(t, customer, '10000.00');
     const { secret } = await enableTwoFactor(customer.browser);
     const passcode = freshTotpCode(secret);
     const answers = await race(() => withdraw(customer, { amount: '30', passcode }));

@@ -10,11 +10,12 @@ import {
   TradingTermsSchema,
   type Quote,
 } from '@florin/contracts';
-import { notional, parseAmount, tradeFee } from '@florin/domain';
+import { formatAmount, notional, parseAmount, tradeFee } from '@florin/domain';
 import { freshTotpCode, signedInStaff, type SignedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { type Browser } from '../test/browser.js';
-import { expectLedgerToHold, fund, uniqueKey } from '../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../test/deposits.js';
+import { expectLedgerToHold, uniqueKey } from '../test/ledger.js';
 import { mailSubjects } from '../modules/compliance/customers.test-kit.js';
 import {
   balanceOf,
@@ -103,7 +104,7 @@ async function trader(gbp: bigint, platform: 1 | 2 = 1): Promise<Customer> {
   const customer = await liveCustomer(t);
   if (platform === 2)
     await db().updateTable('users').set({ platform }).where('id', '=', customer.id).execute();
-  if (gbp > 0n) await fund(t.ledger, db(), customer.id, 'GBP', gbp);
+  if (gbp > 0n) await bankDeposit(t, customer, formatAmount(gbp, 'GBP'));
   return customer;
 }
 
@@ -214,7 +215,7 @@ describe('limit orders', () => {
     // What a limit buy of 0.01 BTC at £19,000 holds: the most it may spend, fee included.
     const value = notional(1_000_000n, 'BTC', '19000', 'GBP', 'ceil');
     const whole = value + tradeFee(value, feePercent);
-    await fund(t.ledger, db(), customer.id, 'GBP', whole);
+    await bankDeposit(t, customer, formatAmount(whole, 'GBP'));
 
     const answers = await race(() => limitOrder(customer, { order_qty: '0.01', price: '19000' }));
     expect(tally(answers)).toEqual({ 200: 1, 400: COPIES - 1 });
@@ -231,7 +232,7 @@ describe('limit orders', () => {
 describe('term deposits', () => {
   it('of 50 deposits each of the whole available balance, one locks it', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+    await coinDeposit(t, customer, 'eth', '1');
     const day = await ethTerm(customer);
 
     const answers = await race(() =>
@@ -340,7 +341,7 @@ describe('idempotent replay', () => {
   it('answers 50 copies of one fiat withdrawal of the whole balance, with one key, with the one withdrawal', async () => {
     const customer = await liveCustomer(t);
     await readyBankAccount(t, customer);
-    await fund(t.ledger, db(), customer.id, 'GBP', 10_000n);
+    await bankDeposit(t, customer, '100.00');
     const key = newIdempotencyKey();
     const answers = await race(() => withdraw(customer, { amount: '100' }, key));
     expectOneAnswer(answers);
@@ -354,7 +355,7 @@ describe('idempotent replay', () => {
 
   it('answers 50 copies of one crypto withdrawal of the whole balance, with one key, with the one withdrawal', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'BTC', 10_000_000n);
+    await coinDeposit(t, customer, 'btc', '0.1');
     const key = newIdempotencyKey();
     const answers = await race(() =>
       customer.browser.post(
@@ -384,7 +385,7 @@ describe('idempotent replay', () => {
 
   it('answers 50 copies of one term deposit of the whole balance, with one key, with the one deposit', async () => {
     const customer = await liveCustomer(t);
-    await fund(t.ledger, db(), customer.id, 'ETH', parseAmount('1', 'ETH'));
+    await coinDeposit(t, customer, 'eth', '1');
     const day = await ethTerm(customer);
     const key = newIdempotencyKey();
     const answers = await race(() =>
@@ -430,7 +431,7 @@ describe('idempotent replay', () => {
   it('answers 50 copies of one limit sell of the whole balance, with one key, with the one order', async () => {
     await drive('20000');
     const customer = await trader(0n, 2);
-    await fund(t.ledger, db(), customer.id, 'BTC', 1_000_000n);
+    await coinDeposit(t, customer, 'btc', '0.01');
     const key = newIdempotencyKey();
     const answers = await race(() =>
       customer.browser.post(
