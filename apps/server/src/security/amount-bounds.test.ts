@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_LARGE_TEXTS } from '@florin/contracts';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { fund } from '../test/ledger.js';
+import { bankDeposit } from '../test/deposits.js';
 import {
   errorOf,
   liveCustomer,
@@ -23,7 +23,7 @@ beforeAll(async () => {
   t = await createTestApp();
   customer = await liveCustomer(t);
   await t.database.db.updateTable('users').set({ platform: 2 }).where('id', '=', customer.id).execute();
-  await fund(t.ledger, t.database.db, customer.id, 'GBP', 1_000_000n);
+  await bankDeposit(t, customer, '10000.00');
   const driven = await t.app.inject({
     method: 'POST',
     url: '/dev/market/drive',

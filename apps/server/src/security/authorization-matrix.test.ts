@@ -11,7 +11,8 @@ import {
   withdraw,
   type FiatCustomer,
 } from '../modules/fiat/fiat.test-kit.js';
-import { expectLedgerToHold, fund } from '../test/ledger.js';
+import { bankDeposit, coinDeposit } from '../test/deposits.js';
+import { expectLedgerToHold } from '../test/ledger.js';
 import { signedInStaff, STAFF_PASSWORD, type SignedInStaff } from '../test/admin.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createBrowser, type Browser } from '../test/browser.js';
@@ -265,8 +266,8 @@ async function plantOwnersObjects(): Promise<{ owner: FiatCustomer; probes: Prob
 
   // The money objects, made as the owner makes them: each holds the owner's funds.
   await readyBankAccount(t, owner);
-  await fund(t.ledger, db, owner.id, 'GBP', 10_000n);
-  await fund(t.ledger, db, owner.id, 'BTC', 20_000_000n);
+  await bankDeposit(t, owner, '100.00');
+  await coinDeposit(t, owner, 'btc', '0.2');
   expect((await withdraw(owner, { amount: '50' })).statusCode).toBe(200);
   const cryptoWithdrawal = await owner.browser.post(
     '/api/v1/crypto/send-verify-withdraw',
