@@ -24,7 +24,11 @@ export function uniqueKey(prefix = 'test'): string {
   return `${prefix}:${process.pid}:${Date.now()}:${keys}`;
 }
 
-/** Funds a customer as a bank transfer would (Dr bank / Cr customer). */
+/**
+ * Funds an account as a bank transfer would (Dr bank / Cr customer), by posting the journal itself.
+ * For ledger-level tests only (the ledger, its checker, the data folder, the app's transaction
+ * plumbing): a test of a customer's flow or a read model funds through test/deposits.ts (issue 41).
+ */
 export async function fund(
   ledger: Ledger,
   db: Kysely<DB>,
