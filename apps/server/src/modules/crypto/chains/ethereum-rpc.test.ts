@@ -1,34 +1,31 @@
-import ganache from 'ganache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.js';
 import { balanceOf, expectCryptoLedgerToHold, liveCustomer, otherInstance } from '../crypto.test-kit.js';
+import { startAnvil, type Anvil } from './anvil.test-kit.js';
 import { createEthereumRpcClient } from './ethereum-rpc.js';
 import { createJsonRpc } from './json-rpc.js';
 
 /**
- * The Ethereum adapter against a real development node: ganache (from npm)
+ * The Ethereum adapter against a real development node: anvil (Foundry's, from npm)
  * on loopback, with its deterministic funded accounts. A payment to the
  * customer's derived address is credited after the coin's confirmations.
  */
 
-let node: ReturnType<typeof ganache.server>;
+let node: Anvil;
 let url: string;
 let t: TestApp;
 
 beforeAll(async () => {
-  // ganache 7's typings resolve its options to `undefined` under this TypeScript: the shape is its documented one.
-  const options = { logging: { quiet: true }, wallet: { deterministic: true }, chain: { chainId: 1337 } };
-  node = ganache.server(options as never);
-  await node.listen(0, '127.0.0.1');
-  url = `http://127.0.0.1:${node.address().port}`;
+  node = await startAnvil();
+  url = node.url;
   t = await createTestApp();
 }, 60_000);
 afterAll(async () => {
   await t.close();
-  await node.close();
+  await node.stop();
 });
 
-describe('the Ethereum JSON-RPC adapter on a local ganache node', () => {
+describe('the Ethereum JSON-RPC adapter on a local anvil node', () => {
   it('credits a real transfer after the configured confirmations, once, and ignores strangers', async () => {
     const call = createJsonRpc(url);
     const [funder] = await call<string[]>('eth_accounts');
@@ -44,7 +41,7 @@ describe('the Ethereum JSON-RPC adapter on a local ganache node', () => {
     await call('eth_sendTransaction', [
       { from: funder, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
     ]);
-    // ganache mines each transaction into its own block at once: the payment has two confirmations.
+    // anvil mines each transaction into its own block at once: the payment has two confirmations.
     expect(await service.watchOnce(['ETH'])).toMatchObject({ seen: 1, credited: 0 });
     const pending = await customer.get('/api/v1/user/crypto-deposits?coin=eth');
     expect(pending.json<{ data: unknown[] }>().data).toEqual([
