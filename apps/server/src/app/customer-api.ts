@@ -96,10 +96,9 @@ export function registerCustomerApi(app: FastifyInstance, deps: AppDeps, service
       repository: createEnquiryRepository(db),
       limits,
       mail: createEnquiryMailer({
-        mailer: deps.mailer,
+        notifier,
         mailboxes: enquiryMailboxesFrom(config),
         publicUrl: config.publicUrl,
-        log: app.log,
       }),
     }),
   });

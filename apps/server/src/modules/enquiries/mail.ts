@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import { ENQUIRY_TYPE_LABELS, OPENING_HOURS, ukDateTime, type EnquiryType } from '@florin/contracts';
-import type { Mailer } from '../../adapters/mail/mailer.js';
 import type { Config } from '../../config.js';
+import type { DB } from '../../db/schema.js';
 import type { Rendered } from '../notifications/catalogue.js';
-import { renderMail } from '../notifications/service.js';
+import { renderMail, type Notifier, type QueuedMail } from '../notifications/service.js';
 import type { EnquiryRow } from './repository.js';
 
 /** Where each type goes (issue 12): support and general enquiries to support, the others to their teams. */
@@ -57,39 +57,49 @@ const ENQUIRY_MAILS = {
 
 export type EnquiryMailer = ReturnType<typeof createEnquiryMailer>;
 
+/** An enquiry's two mails, written to the outbox with the enquiry. */
+export type EnquiryMails = { forward: QueuedMail; acknowledgement: QueuedMail };
+
 export function createEnquiryMailer(deps: {
-  mailer: Mailer;
+  notifier: Pick<Notifier, 'queueMessage' | 'deliver'>;
   mailboxes: EnquiryMailboxes;
   publicUrl: string;
-  log: FastifyBaseLogger;
 }) {
   const listUrl = `${deps.publicUrl}/admin/enquiries`;
 
   return {
-    /** To the type's mailbox, replying to the visitor. False when the mail failed (logged): the back office still lists it. */
-    async forward(enquiry: EnquiryRow): Promise<boolean> {
-      try {
-        await deps.mailer.send({
+    /**
+     * In the enquiry's transaction: the forward to the type's mailbox, replying to the visitor, and
+     * the acknowledgement to the visitor, a reply to which reaches the team the enquiry went to.
+     */
+    async queue(trx: Kysely<DB>, enquiry: EnquiryRow): Promise<EnquiryMails> {
+      const forward = await deps.notifier.queueMessage(
+        trx,
+        {
           ...renderMail(deps.mailboxes[enquiry.type], ENQUIRY_MAILS.forward({ enquiry, listUrl })),
           replyTo: enquiry.email,
-        });
-        return true;
-      } catch (error) {
-        deps.log.error({ err: error, enquiryId: enquiry.id }, 'enquiry not forwarded');
-        return false;
-      }
-    },
-
-    /** To the visitor; a reply to it reaches the team the enquiry went to. */
-    async acknowledge(enquiry: EnquiryRow): Promise<void> {
-      try {
-        await deps.mailer.send({
+        },
+        'enquiry_forward',
+      );
+      const acknowledgement = await deps.notifier.queueMessage(
+        trx,
+        {
           ...renderMail(enquiry.email, ENQUIRY_MAILS.acknowledgement()),
           replyTo: deps.mailboxes[enquiry.type],
-        });
-      } catch (error) {
-        deps.log.error({ err: error, enquiryId: enquiry.id }, 'enquiry acknowledgement not sent');
-      }
+        },
+        'enquiry_acknowledgement',
+      );
+      return { forward, acknowledgement };
+    },
+
+    /**
+     * After the commit. False when the forward was not sent now (logged): the back office lists the
+     * enquiry as not forwarded, and the outbox's sender retries the mail.
+     */
+    async deliver(mails: EnquiryMails): Promise<boolean> {
+      const isForwarded = await deps.notifier.deliver(mails.forward);
+      await deps.notifier.deliver(mails.acknowledgement);
+      return isForwarded;
     },
   };
 }

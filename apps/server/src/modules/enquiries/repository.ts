@@ -23,8 +23,13 @@ export function createEnquiryRepository(db: Kysely<DB>) {
   };
 
   return {
-    insert(type: EnquiryType, body: EnquiryBody): Promise<EnquiryRow> {
-      return db
+    /** Runs `work` in one transaction: the enquiry and its mails commit together. */
+    transaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
+    insert(type: EnquiryType, body: EnquiryBody, executor: Kysely<DB> = db): Promise<EnquiryRow> {
+      return executor
         .insertInto('enquiries')
         .values({ type, ...body })
         .returning(COLUMNS)

@@ -48,15 +48,17 @@ export function createEnquiryService(deps: EnquiryServiceDeps) {
   const { repository, limits, mail } = deps;
   return {
     /**
-     * Keeps the enquiry, then mails it on: the row is what counts, so a mail
-     * that fails never loses an enquiry (the back office lists it unforwarded).
+     * Keeps the enquiry with its mails in the outbox, then sends them: the row is what counts, so a
+     * mail that fails never loses an enquiry (the back office lists it unforwarded, the outbox retries).
      */
     async send(type: EnquiryType, body: EnquiryBody, meta: { ip: string }): Promise<{ message: string }> {
       await limits.take(ENQUIRY_LIMITS.perIp, meta.ip);
       await limits.take(ENQUIRY_LIMITS.perEmail, body.email);
-      const enquiry = await repository.insert(type, body);
-      if (await mail.forward(enquiry)) await repository.markForwarded(enquiry.id);
-      await mail.acknowledge(enquiry);
+      const { enquiry, mails } = await repository.transaction(async (trx) => {
+        const inserted = await repository.insert(type, body, trx);
+        return { enquiry: inserted, mails: await mail.queue(trx, inserted) };
+      });
+      if (await mail.deliver(mails)) await repository.markForwarded(enquiry.id);
       return { message: ENQUIRY_TEXTS.sent };
     },
 

@@ -106,14 +106,18 @@ export function createMailOutbox(deps: {
       return { id, heldUntil };
     },
 
-    /** Sends a mail its writer queued, once committed; if the writer took too long, the sender has it. */
-    async deliver(queued: QueuedMail): Promise<void> {
+    /**
+     * Sends a mail its writer queued, once committed; if the writer took too long, the sender has it.
+     * True when this call sent it.
+     */
+    async deliver(queued: QueuedMail): Promise<boolean> {
       try {
         const row = await repository.claimHeld(queued.id, queued.heldUntil, later(MAIL_CLAIM_MS));
-        if (row) await send(row);
+        return row ? await send(row) : false;
       } catch (error) {
         // The change the mail is about stands; the row is still pending, and the sender takes it later.
         deps.log.error({ err: error, mailId: queued.id }, 'mail not sent, left to the sender');
+        return false;
       }
     },
 

@@ -128,6 +128,13 @@ export function createNotifier(deps: {
     ): Promise<QueuedMail | undefined> => write(executor, { user, event, data, to: options.to }, 'writer'),
 
     /**
+     * A mail that is no customer notification (an enquiry's), rendered by its module, written in the
+     * caller's transaction and held for the caller to `deliver` after the commit, as `queue` does.
+     */
+    queueMessage: (executor: Kysely<DB>, message: MailMessage, event: string): Promise<QueuedMail> =>
+      outbox.enqueue(executor, { userId: null, event, message }, 'writer'),
+
+    /**
      * A mail that is no customer notification (the staff's mail), rendered by its module: written to
      * the outbox and sent at once, retried by the sender when that fails.
      */
@@ -137,9 +144,12 @@ export function createNotifier(deps: {
       );
     },
 
-    /** Sends a queued mail after the commit; never throws (a mail that fails is retried by the sender). */
-    async deliver(queued: QueuedMail | undefined): Promise<void> {
-      if (queued) await outbox.deliver(queued);
+    /**
+     * Sends a queued mail after the commit; never throws (a mail that fails is retried by the sender).
+     * True when it was sent now.
+     */
+    async deliver(queued: QueuedMail | undefined): Promise<boolean> {
+      return queued ? outbox.deliver(queued) : false;
     },
 
     /** The sender's run (a leader job, jobs/index.ts): every due mail, with retries and backoff. */

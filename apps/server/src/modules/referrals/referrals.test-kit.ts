@@ -17,7 +17,7 @@ export function createReferralsForTests(t: TestApp): ReferralService {
     ledger: t.ledger,
     // The job never asks for a second factor or a bank account.
     secondFactor: { isRequired: () => false, check: () => Promise.resolve('ok' as const) },
-    notifier: { queue: () => Promise.resolve(undefined), deliver: () => Promise.resolve() },
+    notifier: { queue: () => Promise.resolve(undefined), deliver: () => Promise.resolve(false) },
     bankAccountOf: () => Promise.resolve(null),
     verification: createVerificationGate({ db, repository: createKycRepository(db) }),
     clock: testClock,
