@@ -253,7 +253,7 @@ function renderReport(input: ReportInput): string {
     pgFill.result.allCommittedMs <= 1000;
   const checkLines = input.checks.map(
     ({ engine, check }) =>
-      `- ${engine}: \`checkLedger\` with the trading check **${check.ok ? 'passed' : 'FAILED'}** after the runs (${check.seconds.toFixed(1)} s; ${Object.entries(
+      `- ${engine}: \`checkLedger\` with the trading and trading-volume checks **${check.ok ? 'passed' : 'FAILED'}** after the runs (${check.seconds.toFixed(1)} s; ${Object.entries(
         check.counts,
       )
         .map(([key, count]) => `${whole(count)} ${key}`)

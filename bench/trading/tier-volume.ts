@@ -1,7 +1,7 @@
 /**
  * Issue 43's measurement: does a quote cost more for a customer who traded a lot this year? One customer
  * with YEAR_TRADES trades this year (seeded in bulk: seed-trades.ts) and one with none, each quoting
- * 0.01 BTC over HTTP in alternating rounds on one keep-alive connection, so that both meet the same machine.
+ * 0.01 BTC over HTTP in turns on one keep-alive connection, so that both meet the same machine.
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -14,8 +14,8 @@ import type { Seeded, VolumeReads } from './seed-trades.js';
 import { INSTANT_FUNDING_PENCE, YEAR_TRADES } from './settings.js';
 
 const WARM_UP = 20;
-const ROUNDS = 10;
-const QUOTES_A_ROUND = 50;
+const QUOTES = 500;
+const COUNTED_QUOTES = 50;
 
 export type QuoteCost = {
   trades: number;
@@ -23,7 +23,7 @@ export type QuoteCost = {
   p50: number;
   p90: number;
   mean: number;
-  /** Statements the app sent per quote, by kind (null on PGlite). */
+  /** Statements the app sent over COUNTED_QUOTES quotes, by kind (null on PGlite). */
   statements: [string, number][] | null;
   reads: VolumeReads | undefined;
 };
@@ -61,27 +61,24 @@ export async function measureTierVolume(server: Server): Promise<TierVolume> {
     [busy, []],
     [idle, []],
   ]);
-  const statements = new Map<Customer, Map<string, number>>([
-    [busy, new Map()],
-    [idle, new Map()],
-  ]);
+  const statements = new Map<Customer, [string, number][] | null>();
   try {
     for (let i = 0; i < WARM_UP; i += 1) {
       await quoteOnce(agent, server.url, busy);
       await quoteOnce(agent, server.url, idle);
     }
-    for (let round = 0; round < ROUNDS; round += 1) {
-      // Alternating which goes first, so neither always follows the other's rows into the caches.
-      for (const customer of round % 2 === 0 ? [busy, idle] : [idle, busy]) {
-        const counted = await countingStatements(server, async () => {
-          for (let i = 0; i < QUOTES_A_ROUND; i += 1)
-            latencies.get(customer)!.push(await quoteOnce(agent, server.url, customer));
-        });
-        for (const [key, count] of counted.statements ?? []) {
-          const kinds = statements.get(customer)!;
-          kinds.set(key, (kinds.get(key) ?? 0) + count);
-        }
-      }
+    // Timed quote by quote in pairs, the two customers taking turns to go first, so that both meet the
+    // same moment of a shared machine's load.
+    for (let pair = 0; pair < QUOTES; pair += 1) {
+      for (const customer of pair % 2 === 0 ? [busy, idle] : [idle, busy])
+        latencies.get(customer)!.push(await quoteOnce(agent, server.url, customer));
+    }
+    // Then each customer's statements, counted over quotes of their own (the count cannot tell them apart).
+    for (const customer of [busy, idle]) {
+      const counted = await countingStatements(server, async () => {
+        for (let i = 0; i < COUNTED_QUOTES; i += 1) await quoteOnce(agent, server.url, customer);
+      });
+      statements.set(customer, counted.statements);
     }
   } finally {
     agent.destroy();
@@ -90,14 +87,13 @@ export async function measureTierVolume(server: Server): Promise<TierVolume> {
   const costOf = (customer: Customer, trades: number): QuoteCost => {
     const times = latencies.get(customer)!;
     const sorted = Float64Array.from(times).sort();
-    const kinds = [...statements.get(customer)!].sort((a, b) => b[1] - a[1]);
     return {
       trades,
       quotes: times.length,
       p50: percentile(sorted, 0.5),
       p90: percentile(sorted, 0.9),
       mean: times.reduce((sum, value) => sum + value, 0) / Math.max(1, times.length),
-      statements: server.engine === 'postgres' ? kinds : null,
+      statements: statements.get(customer) ?? null,
       reads: reads.find((read) => read.customer === customer.id),
     };
   };
@@ -115,7 +111,7 @@ export async function measureTierVolume(server: Server): Promise<TierVolume> {
       `${result.engine} quote, customer with ${cost.trades.toLocaleString('en-GB')} trades (${name}): ` +
         `p50 ${cost.p50.toFixed(2)} ms, p90 ${cost.p90.toFixed(2)} ms, mean ${cost.mean.toFixed(2)} ms over ${cost.quotes}` +
         (cost.statements
-          ? `; ${(totalOf(cost.statements) / cost.quotes).toFixed(1)} statements a quote`
+          ? `; ${(totalOf(cost.statements) / COUNTED_QUOTES).toFixed(1)} statements a quote`
           : '') +
         (cost.reads
           ? `; volume read: sum ${cost.reads.sumMs.toFixed(2)} ms, total ${cost.reads.totalMs.toFixed(2)} ms`
@@ -131,16 +127,18 @@ const ms = (value: number | undefined) =>
 export function renderTierVolumeSection(run: TierVolume): string {
   const row = (cost: QuoteCost) =>
     `| ${cost.trades.toLocaleString('en-GB')} | ${cost.quotes} | ${ms(cost.p50)} | ${ms(cost.p90)} | ${ms(cost.mean)} | ${
-      cost.statements ? (totalOf(cost.statements) / cost.quotes).toFixed(1) : '–'
+      cost.statements ? (totalOf(cost.statements) / COUNTED_QUOTES).toFixed(1) : '–'
     } | ${ms(cost.reads?.sumMs)} | ${ms(cost.reads?.totalMs)} |`;
   const kinds = (cost: QuoteCost) =>
-    cost.statements ? topStatements(cost.statements, cost.quotes, 20) : 'not counted on PGlite';
+    cost.statements ? topStatements(cost.statements, COUNTED_QUOTES, 20) : 'not counted on PGlite';
   const ratio = run.busy.p50 / run.idle.p50;
   return `## A quote against the year's trades (issue 43)
 
 ${run.engine}: one customer with ${run.seeded.trades.toLocaleString('en-GB')} trades this year and one with none, each
 quoting ${INSTANT_QUANTITY} BTC through \`POST /api/v1/quotes\` (the fee tier read from the year's volume) on one
-keep-alive connection, ${ROUNDS} rounds of ${QUOTES_A_ROUND} quotes each, the two alternating, after ${WARM_UP} quotes each not counted.
+keep-alive connection: ${QUOTES} quotes each, timed one by one in pairs (the two taking turns to go first, so both
+meet the same moment of the machine's load), after ${WARM_UP} each not timed; then ${COUNTED_QUOTES} more each with the app's
+statements counted.
 The trades were seeded in bulk (bench/trading/seed-trades.ts: a real journal posted by \`ledger_post_journal\` and a
 \`trades\` row each, ${run.seeded.seconds.toFixed(0)} s), the customer's running total then recomputed from them with
 migration 0035's backfill (${run.seeded.volumePence} pence); the ledger check after the run includes the
