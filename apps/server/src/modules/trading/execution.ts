@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { AppError, TRADING_TEXTS, type TradeSide } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
 import type { Posting } from '../../ledger/index.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
 import { asAsset, money, orderRefused, symbolOf, userRef, type TradingServiceDeps } from './shared.js';
 
@@ -113,12 +114,13 @@ export function createExecution(deps: TradingServiceDeps) {
     return repository.insertTrade(trx, tradeRowOf(input, journalId));
   }
 
-  async function afterTrade(trader: Trader, trade: TradeRow): Promise<void> {
+  /** After the trade's commit, with the mail its transaction wrote (queueTradeMail). */
+  async function afterTrade(trader: Trader, mail: QueuedMail | undefined): Promise<void> {
     // First: the pages told of the trade read the user again, and should find the reset it may bring.
     await checkSourceOfWealth([trader.id]);
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
-    await mailTrade(trader, trade);
+    await notifier.deliver(mail);
   }
 
   /** The trades have committed whatever this finds: a failure is logged, and the customer's next trade checks again. */
@@ -130,8 +132,9 @@ export function createExecution(deps: TradingServiceDeps) {
     }
   }
 
-  async function mailTrade(trader: Trader, trade: TradeRow): Promise<void> {
-    await notifier.notify(trader, 'trade_executed', {
+  /** In the trade's transaction: a trade never commits without its mail (unless the customer turned trade mail off). */
+  function queueTradeMail(trx: Kysely<DB>, trader: Trader, trade: TradeRow): Promise<QueuedMail | undefined> {
+    return notifier.queue(trx, trader, 'trade_executed', {
       firstName: trader.first_name,
       side: trade.side,
       quantity: money(trade.quantity, trade.asset),
@@ -142,7 +145,7 @@ export function createExecution(deps: TradingServiceDeps) {
     });
   }
 
-  return { execute, afterTrade, checkSourceOfWealth, mailTrade };
+  return { execute, afterTrade, checkSourceOfWealth, queueTradeMail };
 }
 
 export type ExecutionFlow = ReturnType<typeof createExecution>;

@@ -1,17 +1,19 @@
 import { instantQuote } from '@florin/domain';
 import type { PriceUpdate } from '@florin/contracts';
 import { journalOf, tradeRowOf, type Execution, type ExecutionFlow } from './execution.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
 import { asAsset, Exact, symbolOf, type TradingServiceDeps } from './shared.js';
 import { refusalOf, type TradingContext } from './trading-context.js';
 
-export type Fill = { trader: Trader; trade: TradeRow };
+/** A filled order's trade, with its customer's mail written in the fill's transaction. */
+export type Fill = { trader: Trader; trade: TradeRow; mail: QueuedMail | undefined };
 
 /** Filling limit and stop orders their customer's price has reached, and what follows the commit. */
 export function createFills(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
-  const { db, repository, ledger, market, userEvents, log, verification } = deps;
+  const { db, repository, ledger, market, userEvents, log, verification, notifier } = deps;
   const { gbpValueOf } = context;
-  const { checkSourceOfWealth, mailTrade } = execution;
+  const { checkSourceOfWealth, queueTradeMail } = execution;
 
   /** What an order would execute at now: null when this customer's price has not reached it (or none is fresh). */
   function fillOf(order: OrderRow, trader: Trader): Execution | null {
@@ -104,10 +106,12 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
       );
 
       const traderOf = new Map(fills.map((fill) => [fill.order.id, fill.trader]));
-      return trades.flatMap((trade) => {
+      const filled: Fill[] = [];
+      for (const trade of trades) {
         const trader = trade.order_id === null ? undefined : traderOf.get(trade.order_id);
-        return trader ? [{ trader, trade }] : [];
-      });
+        if (trader) filled.push({ trader, trade, mail: await queueTradeMail(trx, trader, trade) });
+      }
+      return filled;
     });
   }
 
@@ -138,7 +142,7 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
     await checkSourceOfWealth(customers);
     userEvents.moneyMoved(customers);
     userEvents.ordersChanged(customers);
-    for (const { trader, trade } of fills) await mailTrade(trader, trade);
+    for (const { mail } of fills) await notifier.deliver(mail);
   }
 
   return { fillCrossed, afterFills };

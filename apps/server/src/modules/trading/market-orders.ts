@@ -29,7 +29,7 @@ export function createMarketOrders(
 ) {
   const { db, repository, market, investor, verification } = deps;
   const { requireTrader, coinFor, pricingOf, requireGbpValue } = context;
-  const { execute, afterTrade } = execution;
+  const { execute, afterTrade, queueTradeMail } = execution;
 
   return {
     async marketOrder(
@@ -92,7 +92,7 @@ export function createMarketOrders(
             feePercent: pricing.feePercent,
             quantity,
           });
-          return execute(trx, {
+          const trade = await execute(trx, {
             trader: locked,
             kind: 'market',
             side,
@@ -105,11 +105,12 @@ export function createMarketOrders(
             idempotencyKey,
             requestHash: request.requestHash,
           });
+          return { trade, mail: await queueTradeMail(trx, locked, trade) };
         });
       });
       if (outcome.replayed) return outcome.answer;
-      await afterTrade(trader, outcome.result);
-      return { data: toTrade(outcome.result), message: TRADING_TEXTS.transactionSuccessful };
+      await afterTrade(trader, outcome.result.mail);
+      return { data: toTrade(outcome.result.trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };
 }

@@ -28,7 +28,7 @@ import { checkLimits, checkMayTrade, type TradingContext } from './trading-conte
 export function createQuotes(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
   const { db, repository, ledger, market, investor, verification } = deps;
   const { requireTrader, coinFor, pricingOf, requireGbpValue } = context;
-  const { execute, afterTrade } = execution;
+  const { execute, afterTrade, queueTradeMail } = execution;
 
   return {
     async quote(
@@ -102,7 +102,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
     /** POST /api/v1/order: executes the quote once, at its price, while it lasts and prices are live. */
     async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
       const coins = await repository.listCoins();
-      const { trader, trade } = await db.transaction().execute(async (trx) => {
+      const { trader, trade, mail } = await db.transaction().execute(async (trx) => {
         const quote = await repository.lockQuote(trx, quoteId);
         if (!quote || quote.user_id !== userId) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
         if (quote.executed_at) throw new AppError('CONFLICT', TRADING_TEXTS.quoteUsed);
@@ -134,9 +134,9 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
           quoteId: quote.id,
         });
         await repository.markQuoteExecuted(trx, quote.id);
-        return { trader, trade };
+        return { trader, trade, mail: await queueTradeMail(trx, trader, trade) };
       });
-      await afterTrade(trader, trade);
+      await afterTrade(trader, mail);
       return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };
