@@ -5,8 +5,13 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { HISTORY_CSV_COLUMNS } from '@florin/contracts';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import type { DB } from '../../apps/server/src/db/schema.js';
+import { csvLine } from '../../apps/server/src/http/csv.js';
+import { historyCsvQuery } from '../../apps/server/src/modules/portfolio/export-query.js';
 import { serverCpuSeconds } from '../ledger/probes.js';
 import { processCpu } from '../ledger/workloads.js';
 import { ask, procStatus, resetPeakRss, type Server } from './app-process.js';
@@ -166,55 +171,29 @@ export function describeExport(label: string, e: ExportResult): string {
   );
 }
 
-/** PostgreSQL's own CSV of the same rows: one per journal, the customer's legs folded into it. */
-function copyQuery(userId: number): string {
-  return `COPY (
-    SELECT to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS date,
-      CASE WHEN j.kind IN ('trade', 'limit_order_fill') AND l.coin IS NOT NULL
-             THEN CASE WHEN l.coin_amount > 0 THEN 'Buy' ELSE 'Sell' END
-           WHEN j.kind IN ('fiat_deposit', 'crypto_deposit') THEN 'Deposit'
-           WHEN j.kind IN ('fiat_withdrawal', 'crypto_withdrawal') THEN 'Withdraw'
-           ELSE 'Adjustment' END AS type,
-      CASE WHEN j.kind IN ('trade', 'limit_order_fill') THEN l.coin ELSE coalesce(l.cash, l.coin) END AS asset,
-      CASE WHEN j.kind IN ('trade', 'limit_order_fill') AND l.coin IS NOT NULL
-             THEN round(l.coin_amount / 10::numeric ^ l.coin_scale, l.coin_scale)
-           ELSE round(coalesce(l.cash_amount, l.coin_amount) / 10::numeric ^ coalesce(l.cash_scale, l.coin_scale),
-                      coalesce(l.cash_scale, l.coin_scale)) END::text AS amount,
-      l.cash AS currency,
-      CASE WHEN j.kind IN ('trade', 'limit_order_fill') AND l.cash = 'GBP'
-             THEN CASE WHEN l.coin_amount > 0 THEN -l.cash_amount / 100 - (j.metadata->>'fee')::numeric
-                       ELSE l.cash_amount / 100 + (j.metadata->>'fee')::numeric END
-           WHEN l.cash = 'GBP' THEN abs(l.cash_amount) / 100
-           ELSE (j.metadata->>'gbp_value')::numeric END::numeric(40, 2)::text AS gbp_value,
-      coalesce(j.metadata->>'fee', '0') AS fee,
-      j.id AS reference
-    FROM (
-      SELECT e.journal_id,
-        max(e.asset) FILTER (WHERE s.kind = 'coin') AS coin,
-        sum(e.amount) FILTER (WHERE s.kind = 'coin') AS coin_amount,
-        max(s.scale) FILTER (WHERE s.kind = 'coin') AS coin_scale,
-        max(e.asset) FILTER (WHERE s.kind = 'fiat') AS cash,
-        sum(e.amount) FILTER (WHERE s.kind = 'fiat') AS cash_amount,
-        max(s.scale) FILTER (WHERE s.kind = 'fiat') AS cash_scale
-      FROM entries e
-      JOIN accounts a ON a.id = e.account_id AND a.kind = 'available'
-      JOIN assets s ON s.code = e.asset
-      WHERE a.owner_user_id = ${userId}
-      GROUP BY e.journal_id
-    ) AS l
-    JOIN journals j ON j.id = l.journal_id
-    ORDER BY j.id DESC
-  ) TO STDOUT (FORMAT csv, HEADER)`;
+/**
+ * PostgreSQL's own CSV of the same rows: the very query the app hands to COPY (export-query.ts), compiled
+ * here, so only the app's part differs (its header, CRLF line ends, the HTTP response).
+ */
+function copyQuery(db: Kysely<DB>, userId: number): string {
+  return `COPY (${historyCsvQuery(String(userId)).compile(db).sql}) TO STDOUT (FORMAT csv)`;
 }
 
-async function measureCopy(url: string, userId: number, postmaster: number): Promise<TransferResult> {
+async function measureCopy(
+  db: Kysely<DB>,
+  url: string,
+  userId: number,
+  postmaster: number,
+): Promise<TransferResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const counter = lineCounter();
+  // COPY writes no header: the app's goes first, so the two files can be compared whole.
+  counter.take(Buffer.from(csvLine(HISTORY_CSV_COLUMNS)));
   const cpu = cpuMeter(null, postmaster);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const stream = client.query(copyTo(copyQuery(userId)));
+    const stream = client.query(copyTo(copyQuery(db, userId)));
     stream.on('data', (chunk: Buffer) => counter.take(chunk));
     stream.on('end', () => resolve());
     stream.on('error', reject);
@@ -230,6 +209,7 @@ export type Round = { round: number; order: string; exported: ExportResult; copi
 
 /** The export and COPY in turns, ROUNDS times, alternating which goes first. */
 export async function runRounds(
+  db: Kysely<DB>,
   server: Server,
   cookie: string,
   databaseUrl: string,
@@ -250,7 +230,7 @@ export async function runRounds(
         log(`round ${round}: export head: ${JSON.stringify(e.head)}`);
       } else {
         log(`round ${round}: COPY … TO STDOUT`);
-        copied = await measureCopy(databaseUrl, userId, postmaster);
+        copied = await measureCopy(db, databaseUrl, userId, postmaster);
         const c = copied;
         log(
           `round ${round}: COPY ${c.lines.toLocaleString('en-GB')} lines, ${(c.bytes / MB).toFixed(1)} MiB in ${c.seconds.toFixed(1)} s ` +

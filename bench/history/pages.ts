@@ -10,7 +10,7 @@ import {
   type HistoryScope,
 } from '../../apps/server/src/modules/portfolio/repository.js';
 import { percentile } from '../ledger/workloads.js';
-import { HISTORY_PATH, log, TRANSACTIONS } from './settings.js';
+import { HISTORY_PATH, log } from './settings.js';
 
 /** The one keep-alive connection the page requests share. */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -90,7 +90,7 @@ export async function measurePage(
 
 export type QueryTiming = { name: string; countMs: number; legsMs: number };
 
-/** The portfolio repository's two queries for each page, and for one batch of the export, timed in this process. */
+/** The portfolio repository's two queries for each page, timed in this process. */
 export async function timeRepository(
   db: Parameters<typeof createPortfolioRepository>[0],
   userId: number,
@@ -124,18 +124,5 @@ export async function timeRepository(
     );
     timings.push(timing);
   }
-  // One batch of the export: the next 1,000 journals before a cursor half-way down the history.
-  const scope: HistoryScope = { accounts, filters: [], assetKinds };
-  const batch = { limit: 1000, offset: 0, before: String(Math.floor(TRANSACTIONS / 2)) };
-  const exportBatch = {
-    name: 'one export batch (1,000 journals)',
-    countMs: NaN,
-    legsMs: await median(() => repository.listJournals(String(userId), scope, batch)),
-  };
-  log(
-    `repository, ${exportBatch.name}: listJournals ${exportBatch.legsMs.toFixed(1)} ms ` +
-      `→ ${Math.round(1000 / (exportBatch.legsMs / 1000)).toLocaleString('en-GB')} journals/s from the query alone`,
-  );
-  timings.push(exportBatch);
   return timings;
 }

@@ -45,7 +45,7 @@ function figuresOf(rounds: Round[]) {
   const rowsRight = rounds.every((r) => r.exported.status === 200 && r.exported.lines === TRANSACTIONS + 1);
   const copyRowsRight = rounds.every((r) => r.copied.lines === TRANSACTIONS + 1);
   const headerRight = rounds.every((r) => r.exported.head[0] === HISTORY_CSV_COLUMNS.join(','));
-  const ratioMet = ratio >= 0.5;
+  const ratioMet = ratio >= 0.8;
   // CPU seconds per 1,000 rows, all processes together: steadier than wall time when others load the machine.
   const cpuPerKRows = (cpu: Cpu, lines: number) =>
     ((cpu.app + cpu.postgres + cpu.client) / (lines - 1)) * 1000;
@@ -98,7 +98,7 @@ function renderMarkdown(run: HistoryRun, figures: Figures, loadAfter: number[]):
       : `\nNot met: ${[
           ratioMet
             ? null
-            : `the export makes ${whole(TRANSACTIONS / 1000)} round trips of one query each (\`listJournals\`: 1,000 journal ids per account, merged, and their legs folded into one row each; the next batch is read while one is formatted), builds a JS object per journal and formats it in JS, while COPY is one query formatted in C inside the server`,
+            : `the export streams the same COPY, so what it adds is the app's part: its header, LF made CRLF, the HTTP response, on a machine whose 2 cores PostgreSQL, the app and the client share`,
           memoryMet
             ? null
             : `the server's heap and RSS grew by more than 50 MB during the export (${
@@ -126,7 +126,7 @@ goes first), which is what the ratio compares.
 
 ## Goal
 
-- **Export ÷ COPY: ${ratio.toFixed(2)}** (${whole(exportRate)} ÷ ${whole(copyRate)} rows/s over all rounds) — goal ≥ 0.5: **${ratioMet ? 'met' : 'NOT met'}**.
+- **Export ÷ COPY: ${ratio.toFixed(2)}** (${whole(exportRate)} ÷ ${whole(copyRate)} rows/s over all rounds) — goal ≥ 0.8: **${ratioMet ? 'met' : 'NOT met'}**.
 - Per round: ${rounds.map((r) => `${r.round}: ${(r.exported.rowsPerSecond / r.copied.rowsPerSecond).toFixed(2)}`).join(', ')}. CPU, which the other
   engineers' load moves less than wall time: the export spends ${(exportCpu * 1000).toFixed(0)} ms of CPU per 1,000 rows (app + PostgreSQL + client),
   COPY ${(copyCpu * 1000).toFixed(0)} ms: **COPY ÷ export CPU = ${(copyCpu / exportCpu).toFixed(2)}**.
@@ -152,10 +152,12 @@ ${queryRows.join('\n')}
 
 ## Full export (\`GET ${EXPORT_PATH}\`) beside \`COPY … TO STDOUT\`
 
-The client reads the response as it arrives, counting bytes and line ends and keeping nothing. COPY is
-\`COPY (SELECT …) TO STDOUT (FORMAT csv, HEADER)\` of the same rows (one per journal of the customer's: date,
-type, asset, amount, currency, GBP value, fee, reference, newest first, the customer's legs folded by
-\`GROUP BY journal_id\`), streamed with pg-copy-streams from a fresh connection and discarded the same way.
+The export is itself PostgreSQL's COPY (issue 43): the app writes the header, then streams
+\`COPY (<the export's query>) TO STDOUT (FORMAT csv)\` from a pooled connection, its LF line ends made CRLF.
+The client reads the response as it arrives, counting bytes and line ends and keeping nothing. COPY here is
+the very same query (\`historyCsvQuery\` of apps/server/src/modules/portfolio/export-query.ts, compiled by the
+benchmark), run straight on PostgreSQL with pg-copy-streams from a fresh connection and discarded the same way;
+the app's header is fed to its counter first, so both files can be compared whole.
 
 Memory: the server process samples its own \`process.memoryUsage()\` every ${SAMPLE_MS} ms (after a forced GC for the
 baseline), and the benchmark reads the server's VmRSS from \`/proc/<pid>/status\` every ${SAMPLE_MS} ms from outside${first.exported.hwm === null ? '' : ", and the kernel's own peak (VmHWM, reset through `/proc/<pid>/clear_refs` when the export starts)"}.
@@ -170,7 +172,7 @@ forcing a full GC every ${LIVE_EVERY_MS} ms (${diagnostic.memory.liveSamples} ti
 **${mib((diagnostic.memory.peakLiveHeap ?? NaN) - diagnostic.memory.baselineHeap)} MiB above the baseline** — what the export really holds at once —
 while the peak heap between those GCs was ${mib(diagnostic.memory.peakHeap - diagnostic.memory.baselineHeap)} MiB
 (${whole(diagnostic.rowsPerSecond)} rows/s with the forced GCs). So the growth in the rounds above is
-${(diagnostic.memory.peakLiveHeap ?? Infinity) - diagnostic.memory.baselineHeap < 20 * MB ? 'mostly garbage: per-batch objects (query rows, legs, transactions, strings) that V8 lets pile up in its old generation before a full collection, not data the export keeps' : 'not just garbage: the export holds a lot at once'}.
+${(diagnostic.memory.peakLiveHeap ?? Infinity) - diagnostic.memory.baselineHeap < 20 * MB ? 'garbage at most: chunks of CSV bytes on their way to the socket, not data the export keeps' : 'not just garbage: the export holds a lot at once'}.
 
 Export: first byte after ${first.exported.firstByteMs.toFixed(0)} ms (round 1); the server's event loop let its sampler
 run at most ${Math.max(...rounds.map((r) => r.exported.memory.longestGapMs)).toFixed(0)} ms apart during the export.
@@ -193,7 +195,7 @@ ${first.copied.head.join('\n')}
 - Seeded set-based in ${seedSeconds.toFixed(0)} s (${seedLines}): ${whole(Number(counts.journals))} journals and
   ${whole(Number(counts.entries))} entries (${whole(Number(counts.mine))} of them on the customer's accounts), database ${counts.size}.
 - Per 100 journals: 11 GBP deposits, 40 BTC buys, 20 ETH buys, 15 BTC sells, 10 ETH sells (\`trade\` journals of 5
-  legs: the customer's GBP and coin legs, house inventory and fee revenue), 2 GBP withdrawals (3 legs, £5 fee), 2
+  legs: the customer's GBP and coin legs, house inventory and fee revenue, each with its \`trades\` row), 2 GBP withdrawals (3 legs, £5 fee), 2
   BTC deposits; one a minute over ${(TRANSACTIONS / 525_600).toFixed(1)} years. See bench/history/seed.ts.
 - House legs are folded straight into \`accounts.posted\` (no pending \`house_balance_deltas\`); customer entries carry
   \`balance_after\`. \`VACUUM (ANALYZE)\` after the load, as autovacuum would have done over the years.
@@ -227,7 +229,7 @@ function workloadsOf(pages: PageResult[], figures: Figures): Comparison[] {
       },
       ratio,
       better: 'higher',
-      goal: { target: '≥ 0.5 × COPY', met: ratioMet },
+      goal: { target: '≥ 0.8 × COPY', met: ratioMet },
     },
     {
       workload: `The server's peak RSS growth during the export, ${rows}`,
@@ -261,7 +263,7 @@ export async function writeReport(run: HistoryRun): Promise<void> {
   const figures = figuresOf(run.rounds);
   const { exportRate, copyRate, ratio, ratioMet, rssGrowth, heapGrowth, memoryMet, rowsRight } = figures;
   log(
-    `overall: export ${whole(exportRate)} rows/s, COPY ${whole(copyRate)} rows/s, ratio ${ratio.toFixed(3)} (goal ≥ 0.5: ${ratioMet ? 'met' : 'NOT met'}); ` +
+    `overall: export ${whole(exportRate)} rows/s, COPY ${whole(copyRate)} rows/s, ratio ${ratio.toFixed(3)} (goal ≥ 0.8: ${ratioMet ? 'met' : 'NOT met'}); ` +
       `peak growth RSS ${mib(rssGrowth)} MiB, heap ${mib(heapGrowth)} MiB (goal < 50 MB: ${memoryMet ? 'met' : 'NOT met'}); ` +
       `export rows = ${TRANSACTIONS} + header: ${rowsRight ? 'yes' : 'NO'}`,
   );

@@ -54,7 +54,7 @@ try {
     { name: `page ${DEEP_PAGE}`, page: DEEP_PAGE, filters: [] },
   ]);
 
-  const rounds = await runRounds(server, cookie, databaseUrl, seeded.userId, postmaster);
+  const rounds = await runRounds(database.db, server, cookie, databaseUrl, seeded.userId, postmaster);
 
   // Is the heap growth held, or garbage V8 has not collected yet? One more export, not counted above, with
   // the server forcing a full GC every LIVE_EVERY_MS and noting what survives it.

@@ -11,7 +11,8 @@
  * The mix, per 100 journals in id order: 11 GBP deposits (£1,000–£1,996), 40 BTC buys, 20 ETH buys,
  * 15 BTC sells, 10 ETH sells (BTC at £50,000, ETH at £2,000, 0.5% fee rounded up to the penny),
  * 2 GBP withdrawals (£50–£51 with a £5 fee) and 2 BTC deposits from outside. Every 100 starts with a
- * deposit and buys more than it sells, so no balance is ever negative along the way.
+ * deposit and buys more than it sells, so no balance is ever negative along the way. Each trade also
+ * has its trades row (a market order in GBP), whose figures the history shows.
  */
 import type pg from 'pg';
 
@@ -107,6 +108,17 @@ export async function seedHistory(client: pg.Client, journals: number, log: (m: 
      FROM bench_plan ORDER BY id`,
   );
   await client.query(`SELECT setval('journals_id_seq', $1::bigint)`, [journals]);
+  // Each trade's own row, as the trading module writes it beside its journal: the history and the export
+  // take a trade's price, fee, total and GBP value from it.
+  await step(
+    'trades (one per trade journal)',
+    `INSERT INTO trades (user_id, kind, side, asset, fiat, price, quantity, notional, fee, total, fee_percent,
+       gbp_value, journal_id, created_at)
+     SELECT $1, 'market', side, coin, 'GBP', CASE coin WHEN 'BTC' THEN '50000.00' ELSE '2000.00' END, qty,
+       cash, fee, CASE side WHEN 'buy' THEN cash + fee ELSE cash - fee END, '0.5', cash, id, at
+     FROM bench_plan WHERE kind = 'trade' ORDER BY id`,
+    [userId],
+  );
 
   const customer = (asset: 'GBP' | 'BTC' | 'ETH') => own[asset];
   const inventory = `CASE coin WHEN 'BTC' THEN ${houseId('BTC', 'inventory')} ELSE ${houseId('ETH', 'inventory')} END`;
@@ -153,7 +165,7 @@ export async function seedHistory(client: pg.Client, journals: number, log: (m: 
   );
   await step('drop the plan', `DROP TABLE bench_plan`);
   // What autovacuum would have done to a history built over two years: statistics and the visibility map.
-  await step('vacuum analyze', `VACUUM (ANALYZE) journals, entries, accounts`);
+  await step('vacuum analyze', `VACUUM (ANALYZE) journals, entries, accounts, trades`);
   await client.query(`RESET work_mem; RESET maintenance_work_mem`);
   return { userId, accounts: own, steps } satisfies Seeded;
 }
