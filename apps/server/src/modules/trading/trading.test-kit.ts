@@ -9,7 +9,7 @@ import { bankDeposit, coinDeposit } from '../../test/deposits.js';
 import { liveCustomer, newIdempotencyKey, type FiatCustomer as Customer } from '../fiat/fiat.test-kit.js';
 import { createNotifier } from '../notifications/service.js';
 import { createFeeScheduleStore } from '../fees/schedule.js';
-import { createTradingVolumes } from '../trading-volume/service.js';
+import { createTradingVolumes, tradingVolumeDomainCheck } from '../trading-volume/service.js';
 import { createTradingRepository } from './repository.js';
 import { createTradingService, tradingDomainCheck, type TradingServiceDeps } from './service.js';
 import { createInvestorRepository } from '../investor/repository.js';
@@ -27,7 +27,7 @@ export function tradingSteps(app: () => TestApp) {
   const db = () => app().database.db;
 
   async function expectLedgerToHold(): Promise<void> {
-    const result = await checkLedger(db(), [tradingDomainCheck]);
+    const result = await checkLedger(db(), [tradingDomainCheck, tradingVolumeDomainCheck]);
     expect(result.violations).toEqual([]);
   }
 
