@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { formatAmount } from '@florin/domain';
+import type { DB } from '../../db/schema.js';
 import type { Posting } from '../../ledger/index.js';
+import type { QueuedMail } from '../notifications/service.js';
 import type { DepositRow } from './repository.js';
 import {
   asAsset,
@@ -19,7 +21,8 @@ const MATURITY_BATCH = 200;
 export function createMaturity(deps: TermDepositServiceDeps) {
   const { db, repository, ledger, notifier } = deps;
 
-  async function payOne(id: string, now: Date): Promise<DepositRow | null> {
+  /** Pays one deposit back and writes its mail with the payment; null when it is not due (any more). */
+  async function payOne(id: string, now: Date): Promise<{ mail: QueuedMail | undefined } | null> {
     return db.transaction().execute(async (trx) => {
       const deposit = await repository.lockDueDeposit(trx, id, now);
       if (!deposit) return null;
@@ -43,17 +46,17 @@ export function createMaturity(deps: TermDepositServiceDeps) {
         postings,
       });
       await repository.markExpired(trx, deposit, now);
-      return deposit;
+      return { mail: await queuePaidMail(trx, deposit) };
     });
   }
 
-  async function tellPaid(deposit: DepositRow): Promise<void> {
-    const customer = await repository.findCustomer(deposit.user_id);
-    if (!customer) return;
+  async function queuePaidMail(trx: Kysely<DB>, deposit: DepositRow): Promise<QueuedMail | undefined> {
+    const customer = await repository.findCustomer(deposit.user_id, trx);
+    if (!customer) return undefined;
     const asset = asAsset(deposit.asset);
     const amount = BigInt(deposit.amount);
     const interest = BigInt(deposit.interest);
-    await notifier.notify(customer, 'term_deposit_matured', {
+    return notifier.queue(trx, customer, 'term_deposit_matured', {
       firstName: customer.first_name,
       coin: asset,
       amount: formatAmount(amount, asset),
@@ -67,19 +70,17 @@ export function createMaturity(deps: TermDepositServiceDeps) {
     /**
      * Pays back every deposit due by `now`: each in its own transaction that
      * locks the row (another instance skips it), posts the maturity journal
-     * under the deposit's key and marks the row; the mail goes after commit.
+     * under the deposit's key, marks the row and writes the mail, which goes after the commit.
      * Returns how many this call paid.
      */
     async payMatured(now: Date = new Date()): Promise<number> {
       const ids = await repository.dueIds(now, MATURITY_BATCH);
       let paid = 0;
       for (const id of ids) {
-        const deposit = await payOne(id, now);
-        if (!deposit) continue;
+        const payment = await payOne(id, now);
+        if (!payment) continue;
         paid += 1;
-        await tellPaid(deposit).catch((error: unknown) =>
-          deps.log.error({ err: error, termDepositId: id }, 'term deposit mail failed'),
-        );
+        await notifier.deliver(payment.mail);
       }
       return paid;
     },

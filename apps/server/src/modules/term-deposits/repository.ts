@@ -59,8 +59,8 @@ export function createTermDepositRepository(db: Kysely<DB>) {
   return {
     ...createTermDepositOptionRepository(db),
 
-    findCustomer(userId: number): Promise<TermDepositCustomer | undefined> {
-      return db
+    findCustomer(userId: number, executor: Kysely<DB> = db): Promise<TermDepositCustomer | undefined> {
+      return executor
         .selectFrom('users')
         .select([
           'id',
