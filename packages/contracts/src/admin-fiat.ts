@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { scaleOf } from '@florin/domain';
 import { defineEndpoint } from './endpoint.js';
 import { FIAT_TEXTS, FiatCurrencySchema } from './fiat.js';
-import { BankAccountSchema } from './fiat-bank-accounts.js';
+import { BankAccountSchema, readPayerAccount } from './fiat-bank-accounts.js';
 import { FIAT_WITHDRAWAL_STATUSES, FiatAmountSchema, FiatWithdrawalSchema } from './fiat-withdrawals.js';
 import { DecimalStringSchema, upTo } from './money.js';
 import { pageSchema } from './pagination.js';
@@ -66,11 +66,17 @@ export const updateFiatBankSettings = defineEndpoint({
 });
 
 export const FIAT_DEPOSIT_STATUSES = ['credited', 'suspense', 'returned'] as const;
-export const FIAT_SUSPENSE_REASONS = ['unmatched', 'name_mismatch', 'customer_not_live'] as const;
+export const FIAT_SUSPENSE_REASONS = [
+  'unmatched',
+  'name_mismatch',
+  'customer_not_live',
+  'unknown_account',
+] as const;
 export const FIAT_SUSPENSE_REASON_LABELS: Record<(typeof FIAT_SUSPENSE_REASONS)[number], string> = {
   unmatched: 'No customer has this reference',
   name_mismatch: 'The payer’s name is not the customer’s',
   customer_not_live: 'The customer is not live or is on hold',
+  unknown_account: 'The money came from an account the customer has not registered',
 };
 
 export const AdminFiatDepositSchema = z.object({
@@ -79,6 +85,11 @@ export const AdminFiatDepositSchema = z.object({
   bank_transaction_id: z.string(),
   amount: DecimalStringSchema,
   payer_name: z.string(),
+  /** The account the money came from, when the statement or finance gave it (decision 132). */
+  payer_sort_code: z.string().nullable(),
+  payer_account_number: z.string().nullable(),
+  payer_iban: z.string().nullable(),
+  payer_bic: z.string().nullable(),
   reference: z.string(),
   value_date: z.string().nullable(),
   source: z.enum(['manual', 'import']),
@@ -96,14 +107,30 @@ export type AdminFiatDeposit = z.infer<typeof AdminFiatDepositSchema>;
 
 const BankTransactionIdSchema = z.string().trim().min(1, 'The bank transaction id is required.').max(100);
 
-export const RecordFiatDepositBodySchema = z.strictObject({
-  currency: FiatCurrencySchema,
-  amount: FiatAmountSchema,
-  payer_name: z.string().trim().min(1, 'The payer’s name is required.').max(200),
-  reference: z.string().trim().max(200),
-  bank_transaction_id: BankTransactionIdSchema,
-  value_date: z.string().trim().max(40).nullish(),
-});
+export const RecordFiatDepositBodySchema = z
+  .strictObject({
+    currency: FiatCurrencySchema,
+    amount: FiatAmountSchema,
+    payer_name: z.string().trim().min(1, 'The payer’s name is required.').max(200),
+    reference: z.string().trim().max(200),
+    bank_transaction_id: BankTransactionIdSchema,
+    value_date: z.string().trim().max(40).nullish(),
+    /** The account the money came from: GBP a sort code and account number, EUR/USD an IBAN (and BIC). */
+    payer_sort_code: z.string().trim().max(20).nullish(),
+    payer_account_number: z.string().trim().max(20).nullish(),
+    payer_iban: z.string().trim().max(50).nullish(),
+    payer_bic: z.string().trim().max(20).nullish(),
+  })
+  .superRefine((body, ctx) => {
+    const reading = readPayerAccount({
+      sort_code: body.payer_sort_code,
+      account_number: body.payer_account_number,
+      iban: body.payer_iban,
+      bic: body.payer_bic,
+    });
+    if (!reading.ok)
+      ctx.addIssue({ code: 'custom', path: [`payer_${reading.field}`], message: reading.message });
+  });
 export type RecordFiatDepositBody = z.input<typeof RecordFiatDepositBodySchema>;
 
 export const FiatDepositOutcomeSchema = z.enum(['credited', 'suspense', 'duplicate']);
@@ -111,7 +138,8 @@ export const FiatDepositOutcomeSchema = z.enum(['credited', 'suspense', 'duplica
 export const recordFiatDeposit = defineEndpoint({
   method: 'POST',
   path: '/api/admin/fiat/deposits',
-  summary: 'Record one incoming bank transfer by hand (credited when reference and name match)',
+  summary:
+    'Record one incoming bank transfer by hand (credited when reference and name match, and the account is the registered one when given)',
   body: RecordFiatDepositBodySchema,
   responses: {
     200: z.object({
@@ -128,14 +156,30 @@ export const StatementMappingSchema = z.strictObject({
   reference: text(60).min(1).default('reference'),
   payer: text(60).min(1).default('payer'),
   transaction_id: text(60).min(1).default('transaction_id'),
+  /** The payer's account columns: optional, used when the statement has them. */
+  sort_code: text(60).min(1).optional(),
+  account_number: text(60).min(1).optional(),
+  iban: text(60).min(1).optional(),
 });
 
-export const ImportStatementBodySchema = z.strictObject({
-  currency: FiatCurrencySchema,
-  /** The CSV file's text: a header line, then one line per transaction. */
-  csv: z.string().min(1, FIAT_TEXTS.csvEmpty).max(900_000),
-  mapping: StatementMappingSchema.optional(),
-});
+export const STATEMENT_FORMATS = ['csv', 'camt053'] as const;
+
+export const ImportStatementBodySchema = z
+  .strictObject({
+    currency: FiatCurrencySchema,
+    /** csv: a CSV file with a column mapping; camt053: an ISO 20022 camt.053 statement (XML). */
+    format: z.enum(STATEMENT_FORMATS).default('csv'),
+    /** The CSV file's text: a header line, then one line per transaction. */
+    csv: z.string().min(1, FIAT_TEXTS.csvEmpty).max(900_000).optional(),
+    /** The camt.053 file's text. */
+    xml: z.string().min(1, FIAT_TEXTS.statementFileMissing).max(900_000).optional(),
+    mapping: StatementMappingSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const field = body.format === 'camt053' ? 'xml' : 'csv';
+    if (body[field] === undefined)
+      ctx.addIssue({ code: 'custom', path: [field], message: FIAT_TEXTS.statementFileMissing });
+  });
 export type ImportStatementBody = z.input<typeof ImportStatementBodySchema>;
 
 export const StatementLineResultSchema = z.object({
@@ -151,7 +195,7 @@ export const importBankStatement = defineEndpoint({
   method: 'POST',
   path: '/api/admin/fiat/deposits/import',
   summary:
-    'Import a bank statement (CSV): matched lines credited, others to suspense; repeats credit nothing',
+    'Import a bank statement (CSV or camt.053): matched lines credited, others to suspense; repeats credit nothing',
   body: ImportStatementBodySchema,
   responses: {
     200: z.object({

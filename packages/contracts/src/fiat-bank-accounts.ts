@@ -30,6 +30,61 @@ export function isValidBic(text: string): boolean {
   return /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(normaliseBankNumber(text));
 }
 
+// ---- the account a transfer came from ----
+
+/** The payer's account as a statement or finance gives it: any of these, as written. */
+export type PayerAccountFields = {
+  sort_code?: string | null;
+  account_number?: string | null;
+  iban?: string | null;
+  bic?: string | null;
+};
+
+/** The payer's account as stored and compared: digits only, the IBAN upper case without spaces. */
+export type PayerAccount = {
+  sortCode: string | null;
+  accountNumber: string | null;
+  iban: string | null;
+  bic: string | null;
+};
+
+export type PayerAccountReading =
+  | { ok: true; account: PayerAccount | null }
+  | { ok: false; field: 'sort_code' | 'account_number' | 'iban'; message: string };
+
+/**
+ * The payer's account, normalised and checked; null when none was given (decision 132). A UK IBAN
+ * carries the sort code and account number (GBkk BANK SSSSSS AAAAAAAA), so it is read as them too.
+ */
+export function readPayerAccount(fields: PayerAccountFields): PayerAccountReading {
+  const sortCode = normaliseBankNumber(fields.sort_code ?? '');
+  const accountNumber = normaliseBankNumber(fields.account_number ?? '');
+  const iban = normaliseBankNumber(fields.iban ?? '');
+  const bic = normaliseBankNumber(fields.bic ?? '');
+  if ((sortCode === '') !== (accountNumber === ''))
+    return {
+      ok: false,
+      field: sortCode ? 'account_number' : 'sort_code',
+      message: FIAT_TEXTS.payerAccountIncomplete,
+    };
+  if (sortCode && !/^\d{6}$/.test(sortCode))
+    return { ok: false, field: 'sort_code', message: FIAT_TEXTS.payerAccountInvalid };
+  if (accountNumber && !/^\d{8}$/.test(accountNumber))
+    return { ok: false, field: 'account_number', message: FIAT_TEXTS.payerAccountInvalid };
+  if (iban && !isValidIban(iban)) return { ok: false, field: 'iban', message: FIAT_TEXTS.payerIbanInvalid };
+  if (!sortCode && !iban) return { ok: true, account: null };
+  const ukIban = /^GB\d{2}[A-Z]{4}(\d{6})(\d{8})$/.exec(iban);
+  return {
+    ok: true,
+    account: {
+      sortCode: sortCode || ukIban?.[1] || null,
+      accountNumber: accountNumber || ukIban?.[2] || null,
+      iban: iban || null,
+      bic: bic || null,
+    },
+  };
+}
+
 // ---- customer: bank account ----
 
 /** The spec's bank record (001 §3) plus whether withdrawals may go to it yet. */

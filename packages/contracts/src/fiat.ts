@@ -81,6 +81,15 @@ export const FIAT_TEXTS = {
   csvEmpty: 'The file has no lines after its header.',
   csvMissingColumn: 'The file has no column named',
   csvTooManyLines: 'A statement may have at most 2,000 lines.',
+  statementFileMissing: 'Choose the statement file.',
+  camtNotXml: 'The file is not XML: choose the camt.053 statement your bank exported.',
+  camtWrongDocument: 'The file is not a camt.053 bank statement.',
+  camtDeclaresEntities: 'The file declares its own entities (a DOCTYPE), which a bank statement never does.',
+  camtNoEntries: 'The statement has no entries.',
+  camtTooManyEntries: 'A statement may have at most 2,000 entries.',
+  payerAccountIncomplete: 'Give both the payer’s sort code and account number, or neither.',
+  payerAccountInvalid: 'The payer’s sort code is 6 digits and their account number 8.',
+  payerIbanInvalid: 'The payer’s IBAN is not valid: please check it.',
 } as const;
 
 export const FiatCurrencySchema = z.enum(FIAT_CODES);

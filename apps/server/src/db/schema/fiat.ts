@@ -35,7 +35,7 @@ export type FiatBankSettingsTable = {
 };
 
 export type FiatDepositStatus = 'credited' | 'suspense' | 'returned';
-export type FiatSuspenseReason = 'unmatched' | 'name_mismatch' | 'customer_not_live';
+export type FiatSuspenseReason = 'unmatched' | 'name_mismatch' | 'customer_not_live' | 'unknown_account';
 
 export type FiatDepositsTable = {
   id: Int8Id;
@@ -44,6 +44,11 @@ export type FiatDepositsTable = {
   bank_transaction_id: string;
   amount: Numeric;
   payer_name: string;
+  /** The account the money came from, when known (migration 0037). */
+  payer_sort_code: ColumnType<string | null, string | null | undefined, never>;
+  payer_account_number: ColumnType<string | null, string | null | undefined, never>;
+  payer_iban: ColumnType<string | null, string | null | undefined, never>;
+  payer_bic: ColumnType<string | null, string | null | undefined, never>;
   reference: string;
   value_date: string | null;
   source: 'manual' | 'import';

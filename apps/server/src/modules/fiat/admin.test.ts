@@ -100,6 +100,9 @@ describe('incoming bank transfers', () => {
       currency: 'GBP',
       amount: '250.50',
       payer_name: 'MS G HOPPER',
+      // From the account the customer registered: the money proves it is theirs (decision 132).
+      payer_sort_code: GBP_ACCOUNT.bank_sort_code,
+      payer_account_number: GBP_ACCOUNT.bank_account_number,
       reference: `Deposit ${customer.reference.toLowerCase()}`,
       bank_transaction_id: transactionId(),
     });
@@ -138,6 +141,8 @@ describe('incoming bank transfers', () => {
       currency: 'GBP',
       amount: '10.00',
       payer_name: 'MS G HOPPER',
+      payer_sort_code: GBP_ACCOUNT.bank_sort_code,
+      payer_account_number: '87654321',
       reference: `Deposit ${customer.reference.toLowerCase()}`,
       bank_transaction_id: transactionId(),
     });

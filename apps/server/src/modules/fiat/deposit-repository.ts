@@ -7,6 +7,10 @@ export type DepositRow = {
   bank_transaction_id: string;
   amount: string;
   payer_name: string;
+  payer_sort_code: string | null;
+  payer_account_number: string | null;
+  payer_iban: string | null;
+  payer_bic: string | null;
   reference: string;
   value_date: string | null;
   source: 'manual' | 'import';
@@ -35,6 +39,10 @@ export function createFiatDepositRepository(db: Kysely<DB>) {
         'fiat_deposits.bank_transaction_id',
         'fiat_deposits.amount',
         'fiat_deposits.payer_name',
+        'fiat_deposits.payer_sort_code',
+        'fiat_deposits.payer_account_number',
+        'fiat_deposits.payer_iban',
+        'fiat_deposits.payer_bic',
         'fiat_deposits.reference',
         'fiat_deposits.value_date',
         'fiat_deposits.source',
@@ -59,6 +67,10 @@ export function createFiatDepositRepository(db: Kysely<DB>) {
         bank_transaction_id: string;
         amount: string;
         payer_name: string;
+        payer_sort_code: string | null;
+        payer_account_number: string | null;
+        payer_iban: string | null;
+        payer_bic: string | null;
         reference: string;
         value_date: string | null;
         source: 'manual' | 'import';

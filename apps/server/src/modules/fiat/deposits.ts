@@ -2,6 +2,7 @@ import {
   AppError,
   FIAT_TEXTS,
   listFiatDeposits,
+  readPayerAccount,
   type AdminFiatDeposit,
   type DepositBankInfo,
   type FiatCurrency,
@@ -30,6 +31,10 @@ function toAdminDeposit(row: DepositRow): AdminFiatDeposit {
     bank_transaction_id: row.bank_transaction_id,
     amount: money(row.amount, row.currency),
     payer_name: row.payer_name,
+    payer_sort_code: row.payer_sort_code,
+    payer_account_number: row.payer_account_number,
+    payer_iban: row.payer_iban,
+    payer_bic: row.payer_bic,
     reference: row.reference,
     value_date: row.value_date,
     source: row.source,
@@ -99,12 +104,26 @@ export function createDeposits(
         reference: string;
         bank_transaction_id: string;
         value_date?: string | null;
+        payer_sort_code?: string | null;
+        payer_account_number?: string | null;
+        payer_iban?: string | null;
+        payer_bic?: string | null;
       },
     ) {
+      const payer = readPayerAccount({
+        sort_code: body.payer_sort_code,
+        account_number: body.payer_account_number,
+        iban: body.payer_iban,
+        bic: body.payer_bic,
+      });
+      // The contract checked these already; a reading that fails here is a caller that skipped it.
+      if (!payer.ok)
+        throw new AppError('VALIDATION_FAILED', undefined, { [`payer_${payer.field}`]: [payer.message] });
       const { outcome, depositId } = await receiveTransfer(actor, {
         currency: body.currency,
         amount: parseAmount(body.amount, body.currency),
         payerName: body.payer_name,
+        payerAccount: payer.account,
         reference: body.reference,
         bankTransactionId: body.bank_transaction_id,
         valueDate: body.value_date ?? null,

@@ -1,16 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { FiatCurrency } from '@florin/contracts';
+import type { FiatCurrency, PayerAccount } from '@florin/contracts';
 import { isLive } from '@florin/domain';
 import type { DB, FiatSuspenseReason } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
-import { isPayerTheCustomer, referencesIn } from './matching.js';
-import type { FiatCustomer } from './repository.js';
+import { isFromRegisteredAccount, isPayerTheCustomer, referencesIn } from './matching.js';
+import type { BankAccountRow, FiatCustomer } from './repository.js';
 import { bankRef, money, suspenseRef, userRef, type FiatServiceDeps } from './shared.js';
 
 export type IncomingTransfer = {
   currency: FiatCurrency;
   amount: bigint;
   payerName: string;
+  /** The account the money came from, normalised (readPayerAccount); null when the source did not say. */
+  payerAccount: PayerAccount | null;
   reference: string;
   bankTransactionId: string;
   valueDate: string | null;
@@ -30,8 +32,10 @@ export function createTransferReceiver(
 
   /**
    * Receives one incoming transfer: claims its bank transaction id, matches
-   * the reference to a customer and the payer to their name, and books it to
-   * the customer (credited) or to suspense, in one transaction.
+   * the reference to a customer, the payer to their name and, when the
+   * transfer says which account it came from, that account to the one they
+   * registered (decision 132); books it to the customer (credited, and the
+   * account verified by the money) or to suspense, in one transaction.
    */
   async function receiveTransfer(
     actor: AuditActor,
@@ -44,11 +48,25 @@ export function createTransferReceiver(
       if (!customer) reason = 'unmatched';
       else if (!isLive(customer)) reason = 'customer_not_live';
       else if (!isPayerTheCustomer(transfer.payerName, customer)) reason = 'name_mismatch';
+      const registered =
+        customer && transfer.payerAccount
+          ? await repository.findBankAccountByCurrency(customer.id, transfer.currency, trx)
+          : undefined;
+      const fromRegistered =
+        transfer.payerAccount !== null &&
+        registered !== undefined &&
+        isFromRegisteredAccount(transfer.payerAccount, registered);
+      // Only money from the registered account may be credited straight away: it is where withdrawals go.
+      if (!reason && transfer.payerAccount && !fromRegistered) reason = 'unknown_account';
       const depositId = await repository.insertDeposit(trx, {
         currency: transfer.currency,
         bank_transaction_id: transfer.bankTransactionId,
         amount: transfer.amount.toString(),
         payer_name: transfer.payerName,
+        payer_sort_code: transfer.payerAccount?.sortCode ?? null,
+        payer_account_number: transfer.payerAccount?.accountNumber ?? null,
+        payer_iban: transfer.payerAccount?.iban ?? null,
+        payer_bic: transfer.payerAccount?.bic ?? null,
         reference: transfer.reference,
         value_date: transfer.valueDate,
         source: transfer.source,
@@ -77,7 +95,9 @@ export function createTransferReceiver(
           { account: to, amount: transfer.amount },
         ],
       });
-      if (!reason && customer) await verifyByDeposit(trx, customer.id, transfer.currency);
+      // Money proves the account only when the transfer named it; a name alone verifies nothing.
+      const verified =
+        !reason && fromRegistered && registered ? await verifyByDeposit(trx, registered) : false;
       await recordAudit(trx, {
         ...actor,
         action: 'fiat.deposit_recorded',
@@ -91,6 +111,8 @@ export function createTransferReceiver(
           suspense_reason: reason,
           user_id: customer?.id ?? null,
           source: transfer.source,
+          from_registered_account: fromRegistered,
+          bank_account_verified: verified,
         },
       });
       return reason
@@ -102,18 +124,15 @@ export function createTransferReceiver(
   }
 
   /**
-   * DECISIONS.md: a matched deposit in the customer's name verifies their account in that currency;
-   * only the details as first given, though. Changed details are left to finance: the customer's own
-   * next top-up would otherwise vouch for whatever account a hijacked session put there.
+   * DECISIONS.md: a matched deposit in the customer's name from their registered account verifies it
+   * (decision 132); only the details as first given, though (decision 080): changed details are left to
+   * finance. Whether it verified the account now.
    */
-  async function verifyByDeposit(trx: Kysely<DB>, userId: number, currency: string): Promise<void> {
-    const account = await repository.findBankAccountByCurrency(userId, currency, trx);
-    const changedSinceAdded = account !== undefined && account.details_changed_at > account.created_at;
-    if (account && !account.verified_at && !changedSinceAdded)
-      await repository.updateBankAccount(trx, account.id, {
-        verified_at: new Date(),
-        verified_by: 'deposit',
-      });
+  async function verifyByDeposit(trx: Kysely<DB>, account: BankAccountRow): Promise<boolean> {
+    const changedSinceAdded = account.details_changed_at > account.created_at;
+    if (account.verified_at || changedSinceAdded) return false;
+    await repository.updateBankAccount(trx, account.id, { verified_at: new Date(), verified_by: 'deposit' });
+    return true;
   }
 
   async function afterCredit(customer: FiatCustomer, amount: bigint, currency: string): Promise<void> {

@@ -67,3 +67,25 @@ export function isPayerTheCustomer(
   if (!firstWord) return true;
   return payer.has(firstWord) || payer.has(firstWord.charAt(0));
 }
+
+/**
+ * Whether the money came from the customer's registered account (decision 132): a GBP account is its
+ * sort code and account number, an EUR or USD account its IBAN (a BIC may be written 8 or 11 long).
+ */
+export function isFromRegisteredAccount(
+  payer: { sortCode: string | null; accountNumber: string | null; iban: string | null },
+  registered: {
+    currency: string;
+    sort_code: string | null;
+    account_number: string | null;
+    iban: string | null;
+  },
+): boolean {
+  if (registered.currency === 'GBP')
+    return (
+      payer.sortCode !== null &&
+      payer.sortCode === registered.sort_code &&
+      payer.accountNumber === registered.account_number
+    );
+  return payer.iban !== null && payer.iban === registered.iban;
+}

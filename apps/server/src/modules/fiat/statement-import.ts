@@ -1,22 +1,34 @@
-import { AppError, FIAT_TEXTS, type FiatCurrency } from '@florin/contracts';
+import { FIAT_TEXTS, readPayerAccount, type FiatCurrency } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
-import { parseCsv } from '../../http/csv.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { TransferReceiver } from './incoming-transfers.js';
 import type { FiatServiceDeps } from './shared.js';
+import { readCamt053Statement } from './statement-camt053.js';
+import { readCsvStatement, type StatementMapping } from './statement-csv.js';
+import type { StatementLine } from './statement-lines.js';
 
-/** Lines one statement import takes. */
-export const MAX_STATEMENT_LINES = 2_000;
+export { MAX_STATEMENT_LINES } from './statement-lines.js';
 
 export type StatementInput = {
   currency: FiatCurrency;
-  csv: string;
-  mapping?: { date: string; amount: string; reference: string; payer: string; transaction_id: string };
+  format?: 'csv' | 'camt053';
+  csv?: string;
+  xml?: string;
+  mapping?: StatementMapping;
+};
+
+type LineResult = {
+  line: number;
+  bank_transaction_id: string | null;
+  outcome: 'credited' | 'suspense' | 'duplicate' | 'skipped' | 'invalid';
+  message: string | null;
+  deposit_id: string | null;
 };
 
 /**
- * A bank statement (CSV) imported by finance: each incoming line is received as a transfer
- * (incoming-transfers.ts), so a line seen in an earlier import is credited nothing again.
+ * A bank statement imported by finance, a CSV file (statement-csv.ts) or an ISO 20022 camt.053 file
+ * (statement-camt053.ts): each incoming line is received as a transfer (incoming-transfers.ts), so a line
+ * seen in an earlier import is credited nothing again.
  */
 export function createStatementImport(
   deps: Pick<FiatServiceDeps, 'db'>,
@@ -25,91 +37,57 @@ export function createStatementImport(
   const { db } = deps;
   const { receiveTransfer } = transfers;
 
+  /** Checks one line and receives it when it is an incoming transfer. */
+  async function importLine(
+    actor: AuditActor,
+    currency: FiatCurrency,
+    line: StatementLine,
+  ): Promise<LineResult> {
+    const base = { line: line.line, bank_transaction_id: line.transactionId || null, deposit_id: null };
+    if (line.notIncoming) return { ...base, outcome: 'skipped', message: line.notIncoming };
+    if (!line.transactionId)
+      return { ...base, outcome: 'invalid', message: 'The line has no transaction id.' };
+    const amountText = line.amountText.replace(/[£€$,\s]/g, '');
+    if (/^-/.test(amountText) || /^0*(\.0*)?$/.test(amountText))
+      return { ...base, outcome: 'skipped', message: 'Not an incoming transfer.' };
+    if (line.currency !== null && line.currency !== currency)
+      return { ...base, outcome: 'invalid', message: `The line is in ${line.currency}, not ${currency}.` };
+    let amount: bigint;
+    try {
+      amount = parseAmount(amountText.replace(/^\+/, ''), currency);
+    } catch {
+      return { ...base, outcome: 'invalid', message: `The amount "${line.amountText}" is not valid.` };
+    }
+    const payer = readPayerAccount(line.payerAccount);
+    if (!payer.ok) return { ...base, outcome: 'invalid', message: payer.message };
+    const { outcome, depositId } = await receiveTransfer(actor, {
+      currency,
+      amount,
+      payerName: line.payer.slice(0, 200),
+      payerAccount: payer.account,
+      reference: line.reference.slice(0, 200),
+      bankTransactionId: line.transactionId.slice(0, 100),
+      valueDate: line.date.slice(0, 40) || null,
+      source: 'import',
+    });
+    return {
+      ...base,
+      outcome,
+      deposit_id: depositId || null,
+      message: outcome === 'duplicate' ? FIAT_TEXTS.depositDuplicate : null,
+    };
+  }
+
   return {
     async importStatement(actor: AuditActor, input: StatementInput) {
-      const mapping = input.mapping ?? {
-        date: 'date',
-        amount: 'amount',
-        reference: 'reference',
-        payer: 'payer',
-        transaction_id: 'transaction_id',
-      };
-      const rows = parseCsv(input.csv);
-      const header = (rows[0] ?? []).map((name) => name.trim().toLowerCase());
-      const columnOf = (name: string) => header.indexOf(name.trim().toLowerCase());
-      const columns = {
-        date: columnOf(mapping.date),
-        amount: columnOf(mapping.amount),
-        reference: columnOf(mapping.reference),
-        payer: columnOf(mapping.payer),
-        transaction_id: columnOf(mapping.transaction_id),
-      };
-      const missing = (Object.keys(columns) as (keyof typeof columns)[]).filter(
-        (key) => columns[key] < 0 && key !== 'date',
-      );
-      if (missing.length > 0)
-        throw new AppError(
-          'VALIDATION_FAILED',
-          undefined,
-          Object.fromEntries(
-            missing.map((key) => [`mapping.${key}`, [`${FIAT_TEXTS.csvMissingColumn} "${mapping[key]}".`]]),
-          ),
-        );
-      const lines = rows.slice(1).map((cells, index) => ({ cells, line: index + 2 }));
-      const filled = lines.filter(({ cells }) => cells.some((cell) => cell.trim() !== ''));
-      if (filled.length === 0)
-        throw new AppError('VALIDATION_FAILED', undefined, { csv: [FIAT_TEXTS.csvEmpty] });
-      if (filled.length > MAX_STATEMENT_LINES)
-        throw new AppError('VALIDATION_FAILED', undefined, { csv: [FIAT_TEXTS.csvTooManyLines] });
-
-      type LineResult = {
-        line: number;
-        bank_transaction_id: string | null;
-        outcome: 'credited' | 'suspense' | 'duplicate' | 'skipped' | 'invalid';
-        message: string | null;
-        deposit_id: string | null;
-      };
+      const format = input.format ?? 'csv';
+      const lines =
+        format === 'camt053'
+          ? readCamt053Statement(input.xml ?? '')
+          : readCsvStatement(input.csv ?? '', input.mapping);
       const results: LineResult[] = [];
-      for (const { cells, line } of filled) {
-        const cell = (index: number) => (index >= 0 ? (cells[index] ?? '').trim() : '');
-        const transactionId = cell(columns.transaction_id);
-        const amountText = cell(columns.amount).replace(/[£€$,\s]/g, '');
-        const base = { line, bank_transaction_id: transactionId || null, deposit_id: null };
-        if (!transactionId) {
-          results.push({ ...base, outcome: 'invalid', message: 'The line has no transaction id.' });
-          continue;
-        }
-        if (/^-/.test(amountText) || /^0*(\.0*)?$/.test(amountText)) {
-          results.push({ ...base, outcome: 'skipped', message: 'Not an incoming transfer.' });
-          continue;
-        }
-        let amount: bigint;
-        try {
-          amount = parseAmount(amountText.replace(/^\+/, ''), input.currency);
-        } catch {
-          results.push({
-            ...base,
-            outcome: 'invalid',
-            message: `The amount "${cell(columns.amount)}" is not valid.`,
-          });
-          continue;
-        }
-        const { outcome, depositId } = await receiveTransfer(actor, {
-          currency: input.currency,
-          amount,
-          payerName: cell(columns.payer).slice(0, 200),
-          reference: cell(columns.reference).slice(0, 200),
-          bankTransactionId: transactionId.slice(0, 100),
-          valueDate: cell(columns.date).slice(0, 40) || null,
-          source: 'import',
-        });
-        results.push({
-          ...base,
-          outcome,
-          deposit_id: depositId || null,
-          message: outcome === 'duplicate' ? FIAT_TEXTS.depositDuplicate : null,
-        });
-      }
+      // One after another: each line commits on its own, and a statement's repeats meet their first.
+      for (const line of lines) results.push(await importLine(actor, input.currency, line));
       const count = (outcome: LineResult['outcome']) =>
         results.filter((result) => result.outcome === outcome).length;
       const summary = {
@@ -124,7 +102,7 @@ export function createStatementImport(
         action: 'fiat.statement_imported',
         targetType: 'fiat_statement',
         targetId: null,
-        after: { currency: input.currency, lines: filled.length, ...summary },
+        after: { currency: input.currency, format, lines: lines.length, ...summary },
       });
       return {
         data: { ...summary, lines: results },
