@@ -36,12 +36,24 @@ async function finance(t: TestApp): Promise<SignedInStaff> {
 
 let transfers = 0;
 
-/** Finance records the customer's bank transfer; reference and name match, so it is credited. */
+/** The account a transfer came from, as the bank's statement names it. */
+export type PayerAccountDetails = {
+  payer_sort_code?: string;
+  payer_account_number?: string;
+  payer_iban?: string;
+};
+
+/**
+ * Finance records the customer's bank transfer; reference and name match, so it is credited. It comes
+ * from `from` when given, else from the customer's registered account in that currency when they have
+ * one (so the money verifies it, decision 132), else from an account the statement does not name.
+ */
 export async function bankDeposit(
   t: TestApp,
   customer: DepositingCustomer,
   amount: string,
   currency: 'GBP' | 'EUR' | 'USD' = 'GBP',
+  from?: PayerAccountDetails,
 ): Promise<void> {
   transfers += 1;
   const { last_name: surname } = await t.database.db
@@ -49,6 +61,22 @@ export async function bankDeposit(
     .select('last_name')
     .where('id', '=', customer.id)
     .executeTakeFirstOrThrow();
+  const registered = await t.database.db
+    .selectFrom('bank_accounts')
+    .select(['sort_code', 'account_number', 'iban'])
+    .where('user_id', '=', customer.id)
+    .where('currency', '=', currency)
+    .executeTakeFirst();
+  const payerAccount: PayerAccountDetails =
+    from ??
+    (!registered
+      ? {}
+      : currency === 'GBP'
+        ? {
+            payer_sort_code: registered.sort_code ?? '',
+            payer_account_number: registered.account_number ?? '',
+          }
+        : { payer_iban: registered.iban ?? '' });
   const response = await (
     await finance(t)
   ).browser.post('/api/admin/fiat/deposits', {
@@ -57,6 +85,7 @@ export async function bankDeposit(
     // As a bank writes the payer: initial and surname.
     payer_name: `MS ${customer.firstName.charAt(0).toUpperCase()} ${surname.toUpperCase()}`,
     reference: customer.reference,
+    ...payerAccount,
     bank_transaction_id: `PATHS-${process.pid}-${Date.now()}-${transfers}`,
   });
   expect(response.statusCode, response.body).toBe(200);

@@ -9,7 +9,7 @@ import {
 } from '@florin/contracts';
 import { signedInStaff } from './admin.js';
 import type { TestApp } from './app.js';
-import { bankDeposit, coinDeposit } from './deposits.js';
+import { bankDeposit, coinDeposit, type PayerAccountDetails } from './deposits.js';
 import { mailedCode, newIdempotencyKey, withdraw, type FiatCustomer } from '../modules/fiat/fiat.test-kit.js';
 
 /**
@@ -27,9 +27,16 @@ export async function moneyPaths(t: TestApp) {
   }
 
   return {
-    /** Finance records the customer's bank transfer; reference and name match, so it is credited. */
-    bankDeposit: (customer: FiatCustomer, amount: string, currency: 'GBP' | 'EUR' | 'USD' = 'GBP') =>
-      bankDeposit(t, customer, amount, currency),
+    /**
+     * Finance records the customer's bank transfer; reference and name match, so it is credited. From
+     * `from`, else from the customer's registered account in the currency (which the money verifies).
+     */
+    bankDeposit: (
+      customer: FiatCustomer,
+      amount: string,
+      currency: 'GBP' | 'EUR' | 'USD' = 'GBP',
+      from?: PayerAccountDetails,
+    ) => bankDeposit(t, customer, amount, currency, from),
 
     /** Someone pays `amount` of a coin to the customer's deposit address and the chain confirms it: credited. */
     coinDeposit: (customer: FiatCustomer, coin: string, amount: string) =>
