@@ -71,9 +71,16 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository; 
       const rows = copyCsv(historyCsvQuery(userId));
       async function* file(): AsyncGenerator<Buffer> {
         const toCrlf = crlfLineEnds();
-        yield Buffer.from(csvLine(HISTORY_CSV_COLUMNS));
+        const header = Buffer.from(csvLine(HISTORY_CSV_COLUMNS));
+        // The header goes with the first rows: a database that fails before them is a 500, not a cut-off file.
+        let headed = false;
         try {
-          for await (const chunk of rows) yield toCrlf(chunk as Buffer);
+          for await (const chunk of rows) {
+            const lines = toCrlf(chunk as Buffer);
+            yield headed ? lines : Buffer.concat([header, lines]);
+            headed = true;
+          }
+          if (!headed) yield header;
         } finally {
           // A client that went away stops reading here: the COPY is ended and its connection let go.
           rows.destroy();
