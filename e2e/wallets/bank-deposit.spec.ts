@@ -88,6 +88,9 @@ test.describe('fiat deposits by bank transfer', () => {
         reference: reference,
         payer: `${customer.firstName.toUpperCase()} ${customer.lastName.toUpperCase()}`,
         transactionId: ownTransfer,
+        // From the account the customer registered above: the money verifies it (decision 132).
+        sortCode: '12-34-56',
+        accountNumber: '12345678',
       },
       {
         date: '2026-11-23',

@@ -116,14 +116,27 @@ export type StatementLine = {
   reference: string;
   payer: string;
   transactionId: string;
+  /** The account the money came from, as the bank prints it; money from the registered one verifies it. */
+  sortCode?: string;
+  accountNumber?: string;
 };
 
 export function statementCsv(lines: readonly StatementLine[]): string {
   const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
   return [
-    'date,amount,reference,payer,transaction_id',
+    'date,amount,reference,payer,transaction_id,sort_code,account_number',
     ...lines.map((line) =>
-      [line.date, line.amount, line.reference, line.payer, line.transactionId].map(quote).join(','),
+      [
+        line.date,
+        line.amount,
+        line.reference,
+        line.payer,
+        line.transactionId,
+        line.sortCode ?? '',
+        line.accountNumber ?? '',
+      ]
+        .map(quote)
+        .join(','),
     ),
   ].join('\n');
 }
