@@ -271,6 +271,31 @@ export const CONFIG_VARIABLES = {
     ),
     help: 'A rippled or Clio websocket (`wss://xrpl.example:51233`) that watches the XRP house account. Unset: the simulated chain.',
   },
+  HOT_WALLET_RPC_URL_BTC: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "The BTC hot wallet (decision 131): Bitcoin Core's RPC for a spending wallet on the node (`http://user:pass@host:8332/wallet/payouts`). The node holds its keys, never Florin. Unset: every BTC withdrawal is sent by staff from cold storage.",
+  },
+  HOT_WALLET_RPC_URL_LTC: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "The LTC hot wallet: Litecoin Core's wallet RPC, as for BTC. Unset: staff send LTC from cold storage.",
+  },
+  HOT_WALLET_RPC_URL_BCH: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: "The BCH hot wallet: Bitcoin Cash Node's wallet RPC, as for BTC. Unset: staff send BCH from cold storage.",
+  },
+  HOT_WALLET_ETH_ACCOUNT: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address')
+        .optional(),
+    ),
+    help: 'The ETH hot wallet: an account the signer at HOT_WALLET_ETH_SIGNER_URL (or ETHEREUM_RPC_URL) signs for with `eth_signTransaction`. Unset: staff send ETH from cold storage.',
+  },
+  HOT_WALLET_ETH_SIGNER_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'An external signer speaking JSON-RPC (clef, a KMS bridge) for HOT_WALLET_ETH_ACCOUNT. Unset: the node at ETHEREUM_RPC_URL signs with its own account.',
+  },
   ALLOW_STAND_INS: {
     schema: optionalText
       .transform((value) =>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CRYPTO_ENTRY_DECIMALS, MAX_ASSET_SCALE, decimalPlaces, trimZeros } from '@florin/domain';
 import { CoinIdSchema, CryptoAssetSchema } from './crypto.js';
 import { defineEndpoint } from './endpoint.js';
-import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS, upTo } from './money.js';
+import { DecimalStringSchema, fitsColumn, TOO_LARGE_TEXTS } from './money.js';
 import { pageSchema } from './pagination.js';
 
 /**
@@ -451,41 +451,4 @@ export const rejectCryptoWithdrawal = defineEndpoint({
       .max(500, 'The reason may be at most 500 characters.'),
   }),
   responses: { 200: adminAnswer },
-});
-
-export const CryptoWithdrawalSettingsSchema = z.object({
-  coin_id: CoinIdSchema,
-  asset: CryptoAssetSchema,
-  /** Per customer and rolling 24 hours; beyond it a second staff approval. */
-  daily_limit: DecimalStringSchema.nullable(),
-  /** Withdrawals to an address whitelisted over 24 hours ago, within the daily limit, skip staff approval. */
-  auto_approve_whitelisted: z.boolean(),
-  wallet: z.enum(['simulated', 'cold_storage']),
-});
-export type CryptoWithdrawalSettings = z.infer<typeof CryptoWithdrawalSettingsSchema>;
-
-export const listCryptoWithdrawalSettings = defineEndpoint({
-  method: 'GET',
-  path: '/api/admin/crypto/withdrawal-settings',
-  summary: 'Each coin’s daily withdrawal limit, auto-approval switch and wallet',
-  responses: { 200: z.object({ data: z.array(CryptoWithdrawalSettingsSchema) }) },
-});
-
-export const updateCryptoWithdrawalSettings = defineEndpoint({
-  method: 'PUT',
-  path: '/api/admin/crypto/withdrawal-settings/{coin_id}',
-  summary: 'Set a coin’s daily withdrawal limit and auto-approval switch',
-  params: z.strictObject({ coin_id: CoinIdSchema }),
-  body: z.strictObject({
-    daily_limit: upTo(
-      z
-        .string({ error: 'Enter the daily limit, e.g. 1.5.' })
-        .trim()
-        .regex(/^\d+(\.\d{1,18})?$/, 'Enter the daily limit, e.g. 1.5.')
-        .refine((text) => /[1-9]/.test(text), 'The daily limit must be more than zero.'),
-      MAX_ASSET_SCALE,
-    ),
-    auto_approve_whitelisted: z.boolean(),
-  }),
-  responses: { 200: z.object({ data: CryptoWithdrawalSettingsSchema, message: z.string() }) },
 });

@@ -6,6 +6,7 @@ export * from './admin-mail.js';
 export * from './auth.js';
 export * from './crypto.js';
 export * from './crypto-withdrawals.js';
+export * from './crypto-withdrawal-settings.js';
 export * from './endpoint.js';
 export * from './errors.js';
 export * from './fiat.js';

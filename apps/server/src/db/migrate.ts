@@ -35,6 +35,7 @@ import * as entriesAccountAsset from './migrations/0032-entries-account-asset.js
 import * as tradesByJournal from './migrations/0033-trades-by-journal.js';
 import * as mailOutbox from './migrations/0034-mail-outbox.js';
 import * as tradingVolumes from './migrations/0035-trading-volumes.js';
+import * as automaticPayouts from './migrations/0036-automatic-payouts.js';
 import * as payerAccounts from './migrations/0037-payer-accounts.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0033-trades-by-journal': tradesByJournal,
   '0034-mail-outbox': mailOutbox,
   '0035-trading-volumes': tradingVolumes,
+  '0036-automatic-payouts': automaticPayouts,
   '0037-payer-accounts': payerAccounts,
 };
 

@@ -61,6 +61,13 @@ function listLeaderJobs(config: Config, services: AppServices): LeaderJob[] {
         await cryptoWithdrawals.expireOverdue();
       },
     });
+  if (config.CHAIN_WATCH_INTERVAL_MS > 0)
+    jobs.push({
+      // Approved withdrawals within their coin's limits, sent from the nodes' hot wallets (decision 131).
+      name: 'crypto payouts',
+      intervalMs: config.CHAIN_WATCH_INTERVAL_MS,
+      run: () => cryptoWithdrawals.payOutOnce(),
+    });
   return jobs;
 }
 

@@ -45,6 +45,14 @@ export type CoinsTable = {
   /** Per customer and rolling 24 hours; beyond it a withdrawal needs a second staff approval. */
   withdraw_daily_limit: Numeric | null;
   auto_approve_whitelisted: Generated<boolean>;
+  /** Whether the payout job sends this coin's approved withdrawals from the node's hot wallet (decision 131). */
+  auto_payout: Generated<boolean>;
+  /** The most one withdrawal the job sends may be; larger ones wait for staff. */
+  payout_max_per_withdrawal: Numeric | null;
+  /** The most the job sends in a rolling 24 hours, all customers together. */
+  payout_daily_total: Numeric | null;
+  /** The most the hot wallet may hold: above it the job sends nothing until staff move coins to cold storage. */
+  hot_wallet_ceiling: Numeric | null;
 };
 
 /** Price candles (0009): prices as numeric text with 8 decimals. */

@@ -140,4 +140,10 @@ export type CryptoWithdrawalsTable = {
   reject_reason: string | null;
   cancelled_at: Date | null;
   created_at: CreatedAt;
+  /** The payout job's signed transaction, kept before it is broadcast: a retry sends the same one. */
+  payout_raw: string | null;
+  payout_txid: string | null;
+  payout_signed_at: Date | null;
+  /** Left to staff (above the limits, or its signing request exported): the payout job never sends it. */
+  payout_by_staff: Generated<boolean>;
 };

@@ -10,6 +10,7 @@ import type { UserEvents } from '../realtime/index.js';
 import { addressSourcesFromConfig } from './address-sources.js';
 import { createBitcoinRpcClient } from './chains/bitcoin-rpc.js';
 import { createEthereumRpcClient } from './chains/ethereum-rpc.js';
+import { createBitcoinHotWallet, createEthereumHotWallet, type HotWallet } from './chains/hot-wallets.js';
 import { createSimulatedChain } from './chains/simulated.js';
 import type { ChainClient } from './chains/types.js';
 import { createXrpLedgerClient } from './chains/xrp-ledger.js';
@@ -37,6 +38,25 @@ export function chainsFromConfig(config: Config, simulated: ChainClient): Record
   if (config.ETHEREUM_RPC_URL) chains.ETH = createEthereumRpcClient(config.ETHEREUM_RPC_URL);
   if (config.XRP_NODE_URL) chains.XRP = createXrpLedgerClient(config.XRP_NODE_URL);
   return chains;
+}
+
+/** The hot wallet each coin's payouts are sent from, where its node is configured (decision 131). */
+export function hotWalletsFromConfig(config: Config): Partial<Record<CryptoAsset, HotWallet>> {
+  const wallets: Partial<Record<CryptoAsset, HotWallet>> = {};
+  const bitcoinFamily: [CryptoAsset, string | undefined][] = [
+    ['BTC', config.HOT_WALLET_RPC_URL_BTC],
+    ['LTC', config.HOT_WALLET_RPC_URL_LTC],
+    ['BCH', config.HOT_WALLET_RPC_URL_BCH],
+  ];
+  for (const [asset, url] of bitcoinFamily) if (url) wallets[asset] = createBitcoinHotWallet(url, asset);
+  const nodeUrl = config.ETHEREUM_RPC_URL;
+  if (nodeUrl && config.HOT_WALLET_ETH_ACCOUNT)
+    wallets.ETH = createEthereumHotWallet({
+      nodeUrl,
+      signerUrl: config.HOT_WALLET_ETH_SIGNER_URL,
+      account: config.HOT_WALLET_ETH_ACCOUNT,
+    });
+  return wallets;
 }
 
 /** The crypto module as the app builds it from configuration: deposits in, withdrawals out. */
@@ -71,6 +91,7 @@ export function createCryptoFromConfig(options: {
     gbpRate: options.gbpRate,
     savedAddresses: options.savedAddresses,
     wallets: withdrawalWalletsFor(chains, simulated, { isProduction: options.config.isProduction }),
+    hotWallets: hotWalletsFromConfig(options.config),
     verification: options.verification,
     clock: options.clock,
   });

@@ -25,6 +25,7 @@ import type { VerificationGate } from '../kyc/verification.js';
 import type { Notifier } from '../notifications/service.js';
 import type { UserEvents } from '../realtime/index.js';
 import type { AddressSources } from './address-sources.js';
+import type { HotWallet } from './chains/hot-wallets.js';
 import type { WithdrawalWallet } from './chains/wallets.js';
 import { asAsset, coins, type Answer } from './shared.js';
 import type {
@@ -66,6 +67,8 @@ export type CryptoWithdrawalServiceDeps = {
   gbpRate: (asset: string) => string | null;
   savedAddresses: SavedAddresses;
   wallets: Record<CryptoAsset, WithdrawalWallet>;
+  /** The nodes' hot wallets the payout job sends from (decision 131); a coin without one is paid by staff. */
+  hotWallets?: Partial<Record<CryptoAsset, HotWallet>>;
   /** Spec 000 §6: a customer whose verification is incomplete does not withdraw. */
   verification: VerificationGate;
   /** What the waits (a security change, a new saved address) and a request's 30 minutes run by (the app's clock). */

@@ -199,6 +199,10 @@ export function createCryptoWithdrawalRepository(db: Kysely<DB>) {
         | 'reject_reason'
         | 'cancelled_at'
         | 'created_at'
+        | 'payout_raw'
+        | 'payout_txid'
+        | 'payout_signed_at'
+        | 'payout_by_staff'
       >,
     ): Promise<CryptoWithdrawalRow> {
       return executor

@@ -11,6 +11,7 @@ import { transition } from '../../lifecycle.js';
 import { requireSecondPairOfEyes } from '../../payouts.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import { coins, type Answer } from './shared.js';
+import { refuseWhilePaidAutomatically } from './withdrawal-auto-payouts.js';
 import type { CryptoWithdrawalServiceDeps, WithdrawalContext } from './withdrawal-context.js';
 import type { CryptoWithdrawalRow } from './withdrawal-repository.js';
 
@@ -82,6 +83,7 @@ export function createWithdrawalReview(deps: CryptoWithdrawalServiceDeps, contex
   ): Promise<Answer<AdminCryptoWithdrawal>> {
     const { row, mail } = await db.transaction().execute(async (trx) => {
       const before = await lockFor(trx, id, ['pending', 'approved'], CRYPTO_WITHDRAW_TEXTS.notOpen);
+      refuseWhilePaidAutomatically(before);
       await ledger.releaseHold(trx, { holdId: before.hold_id, outcome: 'voided' });
       const after = await repository.update(trx, id, {
         status: transition(CRYPTO_WITHDRAWAL_TRANSITIONS, before.status, 'rejected'),

@@ -1,4 +1,5 @@
 import { createCryptoActivity } from './activity.js';
+import { createAutoPayouts } from './withdrawal-auto-payouts.js';
 import { createWithdrawalCancellation } from './withdrawal-cancellation.js';
 import { createWithdrawalContext, type CryptoWithdrawalServiceDeps } from './withdrawal-context.js';
 import { createWithdrawalDestinations } from './withdrawal-destinations.js';
@@ -16,6 +17,7 @@ export type {
 } from './withdrawal-context.js';
 export type { FlorinDestination } from './withdrawal-destinations.js';
 export { CRYPTO_WITHDRAW_2FA_PURPOSE } from './withdrawal-submission.js';
+export { PAID_AUTOMATICALLY, type PayoutSummary } from './withdrawal-auto-payouts.js';
 
 export type CryptoWithdrawalService = ReturnType<typeof createCryptoWithdrawalService>;
 
@@ -37,10 +39,13 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
   const review = createWithdrawalReview(deps, context);
   const payouts = createWithdrawalPayouts(deps, context);
   const settings = createWithdrawalSettings(deps);
+  const autoPayouts = createAutoPayouts(deps, payouts);
 
   return {
     /** Run by the leading instance's watcher: unconfirmed requests past their 30 minutes give their coins back. */
     expireOverdue: cancellation.expireOverdue,
+    /** Run by the leading instance: approved withdrawals within their coin's limits leave from the hot wallet. */
+    payOutOnce: autoPayouts.payOutOnce,
 
     /** The whitelist refuses what a withdrawal would. */
     florinDestinationOf: destinations.florinDestinationOf,
