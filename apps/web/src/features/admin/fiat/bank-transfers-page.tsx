@@ -42,6 +42,9 @@ type RecordForm = {
   reference: string;
   bank_transaction_id: string;
   value_date: string;
+  payer_sort_code: string;
+  payer_account_number: string;
+  payer_iban: string;
 };
 
 const RECORD_FIELDS = [
@@ -51,6 +54,9 @@ const RECORD_FIELDS = [
   'reference',
   'bank_transaction_id',
   'value_date',
+  'payer_sort_code',
+  'payer_account_number',
+  'payer_iban',
 ] as const;
 
 /** The date input gives '' when empty; the contract wants it absent. */
@@ -66,7 +72,17 @@ const EMPTY_RECORD: RecordForm = {
   reference: '',
   bank_transaction_id: '',
   value_date: '',
+  payer_sort_code: '',
+  payer_account_number: '',
+  payer_iban: '',
 };
+
+/** The account a transfer came from, as the back office prints it; null when the source did not say. */
+function payerAccountText(deposit: AdminFiatDeposit): string | null {
+  if (deposit.payer_sort_code && deposit.payer_account_number)
+    return `${deposit.payer_sort_code.replace(/(\d{2})(?=\d)/g, '$1-')} ${deposit.payer_account_number}`;
+  return deposit.payer_iban;
+}
 
 function amountText(value: string, currency: string): string {
   return `${formatDecimal(value, FIAT_DECIMALS) ?? value} ${currency}`;
@@ -120,7 +136,9 @@ function RecordDepositForm() {
           </Title>
           <Text size="sm" c="dimmed">
             Credited at once when the reference names a live customer and the payer is them; otherwise it
-            waits in suspense. A bank transaction id recorded before credits nothing again.
+            waits in suspense. Give the account it came from when the bank shows it: money from the customer’s
+            registered account verifies it, money from another account waits in suspense. A bank transaction
+            id recorded before credits nothing again.
           </Text>
         </Stack>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
@@ -149,6 +167,24 @@ function RecordDepositForm() {
             error={errors.bank_transaction_id?.message}
             {...form.register('bank_transaction_id')}
           />
+          <TextInput
+            label="Payer’s sort code"
+            description="GBP, if the bank shows it"
+            error={errors.payer_sort_code?.message}
+            {...form.register('payer_sort_code')}
+          />
+          <TextInput
+            label="Payer’s account number"
+            description="GBP, with the sort code"
+            error={errors.payer_account_number?.message}
+            {...form.register('payer_account_number')}
+          />
+          <TextInput
+            label="Payer’s IBAN"
+            description="EUR and USD, if the bank shows it"
+            error={errors.payer_iban?.message}
+            {...form.register('payer_iban')}
+          />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button type="submit" loading={record.isPending}>
@@ -170,6 +206,7 @@ function SuspenseEntry({
   onReturn: (deposit: AdminFiatDeposit) => void;
 }) {
   const amount = amountText(deposit.amount, deposit.currency);
+  const account = payerAccountText(deposit);
   return (
     <Paper component="li" withBorder radius="md" p="sm" aria-label={`${amount} from ${deposit.payer_name}`}>
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -178,7 +215,8 @@ function SuspenseEntry({
             {amount}
           </Text>
           <Text size="sm">
-            From <b>{deposit.payer_name}</b> · reference “{deposit.reference || 'none'}”
+            From <b>{deposit.payer_name}</b>
+            {account ? ` (account ${account})` : ''} · reference “{deposit.reference || 'none'}”
           </Text>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             Bank transaction {deposit.bank_transaction_id} ·{' '}
@@ -328,7 +366,8 @@ export function BankTransfersPage() {
         </Text>
       </Stack>
       <Alert color="blue" variant="light">
-        A payer whose name is not the customer’s waits in suspense: check who sent it before you assign it.
+        A payer whose name is not the customer’s, or money from an account the customer has not registered,
+        waits in suspense: check who sent it before you assign it.
       </Alert>
       <ImportStatementForm />
       <RecordDepositForm />

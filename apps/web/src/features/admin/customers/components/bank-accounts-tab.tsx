@@ -8,7 +8,7 @@ import { useCustomerBankAccounts } from '../api/get-bank-accounts';
 import { useVerifyBankAccount } from '../api/verify-bank-account';
 
 const VERIFIED_BY_LABELS: Record<NonNullable<AdminBankAccount['verified_by']>, string> = {
-  deposit: 'a matched deposit in the customer’s name',
+  deposit: 'a deposit from this account in the customer’s name',
   staff: 'staff, by hand',
 };
 
@@ -100,7 +100,7 @@ function BankAccountEntry({
 
 /**
  * The customer's bank accounts for finance (DECISIONS.md [7]): an account is
- * verified by a matched deposit in the customer's name, or here by staff
+ * verified by a deposit from the account in the customer's name, or here by staff
  * after checking it is theirs; withdrawals go only to a verified account.
  */
 export function BankAccountsTab({ userId, customerName }: { userId: number; customerName: string }) {

@@ -5,7 +5,7 @@ import { FIAT_ADMIN_KEYS } from './fiat-admin-keys';
 
 type DepositPage = { data: AdminFiatDeposit[]; current_page: number; last_page: number };
 
-/** Transfers waiting for a person (unmatched, name mismatch, customer not live), oldest first. */
+/** Transfers waiting for a person (unmatched, name mismatch, customer not live, unknown account), oldest first. */
 export const suspenseQuery = infiniteQueryOptions({
   queryKey: FIAT_ADMIN_KEYS.suspense,
   queryFn: ({ signal, pageParam }): Promise<DepositPage> =>

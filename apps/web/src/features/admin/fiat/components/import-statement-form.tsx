@@ -1,4 +1,4 @@
-import type { FiatCurrency } from '@florin/contracts';
+import type { FiatCurrency, ImportStatementBody } from '@florin/contracts';
 import { FIAT_CODES } from '@florin/domain';
 import {
   Badge,
@@ -25,6 +25,9 @@ const MAPPING_FIELDS = [
   { key: 'reference', label: 'Reference column' },
   { key: 'payer', label: 'Payer column' },
   { key: 'transaction_id', label: 'Transaction id column' },
+  { key: 'sort_code', label: 'Payer’s sort code column' },
+  { key: 'account_number', label: 'Payer’s account number column' },
+  { key: 'iban', label: 'Payer’s IBAN column' },
 ] as const;
 
 type Mapping = Record<(typeof MAPPING_FIELDS)[number]['key'], string>;
@@ -34,7 +37,26 @@ const DEFAULT_MAPPING: Mapping = {
   reference: 'reference',
   payer: 'payer',
   transaction_id: 'transaction_id',
+  sort_code: '',
+  account_number: '',
+  iban: '',
 };
+
+type StatementFormat = 'csv' | 'camt053';
+const FORMATS: { value: StatementFormat; label: string }[] = [
+  { value: 'csv', label: 'CSV with a header line' },
+  { value: 'camt053', label: 'camt.053 (ISO 20022 XML)' },
+];
+
+/** The payer's account columns are optional: an empty one is left to its default name. */
+function mappingToSend({ sort_code, account_number, iban, ...required }: Mapping) {
+  return {
+    ...required,
+    ...(sort_code ? { sort_code } : {}),
+    ...(account_number ? { account_number } : {}),
+    ...(iban ? { iban } : {}),
+  };
+}
 
 const OUTCOME_COLORS: Record<string, string> = {
   credited: 'teal',
@@ -47,6 +69,7 @@ const OUTCOME_COLORS: Record<string, string> = {
 export function ImportStatementForm() {
   const importer = useImportStatement();
   const [currency, setCurrency] = useState<FiatCurrency>('GBP');
+  const [format, setFormat] = useState<StatementFormat>('csv');
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string>();
   const [mapping, setMapping] = useState<Mapping>(DEFAULT_MAPPING);
@@ -56,21 +79,24 @@ export function ImportStatementForm() {
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!file) {
-      setFileError('Choose the statement file (CSV).');
+      setFileError(`Choose the statement file (${format === 'csv' ? 'CSV' : 'XML'}).`);
       return;
     }
     setFileError(undefined);
-    let csv: string;
+    let text: string;
     try {
-      csv = await file.text();
+      text = await file.text();
     } catch {
       setFileError('The file could not be read. Choose it again.');
       return;
     }
-    importer.mutate(
-      { currency, csv, mapping },
-      { onSuccess: ({ message }) => showSuccessToast({ title: 'Statement imported', message }) },
-    );
+    const body: ImportStatementBody =
+      format === 'camt053'
+        ? { currency, format, xml: text }
+        : { currency, format, csv: text, mapping: mappingToSend(mapping) };
+    importer.mutate(body, {
+      onSuccess: ({ message }) => showSuccessToast({ title: 'Statement imported', message }),
+    });
   };
 
   return (
@@ -89,11 +115,19 @@ export function ImportStatementForm() {
             Import a bank statement
           </Title>
           <Text size="sm" c="dimmed">
-            A CSV file with a header line and the columns date, amount, reference, payer and transaction id.
-            Lines imported before are recognised by their transaction id and credit nothing twice.
+            A camt.053 file as the bank exports it, or a CSV file with a header line and the columns date,
+            amount, reference, payer and transaction id (and, when the bank gives them, the payer’s sort code,
+            account number or IBAN). Lines imported before are recognised by their transaction id and credit
+            nothing twice.
           </Text>
         </Stack>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+          <NativeSelect
+            label="Statement format"
+            data={FORMATS}
+            value={format}
+            onChange={(event) => setFormat(event.currentTarget.value as StatementFormat)}
+          />
           <NativeSelect
             label="Statement currency"
             data={[...FIAT_CODES]}
@@ -101,9 +135,9 @@ export function ImportStatementForm() {
             onChange={(event) => setCurrency(event.currentTarget.value as FiatCurrency)}
           />
           <FileInput
-            label="Statement file (CSV)"
+            label={format === 'csv' ? 'Statement file (CSV)' : 'Statement file (XML)'}
             placeholder="Choose a file"
-            accept=".csv,text/csv"
+            accept={format === 'csv' ? '.csv,text/csv' : '.xml,application/xml,text/xml'}
             clearable
             value={file}
             onChange={(value) => {
@@ -113,20 +147,23 @@ export function ImportStatementForm() {
             error={fileError}
           />
         </SimpleGrid>
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          w="fit-content"
-          onClick={() => setShowMapping((shown) => !shown)}
-        >
-          {showMapping ? 'Hide column names' : 'Change column names'}
-        </Button>
-        <Collapse expanded={showMapping}>
+        {format === 'csv' && (
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            w="fit-content"
+            onClick={() => setShowMapping((shown) => !shown)}
+          >
+            {showMapping ? 'Hide column names' : 'Change column names'}
+          </Button>
+        )}
+        <Collapse expanded={showMapping && format === 'csv'}>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
             {MAPPING_FIELDS.map((field) => (
               <TextInput
                 key={field.key}
                 label={field.label}
+                placeholder={field.key}
                 value={mapping[field.key]}
                 onChange={(event) => {
                   const value = event.currentTarget.value;
