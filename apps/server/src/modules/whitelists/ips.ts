@@ -77,18 +77,24 @@ export function createIps(deps: WhitelistServiceDeps) {
       await requirePasscode(deps, userId, body.passcode);
       // Our own lookup, not the page's city and country: a customer's browser cannot know better, nor be trusted to.
       const location = await locateIp(ip);
-      const row = await db.transaction().execute(async (trx) => {
+      const { row, mail } = await db.transaction().execute(async (trx) => {
         await repository.lockCustomer(trx, userId);
         await checkRules(trx);
+        let inserted: IpRow;
         try {
-          return await repository.insertIp(trx, { user_id: userId, ip_address: ip, ...location });
+          inserted = await repository.insertIp(trx, { user_id: userId, ip_address: ip, ...location });
         } catch (error) {
           if (isUniqueViolation(error, 'whitelisted_ips_once'))
             throw new AppError('CONFLICT', WHITELIST_TEXTS.ipExists);
           throw error;
         }
+        const queued = await notifier.queue(trx, customer, 'ip_whitelisted', {
+          firstName: customer.first_name,
+          ip,
+        });
+        return { row: inserted, mail: queued };
       });
-      await notifier.notify(customer, 'ip_whitelisted', { firstName: customer.first_name, ip });
+      await notifier.deliver(mail);
       return { data: toIp(row), message: WHITELIST_TEXTS.ipAdded };
     },
 
@@ -108,11 +114,14 @@ export function createIps(deps: WhitelistServiceDeps) {
       if (row.ip_address === normalizeIp(currentIp) && (await repository.countLiveIps(userId, db)) > 1)
         throw new AppError('VALIDATION_FAILED', WHITELIST_TEXTS.ipRemoveCurrent);
       await requirePasscode(deps, userId, passcode);
-      if (!(await repository.removeIp(userId, row.id))) throw new AppError('NOT_FOUND');
-      await notifier.notify(customer, 'ip_whitelist_removed', {
-        firstName: customer.first_name,
-        ip: row.ip_address,
+      const mail = await db.transaction().execute(async (trx) => {
+        if (!(await repository.removeIp(userId, row.id, trx))) throw new AppError('NOT_FOUND');
+        return notifier.queue(trx, customer, 'ip_whitelist_removed', {
+          firstName: customer.first_name,
+          ip: row.ip_address,
+        });
       });
+      await notifier.deliver(mail);
       return { message: WHITELIST_TEXTS.ipRemoved };
     },
 

@@ -96,16 +96,19 @@ export function createWhitelistRepository(db: Kysely<DB>, clock: Clock) {
 
     // ---- wallets ----
 
-    insertWallet(values: {
-      user_id: number;
-      asset: string;
-      address: string;
-      tag: string | null;
-      label: string;
-      usableAfterHours: number;
-    }): Promise<WalletRow> {
+    insertWallet(
+      values: {
+        user_id: number;
+        asset: string;
+        address: string;
+        tag: string | null;
+        label: string;
+        usableAfterHours: number;
+      },
+      executor: Kysely<DB> = db,
+    ): Promise<WalletRow> {
       const now = clock.now();
-      return db
+      return executor
         .insertInto('whitelisted_wallets')
         .values({
           user_id: values.user_id,
@@ -180,8 +183,8 @@ export function createWhitelistRepository(db: Kysely<DB>, clock: Clock) {
     },
 
     /** Marks the wallet removed if its removal was confirmed and that has not run out; false otherwise. */
-    async removeVerifiedWallet(userId: number, id: string): Promise<boolean> {
-      const result = await db
+    async removeVerifiedWallet(userId: number, id: string, executor: Kysely<DB> = db): Promise<boolean> {
+      const result = await executor
         .updateTable('whitelisted_wallets')
         .set({ deleted_at: sql<Date>`now()` })
         .where('id', '=', id)
@@ -257,8 +260,8 @@ export function createWhitelistRepository(db: Kysely<DB>, clock: Clock) {
         .executeTakeFirst();
     },
 
-    async removeIp(userId: number, id: string): Promise<boolean> {
-      const result = await db
+    async removeIp(userId: number, id: string, executor: Kysely<DB> = db): Promise<boolean> {
+      const result = await executor
         .updateTable('whitelisted_ips')
         .set({ deleted_at: sql<Date>`now()` })
         .where('id', '=', id)

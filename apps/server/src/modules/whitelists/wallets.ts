@@ -121,27 +121,34 @@ export function createWallets(deps: WhitelistServiceDeps) {
         throw new AppError('VALIDATION_FAILED', text, { address: [text] });
       }
       await requirePasscode(deps, userId, body.passcode);
-      let row: WalletRow;
-      try {
-        row = await repository.insertWallet({
-          user_id: userId,
-          asset: destination.asset,
-          address: destination.address,
-          tag: destination.tag,
-          label: body.label,
-          usableAfterHours: WALLET_USABLE_AFTER_HOURS,
+      const { row, mail } = await db.transaction().execute(async (trx) => {
+        let inserted: WalletRow;
+        try {
+          inserted = await repository.insertWallet(
+            {
+              user_id: userId,
+              asset: destination.asset,
+              address: destination.address,
+              tag: destination.tag,
+              label: body.label,
+              usableAfterHours: WALLET_USABLE_AFTER_HOURS,
+            },
+            trx,
+          );
+        } catch (error) {
+          if (isUniqueViolation(error, 'whitelisted_wallets_once')) throw exists();
+          throw error;
+        }
+        const queued = await notifier.queue(trx, customer, 'wallet_whitelisted', {
+          firstName: customer.first_name,
+          coin: destination.asset,
+          label: inserted.label,
+          ending: inserted.address.slice(-4),
+          usableFrom: ukDateTime(inserted.usable_from),
         });
-      } catch (error) {
-        if (isUniqueViolation(error, 'whitelisted_wallets_once')) throw exists();
-        throw error;
-      }
-      await notifier.notify(customer, 'wallet_whitelisted', {
-        firstName: customer.first_name,
-        coin: destination.asset,
-        label: row.label,
-        ending: row.address.slice(-4),
-        usableFrom: ukDateTime(row.usable_from),
+        return { row: inserted, mail: queued };
       });
+      await notifier.deliver(mail);
       return { data: toWallet(row), message: WHITELIST_TEXTS.walletAdded };
     },
 
@@ -149,14 +156,18 @@ export function createWallets(deps: WhitelistServiceDeps) {
     async sendRemovalCode(userId: number, id: string): Promise<{ message: string }> {
       const customer = await requireCustomer(deps, userId);
       const wallet = await requireLiveWallet(userId, id);
-      const code = await deps.emailedCodes.issue(db, userId, removalPurpose(wallet.id));
-      await notifier.notify(customer, 'wallet_removal_code', {
-        firstName: customer.first_name,
-        code,
-        coin: wallet.asset,
-        ending: wallet.address.slice(-4),
-        minutes: EMAILED_CODE_MINUTES,
+      // The code and its mail commit together: no code that was never mailed.
+      const mail = await db.transaction().execute(async (trx) => {
+        const code = await deps.emailedCodes.issue(trx, userId, removalPurpose(wallet.id));
+        return notifier.queue(trx, customer, 'wallet_removal_code', {
+          firstName: customer.first_name,
+          code,
+          coin: wallet.asset,
+          ending: wallet.address.slice(-4),
+          minutes: EMAILED_CODE_MINUTES,
+        });
       });
+      await notifier.deliver(mail);
       return { message: WHITELIST_TEXTS.removalCodeSent };
     },
 
@@ -174,14 +185,17 @@ export function createWallets(deps: WhitelistServiceDeps) {
     async removeWallet(userId: number, id: string): Promise<{ message: string }> {
       const customer = await requireCustomer(deps, userId);
       const wallet = await requireLiveWallet(userId, id);
-      if (!(await repository.removeVerifiedWallet(userId, wallet.id)))
-        throw new AppError('VERIFICATION_FAILED', WHITELIST_TEXTS.removalNotVerified);
-      await notifier.notify(customer, 'wallet_whitelist_removed', {
-        firstName: customer.first_name,
-        coin: wallet.asset,
-        label: wallet.label,
-        ending: wallet.address.slice(-4),
+      const mail = await db.transaction().execute(async (trx) => {
+        if (!(await repository.removeVerifiedWallet(userId, wallet.id, trx)))
+          throw new AppError('VERIFICATION_FAILED', WHITELIST_TEXTS.removalNotVerified);
+        return notifier.queue(trx, customer, 'wallet_whitelist_removed', {
+          firstName: customer.first_name,
+          coin: wallet.asset,
+          label: wallet.label,
+          ending: wallet.address.slice(-4),
+        });
       });
+      await notifier.deliver(mail);
       return { message: WHITELIST_TEXTS.walletRemoved };
     },
   };
