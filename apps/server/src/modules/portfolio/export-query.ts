@@ -36,6 +36,38 @@ function valuesOf(rows: [string | number, string | number][]): RawBuilder<unknow
   return sql.join(rows.map(([key, value]) => sql`(${sql.lit(key)}, ${sql.lit(value)})`));
 }
 
+/** One batch of the export: the newest `limit` journals with an id below `before` (any id when absent). */
+export type HistoryWindow = { before?: string; limit: number };
+
+/**
+ * A batch's journals: each of the customer's accounts' newest `limit` ids
+ * below `before` from the (account_id, journal_id) index, merged, the newest
+ * `limit` of them kept (a journal on two accounts counts once). Every entry
+ * of the customer's with an id from the oldest of them up to `before` belongs
+ * to one of them, so the legs are read as that range of each account's index.
+ */
+function batchOf(user: RawBuilder<unknown>, window: HistoryWindow) {
+  if (!Number.isSafeInteger(window.limit) || window.limit < 1)
+    throw new Error(`not a batch size: ${window.limit}`);
+  if (window.before !== undefined && !/^\d+$/.test(window.before))
+    throw new Error(`not a journal id: ${window.before}`);
+  const below =
+    window.before === undefined ? sql`` : sql`AND e.journal_id < ${sql.lit(BigInt(window.before))}`;
+  const limit = sql.lit(window.limit);
+  return {
+    with: sql`WITH batch AS (
+      SELECT DISTINCT recent.journal_id FROM accounts a
+      CROSS JOIN LATERAL (
+        SELECT e.journal_id FROM entries e WHERE e.account_id = a.id ${below}
+        ORDER BY e.journal_id DESC LIMIT ${limit}
+      ) AS recent
+      WHERE a.owner_user_id = ${user}
+      ORDER BY recent.journal_id DESC LIMIT ${limit}
+    )`,
+    range: sql`${below} AND e.journal_id >= (SELECT min(journal_id) FROM batch)`,
+  };
+}
+
 /**
  * The rows of `Crypto History.csv` (HISTORY_CSV_COLUMNS, without the header),
  * one per journal that moved the customer's money, newest first: what
@@ -48,18 +80,26 @@ function valuesOf(rows: [string | number, string | number][]): RawBuilder<unknow
  * codes, a trade's price) go through csvSafe; the others are figures this
  * query formats itself, or recorded decimals it has checked, so they are
  * plain numbers already.
+ *
+ * With a `window`, only the newest `limit` journals older than `before` (all
+ * of them when `before` is absent): one batch of the export, found from each
+ * account's newest ids in the (account_id, journal_id) index, as the paged
+ * history finds a page, so the first rows come without the whole history
+ * being grouped and sorted. Without one, every row at once.
  */
 export function historyCsvQuery(
   userId: string,
   labels: Readonly<Record<TransactionType, string>> = TRANSACTION_TYPES,
+  window?: HistoryWindow,
 ): RawBuilder<unknown> {
   if (!/^\d+$/.test(userId)) throw new Error(`not a user id: ${userId}`);
   const user = sql.lit(BigInt(userId));
+  const journals = window ? batchOf(user, window) : { with: sql``, range: sql`` };
   const labelRows = valuesOf(Object.entries(labels).map(([type, label]) => [Number(type), label]));
   const kinds = valuesOf(Object.entries(JOURNAL_TYPES).map(([kind, type]) => [kind, type]));
   const trade = sql`(t.id IS NOT NULL AND legs.coin_asset IS NOT NULL AND legs.coin_amount IS NOT NULL)`;
   const absolute = decimalOf(sql`abs(r.units)`, sql`r.scale`);
-  return sql`
+  return sql`${journals.with}
     SELECT to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       ${csvSafe(sql`labels.label`)},
       ${csvSafe(sql`r.asset`)},
@@ -85,7 +125,7 @@ export function historyCsvQuery(
       FROM accounts a
       JOIN entries e ON e.account_id = a.id
       JOIN assets s ON s.code = e.asset
-      WHERE a.owner_user_id = ${user}
+      WHERE a.owner_user_id = ${user} ${journals.range}
       GROUP BY e.journal_id
     ) AS legs
     JOIN journals j ON j.id = legs.journal_id

@@ -16,6 +16,28 @@ import { crlfLineEnds } from './line-ends.js';
 import type { HistoryScope, PortfolioRepository } from './repository.js';
 import { toPendingTransaction, toTransaction } from './transactions.js';
 
+/** How many journals each COPY of the export covers: a batch is a few hundred milliseconds of PostgreSQL's work. */
+export const HISTORY_EXPORT_BATCH = 20_000;
+
+/** The last few bytes of a COPY's output, kept across its chunks without copying them. */
+function lastBytes() {
+  let kept: Buffer[] = [];
+  return {
+    keep(chunk: Buffer) {
+      kept = chunk.length >= 64 ? [chunk.subarray(-64)] : [...kept, chunk].slice(-64);
+    },
+    empty: () => kept.every((chunk) => chunk.length === 0),
+    read: () => Buffer.concat(kept).toString('latin1'),
+  };
+}
+
+/** The journal id a batch ended on: its last line's last column, a bare number (COPY quotes none). */
+function lastJournalId(tail: string): string {
+  const id = /,(\d+)\n$/.exec(tail)?.[1];
+  if (id === undefined) throw new Error('the export batch did not end on a journal id');
+  return id;
+}
+
 /** The customer's transaction history: the pages, the withdrawals still pending, the CSV export. */
 export function createPortfolioHistory(deps: { repository: PortfolioRepository; copyCsv: CsvCopy }) {
   const { repository, copyCsv } = deps;
@@ -64,26 +86,36 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository; 
 
     /**
      * `Crypto History.csv`, newest first: the header, then PostgreSQL's own
-     * COPY of the rows (export-query.ts), streamed as the client reads it, its
-     * line ends made CRLF like the header's.
+     * COPY of the rows (export-query.ts) in batches of `batchSize` journals,
+     * each the next older than the last id sent, so the first rows go out at
+     * once; streamed as the client reads it, line ends made CRLF like the header's.
      */
-    exportCsv(userId: string): Readable {
-      const rows = copyCsv(historyCsvQuery(userId));
+    exportCsv(userId: string, batchSize: number = HISTORY_EXPORT_BATCH): Readable {
+      let batch: Readable | undefined;
       async function* file(): AsyncGenerator<Buffer> {
         const toCrlf = crlfLineEnds();
         const header = Buffer.from(csvLine(HISTORY_CSV_COLUMNS));
         // The header goes with the first rows: a database that fails before them is a 500, not a cut-off file.
         let headed = false;
+        let before: string | undefined;
         try {
-          for await (const chunk of rows) {
-            const lines = toCrlf(chunk as Buffer);
-            yield headed ? lines : Buffer.concat([header, lines]);
-            headed = true;
+          for (;;) {
+            batch = copyCsv(historyCsvQuery(userId, undefined, { before, limit: batchSize }));
+            const tail = lastBytes();
+            for await (const chunk of batch) {
+              tail.keep(chunk as Buffer);
+              const lines = toCrlf(chunk as Buffer);
+              yield headed ? lines : Buffer.concat([header, lines]);
+              headed = true;
+            }
+            // An empty batch: the history has been sent to its oldest journal.
+            if (tail.empty()) break;
+            before = lastJournalId(tail.read());
           }
           if (!headed) yield header;
         } finally {
           // A client that went away stops reading here: the COPY is ended and its connection let go.
-          rows.destroy();
+          batch?.destroy();
         }
       }
       return Readable.from(file(), { objectMode: false });
