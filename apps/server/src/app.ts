@@ -41,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         mail: deps.mailer.kind,
         stand_ins_allowed: config.allowedStandIns.map((standIn) => standIn.part),
       },
+      priceFeeds: () => deps.market?.priceFeeds() ?? [],
     }),
   );
 

@@ -18,7 +18,7 @@ export type StandInPart = (typeof STAND_IN_PARTS)[number];
 
 /** Where each part's data comes from: a real service, or the embedded stand-in. */
 export type Sources = {
-  market: 'simulated' | 'kraken';
+  market: Parsed['PRICE_SOURCE'];
   chains: Record<CryptoAsset, 'node' | 'simulated'>;
   mail: 'smtp' | 'dev-mailbox';
   uploads: 's3' | 'local';
@@ -62,11 +62,11 @@ export function standInsOf(values: Parsed): StandIn[] {
         'SMTP_URL: required in production, or customers never receive their codes (or ALLOW_STAND_INS=mail)',
       warning: 'mail goes to the dev mailbox, so no e-mail reaches a customer',
     });
-  if (sources.market === 'simulated')
+  if (sources.market[0] === 'simulated')
     standIns.push({
       part: 'market',
       refusal:
-        'PRICE_SOURCE: the simulated market invents its prices; set PRICE_SOURCE=kraken (or ALLOW_STAND_INS=market)',
+        'PRICE_SOURCE: the simulated market invents its prices; set PRICE_SOURCE=kraken,coinbase (or ALLOW_STAND_INS=market)',
       warning: 'prices come from the simulated market, invented rather than an exchange’s',
     });
   for (const asset of CRYPTO_ASSETS) {

@@ -157,7 +157,7 @@ describe('configuration', () => {
       'SMTP_URL: required in production, or customers never receive their codes (or ALLOW_STAND_INS=mail)',
     ]);
     expect(lineFor('PRICE_SOURCE:')).toEqual([
-      'PRICE_SOURCE: the simulated market invents its prices; set PRICE_SOURCE=kraken (or ALLOW_STAND_INS=market)',
+      'PRICE_SOURCE: the simulated market invents its prices; set PRICE_SOURCE=kraken,coinbase (or ALLOW_STAND_INS=market)',
     ]);
     expect(lineFor('BITCOIN_RPC_URL_BTC:')).toEqual([
       "BITCOIN_RPC_URL_BTC: unset, so BTC would run on the simulated chain; set its node's address (or ALLOW_STAND_INS=chain:BTC)",
@@ -175,7 +175,7 @@ describe('configuration', () => {
     // With the real services it starts, and says where each part's data comes from.
     const real = loadConfig(PRODUCTION);
     expect(real.sources).toEqual({
-      market: 'kraken',
+      market: ['kraken'],
       chains: { BTC: 'node', ETH: 'node', LTC: 'node', BCH: 'node', XRP: 'node' },
       mail: 'smtp',
       uploads: 's3',
@@ -227,10 +227,25 @@ describe('configuration', () => {
     expect(loadConfig({ ...PRODUCTION, ALLOW_STAND_INS: 'market' }).allowedStandIns).toEqual([]);
     expect(loadConfig({}).allowedStandIns).toEqual([]);
     expect(loadConfig({}).sources).toMatchObject({
-      market: 'simulated',
+      market: ['simulated'],
       mail: 'dev-mailbox',
       uploads: 'local',
     });
+  });
+
+  it('takes prices from one or two exchange feeds, or the simulation alone', () => {
+    expect(loadConfig({}).PRICE_SOURCE).toEqual(['simulated']);
+    expect(loadConfig({ PRICE_SOURCE: 'kraken, coinbase' }).PRICE_SOURCE).toEqual(['kraken', 'coinbase']);
+    expect(loadConfig({ PRICE_SOURCE: 'coinbase,coinbase' }).PRICE_SOURCE).toEqual(['coinbase']);
+    expect(() => loadConfig({ PRICE_SOURCE: 'kraken,simulated' })).toThrow(/PRICE_SOURCE: /);
+    expect(() => loadConfig({ PRICE_SOURCE: 'bitstamp' })).toThrow(/PRICE_SOURCE: /);
+    expect(loadConfig({})).toMatchObject({ PRICE_FEED_STALE_SECONDS: 5, PRICE_MAX_DISAGREEMENT_BPS: 100 });
+    expect(() => loadConfig({ PRICE_MAX_DISAGREEMENT_BPS: '0' })).toThrow(/PRICE_MAX_DISAGREEMENT_BPS: /);
+    // Two real feeds are no stand-in: production starts on them.
+    expect(loadConfig({ ...PRODUCTION, PRICE_SOURCE: 'kraken,coinbase' }).sources.market).toEqual([
+      'kraken',
+      'coinbase',
+    ]);
   });
 
   it('documents every variable in the README configuration table', () => {

@@ -214,8 +214,27 @@ export const CONFIG_VARIABLES = {
     help: 'Its secret key; required with STORAGE_S3_URL.',
   },
   PRICE_SOURCE: {
-    schema: z.enum(['simulated', 'kraken']).default('simulated'),
-    help: "Where prices come from: `simulated` (an offline random walk, with a simulated past on a fresh install) or `kraken` (Kraken's public websocket ticker).",
+    schema: z
+      .string()
+      .default('simulated')
+      .transform((value) => [...new Set(value.split(',').map((entry) => entry.trim()))])
+      .pipe(
+        z.union([
+          z.tuple([z.literal('simulated')]),
+          z
+            .array(z.enum(['kraken', 'coinbase'], { message: 'each must be simulated, kraken or coinbase' }))
+            .min(1),
+        ]),
+      ),
+    help: "Where prices come from: `simulated` (an offline random walk, with a simulated past on a fresh install), or exchanges' public websocket tickers, comma-separated: `kraken`, `coinbase` (Coinbase Exchange), `kraken,coinbase` (each coin from the freshest live feed; see PRICE_FEED_STALE_SECONDS and PRICE_MAX_DISAGREEMENT_BPS).",
+  },
+  PRICE_FEED_STALE_SECONDS: {
+    schema: z.coerce.number().int().min(1).max(300).default(5),
+    help: "An exchange feed without a price of a coin for this many seconds is stale for it, and the other feed's price is used; with every feed stale the coin is not quoted.",
+  },
+  PRICE_MAX_DISAGREEMENT_BPS: {
+    schema: z.coerce.number().int().min(1).max(10_000).default(100),
+    help: 'Two live exchange feeds whose prices of a coin differ by more than this many basis points (100 = 1%) refuse its quotes until they agree again.',
   },
   PRICE_SEED: {
     schema: optionalText,

@@ -7,7 +7,8 @@ import { defineEndpoint } from './endpoint.js';
  * because ALLOW_STAND_INS names them.
  */
 export const SourcesSchema = z.object({
-  market: z.enum(['simulated', 'kraken']),
+  /** `simulated`, or the exchange feeds the prices come from. */
+  market: z.array(z.enum(['simulated', 'kraken', 'coinbase'])),
   chains: z.record(z.string(), z.enum(['node', 'simulated'])),
   mail: z.enum(['smtp', 'dev-mailbox']),
   uploads: z.enum(['s3', 'local']),
@@ -15,12 +16,25 @@ export const SourcesSchema = z.object({
 });
 export type Sources = z.infer<typeof SourcesSchema>;
 
+/**
+ * An exchange feed behind the market: when it last said anything, and whether
+ * its prices are used (`live`), too old (`stale`), or not read on this
+ * instance because another one leads (`off`).
+ */
+export const PriceFeedStateSchema = z.object({
+  name: z.string(),
+  state: z.enum(['live', 'stale', 'off']),
+  last_message_at: z.string().nullable(),
+});
+export type PriceFeedState = z.infer<typeof PriceFeedStateSchema>;
+
 export const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   database: z.object({ reachable: z.boolean(), engine: z.enum(['pglite', 'postgres']) }),
   ledger: z.object({ ok: z.boolean(), violations: z.number().int(), checked_at: z.string() }),
   sources: SourcesSchema,
+  price_feeds: z.array(PriceFeedStateSchema),
 });
 export type Health = z.infer<typeof HealthSchema>;
 

@@ -16,12 +16,13 @@ const HEALTH: Health = {
   database: { reachable: true, engine: 'pglite' },
   ledger: { ok: true, violations: 0, checked_at: '2024-01-01T00:00:00.000Z' },
   sources: {
-    market: 'simulated',
+    market: ['simulated'],
     chains: { BTC: 'simulated' },
     mail: 'dev-mailbox',
     uploads: 'local',
     stand_ins_allowed: [],
   },
+  price_feeds: [],
 };
 
 const renameWallet = defineEndpoint({

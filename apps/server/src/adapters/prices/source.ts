@@ -11,7 +11,15 @@ export type Tick = {
   /** The mid price in the fiat, a decimal string. */
   mid: string;
   at: Date;
+  /**
+   * The feeds disagree on this price by more than the allowed band: it is
+   * shown, never quoted (failover.ts).
+   */
+  disputed?: boolean;
 };
+
+/** How one feed is, for staff: when it last said anything, and whether its prices are used. */
+export type FeedState = { name: string; lastMessageAt: Date | undefined; state: 'live' | 'stale' };
 
 export type PriceSource = {
   readonly name: string;
@@ -24,6 +32,10 @@ export type PriceSource = {
    * feed has its own prices and ignores them.
    */
   continueFrom?(lastPrices: ReadonlyMap<string, string>): void;
+  /** When the source last heard its exchange (any frame, heartbeats too); a simulation has none. */
+  lastMessageAt?(): Date | undefined;
+  /** Each feed behind the source and its state (failover.ts). */
+  feeds?(): FeedState[];
 };
 
 /** A coin/fiat pair the source should price. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Health, Readiness, Sources } from '@florin/contracts';
+import type { Health, PriceFeedState, Readiness, Sources } from '@florin/contracts';
 import type { Engine } from '../../db/index.js';
 import type { DB } from '../../db/schema.js';
 import { checkLedger, type CheckResult, type DomainCheck } from '../../ledger/index.js';
@@ -15,6 +15,8 @@ export function createHealthService(deps: {
   initialCheck?: CheckResult;
   /** Where each part's data comes from (config.sources, the mailer actually built), reported as is. */
   sources: Sources;
+  /** The market's exchange feeds now (none on the simulated market). */
+  priceFeeds: () => { name: string; state: PriceFeedState['state']; lastMessageAt: Date | undefined }[];
 }) {
   let lastCheck = deps.initialCheck;
   let running: Promise<CheckResult> | undefined;
@@ -63,6 +65,11 @@ export function createHealthService(deps: {
         },
         // A stand-in does not make the instance unhealthy (production refused it unless told): it is shown.
         sources: deps.sources,
+        price_feeds: deps.priceFeeds().map((feed) => ({
+          name: feed.name,
+          state: feed.state,
+          last_message_at: feed.lastMessageAt?.toISOString() ?? null,
+        })),
       };
     },
   };

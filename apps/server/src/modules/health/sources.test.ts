@@ -21,9 +21,11 @@ async function health(env: Record<string, string> = {}): Promise<Health> {
   return response.json<Health>();
 }
 
-it('reports every stand-in of a development install', async () => {
-  expect((await health()).sources).toEqual({
-    market: 'simulated',
+it('reports every stand-in of a development install, and no exchange feed', async () => {
+  const report = await health();
+  expect(report.price_feeds).toEqual([]);
+  expect(report.sources).toEqual({
+    market: ['simulated'],
     chains: { BTC: 'simulated', ETH: 'simulated', LTC: 'simulated', BCH: 'simulated', XRP: 'simulated' },
     mail: 'dev-mailbox',
     uploads: 'local',
@@ -51,7 +53,7 @@ it('reports the real sources configured, and the stand-ins production was allowe
     ALLOW_STAND_INS: 'chain:LTC,chain:BCH',
   });
   expect(report.sources).toEqual({
-    market: 'kraken',
+    market: ['kraken'],
     chains: { BTC: 'node', ETH: 'node', LTC: 'simulated', BCH: 'simulated', XRP: 'node' },
     // The mailer the app was built with decides: these tests keep mail in the dev mailbox.
     mail: 'dev-mailbox',

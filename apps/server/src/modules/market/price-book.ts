@@ -10,6 +10,8 @@ export type PriceState = {
   bidSpread: string;
   /** The stale update went out already, so subscribers hear it once. */
   announcedStale: boolean;
+  /** The feeds disagree on it (failover.ts): shown, and stale at once, so never quoted. */
+  disputed: boolean;
 };
 
 export type QuoteOptions = {
@@ -27,7 +29,8 @@ export function createPriceBook(options: { now: () => Date; staleAfterMs: number
   const { now, staleAfterMs } = options;
   const prices = new Map<string, PriceState>();
 
-  const isStale = (state: PriceState): boolean => now().getTime() - state.at.getTime() > staleAfterMs;
+  const isStale = (state: PriceState): boolean =>
+    state.disputed || now().getTime() - state.at.getTime() > staleAfterMs;
 
   const toUpdate = (state: PriceState, multiplier = '1'): PriceUpdate => {
     const factor = new PriceDecimal(multiplier).div(100);
@@ -45,7 +48,13 @@ export function createPriceBook(options: { now: () => Date; staleAfterMs: number
   };
 
   /** Holds a new price unless it is older than the one held (a late frame would move the price back). */
-  const remember = (symbol: string, mid: string, at: Date, coin: CoinRow): PriceState | undefined => {
+  const remember = (
+    symbol: string,
+    mid: string,
+    at: Date,
+    coin: CoinRow,
+    disputed = false,
+  ): PriceState | undefined => {
     const previous = prices.get(symbol);
     if (previous && at < previous.at) return undefined;
     const state: PriceState = {
@@ -54,7 +63,9 @@ export function createPriceBook(options: { now: () => Date; staleAfterMs: number
       at,
       askSpread: coin.ask_spread,
       bidSpread: coin.bid_spread,
-      announcedStale: false,
+      // A disputed price goes out stale with its own update; the watch need not announce it again.
+      announcedStale: disputed,
+      disputed,
     };
     prices.set(symbol, state);
     return state;

@@ -7,7 +7,13 @@ import type {
   PublicCoins,
 } from '@florin/contracts';
 import { PRICE_DECIMALS } from '../../adapters/prices/decimal.js';
-import { systemTimers, type PriceSource, type Tick, type Timers } from '../../adapters/prices/source.js';
+import {
+  systemTimers,
+  type FeedState,
+  type PriceSource,
+  type Tick,
+  type Timers,
+} from '../../adapters/prices/source.js';
 import { createMarketCharts } from './charts.js';
 import { createKnownPairs } from './known-pairs.js';
 import { createPriceBook, type QuoteOptions } from './price-book.js';
@@ -62,6 +68,11 @@ export type MarketService = MarketFeed & {
    * mids imply. Null without a fresh price.
    */
   gbpRate(asset: string): string | null;
+  /**
+   * Each exchange feed behind the source and how it is, for staff; `off` on an instance that does not
+   * lead (its source is stopped). Empty for the simulated market.
+   */
+  priceFeeds(): (Omit<FeedState, 'state'> & { state: FeedState['state'] | 'off' })[];
   listCandles(resolution: CandleResolution, query: CandleQuery): Promise<CandleRow[]>;
   getPriceFeed(): Promise<PriceFeed>;
   listPublicCoins(): Promise<PublicCoins>;
@@ -150,10 +161,11 @@ export function createMarketService(options: {
         const coin = coins.get(tick.base);
         if (!coin || !fiats.has(tick.quote)) continue;
         const symbol = `${tick.base}/${tick.quote}`;
-        const state = remember(symbol, tick.mid, tick.at, coin);
+        const state = remember(symbol, tick.mid, tick.at, coin, tick.disputed);
         if (!state) continue;
         updates.push(toUpdate(state));
-        rows.push({ symbol, at: tick.at, price: state.mid.toFixed(PRICE_DECIMALS) });
+        // A disputed price may be a broken feed's: the chart keeps only prices the feeds agree on.
+        if (!state.disputed) rows.push({ symbol, at: tick.at, price: state.mid.toFixed(PRICE_DECIMALS) });
       }
       publish(updates);
       writing = writing.then(() => repository.foldTicks(rows)).catch(onError);
@@ -177,8 +189,9 @@ export function createMarketService(options: {
       const { coins } = await pairs.cached();
       for (const update of updates) {
         const coin = coins.get(update.symbol.split('/')[0] ?? '');
-        // The bid and ask are worked out here from the same spreads (and a customer's multiplier).
-        if (coin) remember(update.symbol, update.mid, new Date(update.at), coin);
+        // The bid and ask are worked out here from the same spreads (and a customer's multiplier). A fresh
+        // price the leader sent stale is disputed there: it stays unquoted here too.
+        if (coin) remember(update.symbol, update.mid, new Date(update.at), coin, update.stale);
       }
     },
 
@@ -204,6 +217,11 @@ export function createMarketService(options: {
 
     quote: book.quote,
     gbpRate: book.gbpRate,
+
+    priceFeeds() {
+      const feeds = source.feeds?.() ?? [];
+      return sourceRunning ? feeds : feeds.map((feed) => ({ ...feed, state: 'off' as const }));
+    },
 
     ...createMarketCharts({ repository, book, loadPairs: pairs.load, now }),
   };

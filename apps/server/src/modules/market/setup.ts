@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { createCoinbaseSource } from '../../adapters/prices/coinbase.js';
+import { createFailoverSource } from '../../adapters/prices/failover.js';
 import { createKrakenSource } from '../../adapters/prices/kraken.js';
 import { createSimulatedMarket } from '../../adapters/prices/simulated.js';
 import type { PricePair, PriceSource } from '../../adapters/prices/source.js';
@@ -10,12 +12,15 @@ import { createMarketRepository } from './repository.js';
 import { createMarketService, type MarketService } from './service.js';
 
 /**
- * The market as configured (PRICE_SOURCE, PRICE_SEED), for main.ts: every
+ * The market as configured (PRICE_SOURCE and its feeds' limits, PRICE_SEED), for main.ts: every
  * active coin against every active fiat. A fresh install on the simulated
  * market gets a simulated past first, so the chart is never empty. Not started.
  */
 export async function openMarket(options: {
-  config: Pick<Config, 'PRICE_SOURCE' | 'PRICE_SEED'>;
+  config: Pick<
+    Config,
+    'PRICE_SOURCE' | 'PRICE_SEED' | 'PRICE_FEED_STALE_SECONDS' | 'PRICE_MAX_DISAGREEMENT_BPS'
+  >;
   db: Kysely<DB>;
   onError: (error: unknown) => void;
 }): Promise<{ market: MarketService; backfilled: boolean }> {
@@ -27,9 +32,18 @@ export async function openMarket(options: {
   const seed = options.config.PRICE_SEED ?? randomBytes(8).toString('hex');
   let source: PriceSource;
   let backfilled = false;
-  if (options.config.PRICE_SOURCE === 'kraken') {
-    // A real feed gets no invented past: its chart fills from live ticks.
-    source = createKrakenSource({ pairs, onError: options.onError });
+  const { PRICE_SOURCE: names } = options.config;
+  if (names[0] !== 'simulated') {
+    // Real feeds get no invented past: the chart fills from live ticks. Even one feed goes through the
+    // failover source, which drops its stale prices and tells staff how it is.
+    const exchanges = { kraken: createKrakenSource, coinbase: createCoinbaseSource };
+    source = createFailoverSource({
+      sources: (names as readonly (keyof typeof exchanges)[]).map((name) =>
+        exchanges[name]({ pairs, onError: options.onError }),
+      ),
+      staleAfterMs: options.config.PRICE_FEED_STALE_SECONDS * 1000,
+      maxDisagreementBps: options.config.PRICE_MAX_DISAGREEMENT_BPS,
+    });
   } else {
     backfilled = await backfillHistory(repository, { pairs, now: new Date(), seed });
     source = createSimulatedMarket({ pairs, seed, lastPrices: await repository.listLastCloses() });

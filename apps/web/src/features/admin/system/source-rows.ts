@@ -1,4 +1,4 @@
-import type { Sources } from '@florin/contracts';
+import type { PriceFeedState, Sources } from '@florin/contracts';
 
 /** One part of Florin and where its data comes from, as the system screen lists it. */
 export type SourceRow = {
@@ -13,6 +13,7 @@ export type SourceRow = {
 const SOURCE_NAMES: Record<string, string> = {
   simulated: 'Simulated',
   kraken: 'Kraken',
+  coinbase: 'Coinbase Exchange',
   node: 'Node',
   smtp: 'Mail server (SMTP)',
   'dev-mailbox': 'Dev mailbox',
@@ -32,9 +33,30 @@ export function sourceRows(sources: Sources): SourceRow[] {
     allowedByName: allowed.has(key),
   });
   return [
-    row('Market prices', 'market', sources.market),
+    {
+      ...row('Market prices', 'market', sources.market[0] ?? 'simulated'),
+      source: sources.market.map((name) => SOURCE_NAMES[name] ?? name).join(' + '),
+    },
     ...Object.entries(sources.chains).map(([coin, source]) => row(`${coin} chain`, `chain:${coin}`, source)),
     row('Mail', 'mail', sources.mail),
     row('Uploaded documents', 'uploads', sources.uploads),
   ];
+}
+
+/** A price feed as the system screen lists it. */
+export type FeedRow = { name: string; state: string; live: boolean; lastMessageAt: string | null };
+
+const FEED_STATES: Record<PriceFeedState['state'], string> = {
+  live: 'Live',
+  stale: 'Stale: its prices are not used',
+  off: 'Off on this server: another one leads',
+};
+
+export function feedRows(feeds: readonly PriceFeedState[]): FeedRow[] {
+  return feeds.map((feed) => ({
+    name: SOURCE_NAMES[feed.name] ?? feed.name,
+    state: FEED_STATES[feed.state],
+    live: feed.state === 'live',
+    lastMessageAt: feed.last_message_at,
+  }));
 }

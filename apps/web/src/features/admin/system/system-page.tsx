@@ -1,6 +1,7 @@
 import { Badge, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useHealth } from './api/get-health';
-import { sourceRows, type SourceRow } from './source-rows';
+import { formatDateTime } from '../../../lib/format';
+import { feedRows, sourceRows, type FeedRow, type SourceRow } from './source-rows';
 
 function SourceBadge({ row }: { row: SourceRow }) {
   if (!row.standIn)
@@ -45,6 +46,43 @@ function SourcesTable({ rows }: { rows: SourceRow[] }) {
   );
 }
 
+function FeedsTable({ rows }: { rows: FeedRow[] }) {
+  if (rows.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No exchange feed: the market is simulated.
+      </Text>
+    );
+  return (
+    <Table verticalSpacing="xs" aria-label="Price feeds">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Feed</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th>Last message</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row, index) => (
+          <Table.Tr key={`${row.name}-${index}`}>
+            <Table.Td>
+              <Text size="sm">{row.name}</Text>
+            </Table.Td>
+            <Table.Td>
+              <Badge color={row.live ? 'teal' : 'yellow'} variant="light">
+                {row.state}
+              </Badge>
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{row.lastMessageAt ? formatDateTime(row.lastMessageAt) : 'Never'}</Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /** `/admin/system` (every staff member): which parts run on live services and which on stand-ins. */
 export function SystemPage() {
   const { data, isError } = useHealth();
@@ -73,6 +111,16 @@ export function SystemPage() {
         ) : (
           <Loader size="sm" aria-label="Loading the sources" />
         )}
+      </Paper>
+      <Paper withBorder radius="md" p="md">
+        <Title order={2} size="h4" mb="xs">
+          Price feeds
+        </Title>
+        <Text size="sm" c="dimmed" mb="xs">
+          Each coin is priced from the freshest live feed. While every feed is stale, or two disagree by more
+          than the allowed band, its quotes are refused.
+        </Text>
+        {data ? <FeedsTable rows={feedRows(data.price_feeds)} /> : null}
       </Paper>
     </Stack>
   );
