@@ -20,12 +20,39 @@ import { AdminNotFound } from '../components/admin-not-found';
 import { CRYPTO_SCREEN_ROLES, mayOpen, useSignedInStaff } from '../staff-access';
 import { useCryptoWithdrawalSettings } from './api/list-crypto-withdrawal-settings';
 import {
-  CryptoWithdrawalSettingsBodySchema,
+  CryptoWithdrawalSettingsFormSchema,
   useSaveCryptoWithdrawalSettings,
 } from './api/update-crypto-withdrawal-settings';
 
-type SettingsForm = { daily_limit: string; auto_approve_whitelisted: boolean };
-const FIELDS = ['daily_limit', 'auto_approve_whitelisted'] as const;
+type SettingsForm = {
+  daily_limit: string;
+  auto_approve_whitelisted: boolean;
+  payout: {
+    auto_payout: boolean;
+    max_per_withdrawal: string;
+    daily_total: string;
+    hot_wallet_ceiling: string;
+  };
+};
+const FIELDS = [
+  'daily_limit',
+  'auto_approve_whitelisted',
+  'payout.auto_payout',
+  'payout.max_per_withdrawal',
+  'payout.daily_total',
+  'payout.hot_wallet_ceiling',
+] as const;
+
+/** The automatic payout limits, in the order the form shows them (decision 131). */
+const PAYOUT_LIMITS = [
+  ['max_per_withdrawal', 'Most per withdrawal', 'Larger withdrawals are sent by staff from cold storage.'],
+  ['daily_total', 'Most per day', 'Sent automatically in 24 hours, all customers together.'],
+  [
+    'hot_wallet_ceiling',
+    'Hot wallet ceiling',
+    'While the hot wallet holds more, nothing is sent automatically.',
+  ],
+] as const;
 
 const ASSET_ORDER: readonly string[] = CRYPTO_ASSETS;
 
@@ -38,13 +65,19 @@ function valuesOf(settings: CryptoWithdrawalSettings): SettingsForm {
   return {
     daily_limit: settings.daily_limit ?? '',
     auto_approve_whitelisted: settings.auto_approve_whitelisted,
+    payout: {
+      auto_payout: settings.payout.auto_payout,
+      max_per_withdrawal: settings.payout.max_per_withdrawal ?? '',
+      daily_total: settings.payout.daily_total ?? '',
+      hot_wallet_ceiling: settings.payout.hot_wallet_ceiling ?? '',
+    },
   };
 }
 
 function CoinSettingsForm({ settings }: { settings: CryptoWithdrawalSettings }) {
   const save = useSaveCryptoWithdrawalSettings();
   const form = useForm<SettingsForm>({
-    resolver: contractResolver<SettingsForm>(CryptoWithdrawalSettingsBodySchema),
+    resolver: contractResolver<SettingsForm>(CryptoWithdrawalSettingsFormSchema),
     defaultValues: valuesOf(settings),
   });
   const { errors } = form.formState;
@@ -116,6 +149,43 @@ function CoinSettingsForm({ settings }: { settings: CryptoWithdrawalSettings }) 
             )}
           />
         </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="payout.auto_payout"
+          render={({ field }) => (
+            <Switch
+              label="Send automatically from the hot wallet"
+              description={
+                settings.payout.hot_wallet
+                  ? 'Approved withdrawals within the limits below are sent by the node’s hot wallet.'
+                  : 'No hot wallet is configured for this coin: its withdrawals are sent from cold storage.'
+              }
+              checked={field.value}
+              onChange={(event) => field.onChange(event.currentTarget.checked)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={errors.payout?.auto_payout?.message}
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" verticalSpacing="sm">
+          {PAYOUT_LIMITS.map(([name, label, description]) => (
+            <TextInput
+              key={name}
+              label={label}
+              description={description}
+              inputMode="decimal"
+              rightSection={
+                <Text size="xs" c="dimmed">
+                  {settings.asset}
+                </Text>
+              }
+              rightSectionWidth={48}
+              error={errors.payout?.[name]?.message}
+              {...form.register(`payout.${name}`)}
+            />
+          ))}
+        </SimpleGrid>
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending}>
             Save {settings.asset} settings
@@ -126,7 +196,7 @@ function CoinSettingsForm({ settings }: { settings: CryptoWithdrawalSettings }) 
   );
 }
 
-/** `/admin/crypto-withdrawal-settings` (finance): each coin's daily limit and the auto-approval switch. */
+/** `/admin/crypto-withdrawal-settings` (finance): each coin's daily limit, auto-approval and automatic payout limits. */
 export function CryptoWithdrawalSettingsPage() {
   const me = useSignedInStaff();
   if (!mayOpen(me.role, CRYPTO_SCREEN_ROLES)) return <AdminNotFound />;
