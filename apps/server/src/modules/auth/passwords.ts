@@ -42,19 +42,28 @@ export function createPasswords(deps: AuthServiceDeps) {
       const user = await repository.findUserByEmail(input.email);
       const live = await repository.findLiveEmailToken(input.token, 'password_reset');
       if (!user || !live || live.user_id !== user.id) throw validation('token', AUTH_TEXTS.resetTokenInvalid);
-      if (!(await repository.consumeEmailToken(input.token, 'password_reset'))) {
-        throw validation('token', AUTH_TEXTS.resetTokenInvalid);
-      }
-      await repository.updateUser(user.id, {
-        password_hash: await hashPassword(input.password),
-        password_changed_at: clock.now(),
-        // Crypto withdrawals wait 24 hours from it (issue 8).
-        security_changed_at: clock.now(),
-        // Following a link from the mailbox proves the address too.
-        email_verified_at: user.email_verified_at ?? clock.now(),
+      const passwordHash = await hashPassword(input.password);
+      // The new password, the sessions it ends and the mail that tells of it commit together.
+      const mail = await repository.transaction(async (trx) => {
+        if (!(await repository.consumeEmailToken(input.token, 'password_reset', trx))) {
+          throw validation('token', AUTH_TEXTS.resetTokenInvalid);
+        }
+        await repository.updateUser(
+          user.id,
+          {
+            password_hash: passwordHash,
+            password_changed_at: clock.now(),
+            // Crypto withdrawals wait 24 hours from it (issue 8).
+            security_changed_at: clock.now(),
+            // Following a link from the mailbox proves the address too.
+            email_verified_at: user.email_verified_at ?? clock.now(),
+          },
+          trx,
+        );
+        await sessions.revokeAllForUser(user.id, undefined, trx);
+        return notifier.queue(trx, user, 'password_changed', { firstName: user.first_name });
       });
-      await sessions.revokeAllForUser(user.id);
-      await notifier.notify(user, 'password_changed', { firstName: user.first_name });
+      await notifier.deliver(mail);
     },
 
     async changePassword(
@@ -72,13 +81,17 @@ export function createPasswords(deps: AuthServiceDeps) {
       await limits.clear(LIMITS.passwordChangeFailuresPerUser, String(userId));
       const common = passwordProblems(input.password);
       if (common) throw new AppError('VALIDATION_FAILED', AUTH_TEXTS.passwordTooCommon, { password: common });
-      await repository.updateUser(user.id, {
-        password_hash: await hashPassword(input.password),
-        password_changed_at: clock.now(),
-        security_changed_at: clock.now(),
+      const passwordHash = await hashPassword(input.password);
+      const mail = await repository.transaction(async (trx) => {
+        await repository.updateUser(
+          user.id,
+          { password_hash: passwordHash, password_changed_at: clock.now(), security_changed_at: clock.now() },
+          trx,
+        );
+        await sessions.revokeAllForUser(user.id, sessionId, trx);
+        return notifier.queue(trx, user, 'password_changed', { firstName: user.first_name });
       });
-      await sessions.revokeAllForUser(user.id, sessionId);
-      await notifier.notify(user, 'password_changed', { firstName: user.first_name });
+      await notifier.deliver(mail);
     },
   };
 }

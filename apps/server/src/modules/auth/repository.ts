@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Clock } from '../../clock.js';
+import { withTransaction } from '../../db/index.js';
 import type { DB, EmailTokenPurpose, UsersTable, RowOf } from '../../db/schema.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
 
@@ -23,6 +24,11 @@ export function newUserIdentification(): string {
 /** E-mailed links and sign-in challenges expire, and security changes are stamped, by `clock`, the app's. */
 export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
   return {
+    /** Runs `work` in one transaction: a change to the account and the mail about it commit together. */
+    transaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(work);
+    },
+
     findUserByEmail(email: string, executor: Executor = db) {
       return executor
         .selectFrom('users')
@@ -79,8 +85,13 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
      * Turns on the authenticator set up with `pendingSecret`, claiming `step` as used; false when it
      * is already on or the setup changed meanwhile (a concurrent request with the same code won).
      */
-    async enableTwoFactor(userId: number, pendingSecret: string, step: number): Promise<boolean> {
-      const result = await db
+    async enableTwoFactor(
+      userId: number,
+      pendingSecret: string,
+      step: number,
+      executor: Executor = db,
+    ): Promise<boolean> {
+      const result = await executor
         .updateTable('users')
         .set({
           totp_secret_encrypted: pendingSecret,
@@ -111,9 +122,10 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
       purpose: EmailTokenPurpose,
       lifetimeMinutes: number,
       newEmail: string | null = null,
+      executor: Kysely<DB> = db,
     ): Promise<string> {
       const token = randomToken();
-      await db.transaction().execute(async (trx) => {
+      await withTransaction(executor, async (trx) => {
         await trx
           .updateTable('email_tokens')
           .set({ used_at: sql`now()` })
@@ -216,8 +228,8 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
       return result.numUpdatedRows === 1n;
     },
 
-    async replaceRecoveryCodes(userId: number, codes: string[]): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    async replaceRecoveryCodes(userId: number, codes: string[], executor: Kysely<DB> = db): Promise<void> {
+      await withTransaction(executor, async (trx) => {
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         if (codes.length > 0) {
           await trx

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../../clock.js';
+import { createKeyedCache, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { DB } from '../../db/schema.js';
 import type { ActiveSession } from '../../http/auth.js';
 import { hashToken, randomToken } from '../../security/secret-box.js';
@@ -10,6 +11,11 @@ export const SESSION_LIFETIME_SECONDS = 86_400;
 export const SESSION_IDLE_MINUTES = 30;
 /** last_seen_at is written at most this often, so reads stay reads. */
 const TOUCH_EVERY_SECONDS = 60;
+/**
+ * How long an instance may answer from a session's row it read (decision 133). Revocation does not
+ * wait for it: the NOTIFY drops the row on every instance at commit.
+ */
+export const SESSION_CACHE_SECONDS = 5;
 
 /**
  * A signed-in customer. `terminatedAt`: from then on the account may only
@@ -45,8 +51,59 @@ export async function revokeCustomerAccess(
   return ended.filter((session) => session.was_open).length;
 }
 
-/** Sessions live and go idle by `clock`, the app's. */
-export function createSessionStore(db: Kysely<DB>, clock: Clock) {
+/** What a session's lookup answers from; the clock's checks run on it every request (isOpen). */
+type SessionRow = {
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  last_seen_at: Date;
+  expires_at: Date;
+  terminated_at: Date | null;
+  access_ends_at: Date | null;
+};
+
+function isOpen(row: SessionRow, now: Date): boolean {
+  return (
+    row.expires_at > now &&
+    row.last_seen_at.getTime() > now.getTime() - SESSION_IDLE_MINUTES * 60_000 &&
+    (row.access_ends_at === null || row.access_ends_at > now)
+  );
+}
+
+function isDueATouch(row: SessionRow, now: Date): boolean {
+  return now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000;
+}
+
+/**
+ * Sessions live and go idle by `clock`, the app's. `signals`: the cache triggers' NOTIFY (decision
+ * 133); without them every lookup reads the database.
+ */
+export function createSessionStore(db: Kysely<DB>, clock: Clock, signals: CacheSignals = NO_CACHE_SIGNALS) {
+  const cache = createKeyedCache<string, SessionRow | undefined>({
+    maxAgeMs: SESSION_CACHE_SECONDS * 1000,
+    signals,
+    dropsOn: (topic, _tokenHash, row) => row !== undefined && topic === `session:${row.user_id}`,
+  });
+
+  /** The session's row unless revoked; the times are judged by isOpen. */
+  function readSession(tokenHash: string): Promise<SessionRow | undefined> {
+    return db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id',
+        'sessions.user_id',
+        'sessions.csrf_token',
+        'sessions.last_seen_at',
+        'sessions.expires_at',
+        'users.terminated_at',
+        'users.access_ends_at',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('sessions.revoked_at', 'is', null)
+      .executeTakeFirst();
+  }
+
   return {
     async create(userId: number, meta: { ip: string; userAgent?: string }) {
       const token = randomToken();
@@ -69,48 +126,54 @@ export function createSessionStore(db: Kysely<DB>, clock: Clock) {
 
     /**
      * The live session for a token: not revoked, not expired, not idle too long. A request the
-     * customer made (`isAttended`) keeps it from going idle.
+     * customer made (`isAttended`) keeps it from going idle. The row may come from the cache (kept
+     * SESSION_CACHE_SECONDS, dropped on every instance when it is revoked); expiry and idleness are
+     * judged against the clock on every request, and a row that looks idle or due a touch is read
+     * again, as another instance may have touched it.
      */
     async find(token: string, { isAttended }: { isAttended: boolean }): Promise<ActiveSession | null> {
       const now = clock.now();
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'sessions.id',
-          'sessions.user_id',
-          'sessions.csrf_token',
-          'sessions.last_seen_at',
-          'users.terminated_at',
-        ])
-        .where('sessions.token_hash', '=', hashToken(token))
-        .where('sessions.revoked_at', 'is', null)
-        .where((eb) => eb.or([eb('users.access_ends_at', 'is', null), eb('users.access_ends_at', '>', now)]))
-        .where('sessions.expires_at', '>', now)
-        .where('sessions.last_seen_at', '>', new Date(now.getTime() - SESSION_IDLE_MINUTES * 60_000))
-        .executeTakeFirst();
-      if (!row) return null;
-      if (isAttended && now.getTime() - row.last_seen_at.getTime() > TOUCH_EVERY_SECONDS * 1000) {
+      const tokenHash = hashToken(token);
+      let row = await cache.get(
+        tokenHash,
+        () => readSession(tokenHash),
+        (found) => found !== undefined,
+      );
+      if (row && (!isOpen(row, now) || (isAttended && isDueATouch(row, now)))) {
+        cache.forget(tokenHash);
+        row = await readSession(tokenHash);
+      }
+      if (!row || !isOpen(row, now)) return null;
+      if (isAttended && isDueATouch(row, now)) {
         await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
       }
       return { id: row.id, userId: row.user_id, csrfToken: row.csrf_token, terminatedAt: row.terminated_at };
     },
 
     async revoke(sessionId: string): Promise<void> {
-      await db
+      const revoked = await db
         .updateTable('sessions')
         .set({ revoked_at: sql`now()` })
         .where('id', '=', sessionId)
         .where('revoked_at', 'is', null)
-        .execute();
+        .returning('user_id')
+        .executeTakeFirst();
+      // The trigger's NOTIFY reaches this instance too, but a beat after the commit: drop it now.
+      if (revoked) cache.drop(`session:${revoked.user_id}`);
     },
 
     /**
      * After a password change or reset: every session of the user ends, but the one making the
      * change, and every API token is deleted (revokeCustomerAccess).
      */
-    async revokeAllForUser(userId: number, exceptSessionId?: string): Promise<void> {
-      await revokeCustomerAccess(db, userId, exceptSessionId);
+    async revokeAllForUser(
+      userId: number,
+      exceptSessionId?: string,
+      executor: Kysely<DB> = db,
+    ): Promise<void> {
+      await revokeCustomerAccess(executor, userId, exceptSessionId);
+      // Not waiting for the trigger's NOTIFY here (in a transaction it comes at the commit).
+      cache.drop(`session:${userId}`);
     },
   };
 }

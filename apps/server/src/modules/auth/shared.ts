@@ -1,7 +1,9 @@
 import { AppError, AUTH_TEXTS, type VerificationState } from '@florin/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { Notifier } from '../notifications/service.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { Notifier, QueuedMail } from '../notifications/service.js';
 import type { Captcha } from '../../security/captcha.js';
 import { isCommonPassword } from '../../security/passwords.js';
 import type { RateLimiter } from '../../security/rate-limits.js';
@@ -61,23 +63,38 @@ export function sendAfterAnswer(meta: RequestMeta, send: () => Promise<void>): v
   void send().catch((error: unknown) => meta.log.error({ err: error }, 'mail not sent'));
 }
 
-export async function sendEmailChangeConfirmation(
+/** The link that confirms a new address, and its mail to that address, written in `trx`. */
+export async function queueEmailChangeConfirmation(
   deps: AuthServiceDeps,
+  trx: Kysely<DB>,
   user: UserRow,
   newEmail: string,
-): Promise<void> {
+): Promise<QueuedMail | undefined> {
   const token = await deps.repository.createEmailToken(
     user.id,
     'email_change',
     EMAIL_CHANGE_MINUTES,
     newEmail,
+    trx,
   );
-  await deps.notifier.notify(
+  return deps.notifier.queue(
+    trx,
     user,
     'email_change_confirm',
     { firstName: user.first_name, url: linkTo(deps, `/api/v1/settings/email/confirm/${token}`) },
     { to: newEmail },
   );
+}
+
+export async function sendEmailChangeConfirmation(
+  deps: AuthServiceDeps,
+  user: UserRow,
+  newEmail: string,
+): Promise<void> {
+  const mail = await deps.repository.transaction((trx) =>
+    queueEmailChangeConfirmation(deps, trx, user, newEmail),
+  );
+  await deps.notifier.deliver(mail);
 }
 
 /** A code from the user's authenticator (each 30-second step usable once) or an unused recovery code. */

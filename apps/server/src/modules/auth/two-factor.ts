@@ -49,24 +49,31 @@ export function createTwoFactor(deps: AuthServiceDeps) {
         const step = await judged(() => matchTotpStep(pending, input.passcode, clock.now()));
         // One statement that only the first of concurrent requests with the same code gets through:
         // a second must not hand out recovery codes that replace the first's.
-        if (!(await repository.enableTwoFactor(user.id, user.totp_pending_secret_encrypted, step)))
-          throw new AppError('CONFLICT', 'Two-factor authentication is already on.');
+        const pendingSecret = user.totp_pending_secret_encrypted;
         const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-        await repository.replaceRecoveryCodes(user.id, recoveryCodes);
-        await notifier.notify(user, 'two_factor_enabled', { firstName: user.first_name });
+        const mail = await repository.transaction(async (trx) => {
+          if (!(await repository.enableTwoFactor(user.id, pendingSecret, step, trx)))
+            throw new AppError('CONFLICT', 'Two-factor authentication is already on.');
+          await repository.replaceRecoveryCodes(user.id, recoveryCodes, trx);
+          return notifier.queue(trx, user, 'two_factor_enabled', { firstName: user.first_name });
+        });
+        await notifier.deliver(mail);
         return { recoveryCodes };
       }
 
       if (!user.totp_secret_encrypted)
         throw new AppError('CONFLICT', 'Two-factor authentication is already off.');
       await judged(() => checkSecondFactor(deps, user, input.passcode));
-      await repository.updateUser(user.id, {
-        totp_secret_encrypted: null,
-        totp_last_step: null,
-        security_changed_at: clock.now(),
+      const mail = await repository.transaction(async (trx) => {
+        await repository.updateUser(
+          user.id,
+          { totp_secret_encrypted: null, totp_last_step: null, security_changed_at: clock.now() },
+          trx,
+        );
+        await repository.replaceRecoveryCodes(user.id, [], trx);
+        return notifier.queue(trx, user, 'two_factor_disabled', { firstName: user.first_name });
       });
-      await repository.replaceRecoveryCodes(user.id, []);
-      await notifier.notify(user, 'two_factor_disabled', { firstName: user.first_name });
+      await notifier.deliver(mail);
       return {};
     },
 
