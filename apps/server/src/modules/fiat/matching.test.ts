@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isValidBic, isValidIban } from '@florin/contracts';
-import { isPayerTheCustomer, referencesIn } from './matching.js';
+import { isValidBic, isValidIban, readPayerAccount } from '@florin/contracts';
+import { isFromRegisteredAccount, isPayerTheCustomer, referencesIn } from './matching.js';
 
 const grace = {
   first_name: 'Grace',
@@ -42,5 +42,51 @@ describe('bank number formats', () => {
     expect(isValidBic('DEUTDEFF')).toBe(true);
     expect(isValidBic('DEUTDEFF500')).toBe(true);
     expect(isValidBic('DEUT')).toBe(false);
+  });
+});
+
+describe('the account a transfer came from (decision 132)', () => {
+  const gbp = { currency: 'GBP', sort_code: '601613', account_number: '31926819', iban: null };
+  const eur = { currency: 'EUR', sort_code: null, account_number: null, iban: 'DE89370400440532013000' };
+  const read = (fields: Parameters<typeof readPayerAccount>[0]) => {
+    const reading = readPayerAccount(fields);
+    if (!reading.ok || !reading.account) throw new Error(`not an account: ${JSON.stringify(reading)}`);
+    return reading.account;
+  };
+
+  it('normalises the numbers and reads a UK IBAN as its sort code and account number', () => {
+    expect(read({ sort_code: '60-16-13', account_number: '3192 6819' })).toEqual({
+      sortCode: '601613',
+      accountNumber: '31926819',
+      iban: null,
+      bic: null,
+    });
+    expect(read({ iban: 'gb29 nwbk 6016 1331 9268 19' })).toMatchObject({
+      sortCode: '601613',
+      accountNumber: '31926819',
+      iban: 'GB29NWBK60161331926819',
+    });
+    expect(readPayerAccount({})).toEqual({ ok: true, account: null });
+    expect(readPayerAccount({ sort_code: '60161', account_number: '31926819' })).toMatchObject({
+      ok: false,
+      field: 'sort_code',
+    });
+    expect(readPayerAccount({ iban: 'GB29NWBK60161331926818' })).toMatchObject({ ok: false, field: 'iban' });
+  });
+
+  it('matches GBP by sort code and account number, EUR and USD by IBAN', () => {
+    expect(isFromRegisteredAccount(read({ sort_code: '601613', account_number: '31926819' }), gbp)).toBe(
+      true,
+    );
+    expect(isFromRegisteredAccount(read({ iban: 'GB29NWBK60161331926819' }), gbp)).toBe(true);
+    expect(isFromRegisteredAccount(read({ sort_code: '601613', account_number: '31926818' }), gbp)).toBe(
+      false,
+    );
+    expect(isFromRegisteredAccount(read({ iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFF' }), eur)).toBe(
+      true,
+    );
+    expect(isFromRegisteredAccount(read({ sort_code: '601613', account_number: '31926819' }), eur)).toBe(
+      false,
+    );
   });
 });
