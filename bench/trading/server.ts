@@ -119,6 +119,8 @@ const config = loadConfig({
   COMPANY_NUMBER: '12345678',
   COMPANY_ADDRESS: '1 Poultry, London EC2R 8EJ',
   COMPANY_FCA_REFERENCE: '987654',
+  // The bench measures Florin itself, on the simulated market and chains and the local folder, allowed by name.
+  ALLOW_STAND_INS: 'market,chain:BTC,chain:ETH,chain:LTC,chain:BCH,chain:XRP,uploads',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   ...(engine === 'postgres' ? { DATABASE_URL: target } : {}),
