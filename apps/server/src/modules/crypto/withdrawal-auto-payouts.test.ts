@@ -148,6 +148,48 @@ const row = (id: string) =>
 
 const callsOf = (method: string) => recorded.calls.filter((call) => call.method === method);
 
+describe('the automatic payout limits in the back office', () => {
+  it('are bounded, need all three to turn on, and are audited', async () => {
+    const put = (payout: Record<string, unknown>) =>
+      finance.browser.put('/api/admin/crypto/withdrawal-settings/ltc', {
+        daily_limit: '100',
+        auto_approve_whitelisted: false,
+        payout,
+      });
+    const none = { max_per_withdrawal: null, daily_total: null, hot_wallet_ceiling: null };
+    const halfOn = await put({ ...none, auto_payout: true, daily_total: '5' });
+    expect(halfOn.statusCode).toBe(422);
+    const tooFine = await put({ ...none, auto_payout: false, max_per_withdrawal: '0.123456789' });
+    expect(tooFine.statusCode).toBe(422);
+    expect(tooFine.json<{ errors: Record<string, string[]> }>().errors['payout.max_per_withdrawal']).toEqual([
+      'Enter the limit with at most the decimals LTC has.',
+    ]);
+
+    const saved = await put({
+      auto_payout: true,
+      max_per_withdrawal: '1',
+      daily_total: '5',
+      hot_wallet_ceiling: '20',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const payout = {
+      hot_wallet: false,
+      auto_payout: true,
+      max_per_withdrawal: '1.00000000',
+      daily_total: '5.00000000',
+      hot_wallet_ceiling: '20.00000000',
+    };
+    expect(saved.json<{ data: { payout: unknown } }>().data.payout).toEqual(payout);
+    const audit = await db()
+      .selectFrom('audit_log')
+      .select(['staff_id', 'after'])
+      .where('action', '=', 'crypto.withdrawal_settings_updated')
+      .where('target_id', '=', 'ltc')
+      .execute();
+    expect(audit).toEqual([{ staff_id: finance.id, after: expect.objectContaining({ payout }) }]);
+  });
+});
+
 describe('automatic crypto payouts through Bitcoin Core', () => {
   it('sends a withdrawal within the limits through the wallet RPC and marks it confirmed', async () => {
     const customer = await fundedCustomer();
