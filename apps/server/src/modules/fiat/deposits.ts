@@ -58,7 +58,7 @@ export function createDeposits(
   transfers: TransferReceiver,
 ) {
   const { db, repository, ledger } = deps;
-  const { receiveTransfer, afterCredit } = transfers;
+  const { receiveTransfer, queueCreditMail, afterCredit } = transfers;
 
   async function requireDeposit(id: string): Promise<DepositRow> {
     const row = await repository.findDeposit(id);
@@ -158,7 +158,7 @@ export function createDeposits(
       userId: number,
       reason: string,
     ): Promise<Answer<AdminFiatDeposit>> {
-      const { customer, amount, currency } = await db.transaction().execute(async (trx) => {
+      const { customer, mail } = await db.transaction().execute(async (trx) => {
         const deposit = await repository.lockDeposit(trx, id);
         if (!deposit) throw new AppError('NOT_FOUND');
         if (deposit.status !== 'suspense') throw new AppError('CONFLICT', FIAT_TEXTS.depositNotInSuspense);
@@ -192,9 +192,9 @@ export function createDeposits(
           before: { status: 'suspense', user_id: deposit.user_id },
           after: { status: 'credited', user_id: userId, reason },
         });
-        return { customer: target, amount: value, currency: deposit.currency };
+        return { customer: target, mail: await queueCreditMail(trx, target, value, deposit.currency) };
       });
-      await afterCredit(customer, amount, currency);
+      await afterCredit(customer, mail);
       return { data: toAdminDeposit(await requireDeposit(id)), message: FIAT_TEXTS.depositAssigned };
     },
 

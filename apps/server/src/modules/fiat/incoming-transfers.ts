@@ -3,6 +3,7 @@ import type { FiatCurrency, PayerAccount } from '@florin/contracts';
 import { isLive } from '@florin/domain';
 import type { DB, FiatSuspenseReason } from '../../db/schema.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
+import type { QueuedMail } from '../notifications/service.js';
 import { isFromRegisteredAccount, isPayerTheCustomer, referencesIn } from './matching.js';
 import type { BankAccountRow, FiatCustomer } from './repository.js';
 import { bankRef, money, suspenseRef, userRef, type FiatServiceDeps } from './shared.js';
@@ -117,10 +118,15 @@ export function createTransferReceiver(
       });
       return reason
         ? { outcome: 'suspense' as const, depositId }
-        : { outcome: 'credited' as const, depositId, credited: customer };
+        : {
+            outcome: 'credited' as const,
+            depositId,
+            credited: customer,
+            mail: customer && (await queueCreditMail(trx, customer, transfer.amount, transfer.currency)),
+          };
     });
-    if (result.credited) await afterCredit(result.credited, transfer.amount, transfer.currency);
-    return result;
+    if (result.credited) await afterCredit(result.credited, result.mail);
+    return { outcome: result.outcome, depositId: result.depositId, credited: result.credited };
   }
 
   /**
@@ -135,14 +141,25 @@ export function createTransferReceiver(
     return true;
   }
 
-  async function afterCredit(customer: FiatCustomer, amount: bigint, currency: string): Promise<void> {
-    userEvents.moneyMoved([customer.id]);
-    await notifier.notify(customer, 'fiat_deposit_credited', {
+  /** In the credit's transaction, so a credit never commits without its mail (nor a mail without it). */
+  function queueCreditMail(
+    trx: Kysely<DB>,
+    customer: FiatCustomer,
+    amount: bigint,
+    currency: string,
+  ): Promise<QueuedMail | undefined> {
+    return notifier.queue(trx, customer, 'fiat_deposit_credited', {
       firstName: customer.first_name,
       amount: money(amount, currency),
       currency,
     });
   }
 
-  return { receiveTransfer, afterCredit };
+  /** After the credit's commit. */
+  async function afterCredit(customer: FiatCustomer, mail: QueuedMail | undefined): Promise<void> {
+    userEvents.moneyMoved([customer.id]);
+    await notifier.deliver(mail);
+  }
+
+  return { receiveTransfer, queueCreditMail, afterCredit };
 }
