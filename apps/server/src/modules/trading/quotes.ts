@@ -103,12 +103,12 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
     async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
       const coins = await repository.listCoins();
       const { trader, trade, mail } = await db.transaction().execute(async (trx) => {
-        const quote = await repository.lockQuote(trx, quoteId);
-        if (!quote || quote.user_id !== userId) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
+        // The quote and its customer locked together; a quote of someone else's is not found.
+        const locked = await repository.lockQuoteAndTrader(trx, quoteId, userId);
+        if (!locked) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
+        const { quote, trader } = locked;
         if (quote.executed_at) throw new AppError('CONFLICT', TRADING_TEXTS.quoteUsed);
         if (quote.expired) throw new AppError('CONFLICT', TRADING_TEXTS.quoteExpired);
-        const trader = await repository.lockTrader(trx, userId);
-        if (!trader) throw new AppError('UNAUTHENTICATED');
         checkMayTrade(trader, quote.side);
         const coin = coins.find((row) => row.asset === quote.asset);
         if (!coin?.active || (quote.side === 'buy' ? coin.disable_buy : coin.disable_sell))
@@ -133,7 +133,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
           feePercent: quote.fee_percent,
           quoteId: quote.id,
         });
-        await repository.markQuoteExecuted(trx, quote.id);
+        // The trade's statement marked the quote executed (repository.insertTrades).
         return { trader, trade, mail: await queueTradeMail(trx, trader, trade) };
       });
       await afterTrade(trader, mail);

@@ -68,18 +68,78 @@ function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promis
   const arrays = TRADE_COLUMNS.map(
     ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
-  return executor
-    .with('inserted', (db) =>
-      db
-        .insertInto('trades')
-        .columns(TRADE_COLUMNS.map(([column]) => column))
-        .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
-        .returningAll(),
-    )
-    .with('volumes', () => addToTradingVolumes('inserted'))
-    .selectFrom('inserted')
-    .selectAll()
-    .execute();
+  return (
+    executor
+      .with('inserted', (db) =>
+        db
+          .insertInto('trades')
+          .columns(TRADE_COLUMNS.map(([column]) => column))
+          .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
+          .returningAll(),
+      )
+      .with('volumes', () => addToTradingVolumes('inserted'))
+      // An instant trade uses its quote up in the same statement (issue 43): no trade without it, nor it without one.
+      .with('used', (db) =>
+        db
+          .updateTable('trade_quotes')
+          .set({ executed_at: sql<Date>`now()` })
+          .where('id', 'in', (eb) => eb.selectFrom('inserted').select('inserted.quote_id')),
+      )
+      .selectFrom('inserted')
+      .selectAll()
+      .execute()
+  );
+}
+
+/**
+ * Locks the customer's quote and the customer (one customer's orders are decided one at a time) in one
+ * statement (issue 43); undefined when there is no such quote of theirs.
+ */
+async function lockQuoteAndTrader(
+  executor: Kysely<DB>,
+  id: string,
+  userId: number,
+): Promise<{ quote: QuoteRow & { expired: boolean }; trader: Trader } | undefined> {
+  const row = await executor
+    .selectFrom('trade_quotes')
+    .innerJoin('users', 'users.id', 'trade_quotes.user_id')
+    .selectAll('trade_quotes')
+    .select(sql<boolean>`trade_quotes.expires_at <= now()`.as('expired'))
+    .select([
+      'users.first_name',
+      'users.email',
+      'users.status',
+      'users.block_status',
+      'users.is_sow_reset',
+      'users.terminated_at',
+      'users.platform',
+      'users.custom_fee_percent',
+      'users.login_notifications',
+      'users.loginout_notifications',
+    ])
+    .where('trade_quotes.id', '=', id)
+    .where('users.id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { first_name, email, status, block_status, is_sow_reset, terminated_at, platform, ...rest } = row;
+  const { custom_fee_percent, login_notifications, loginout_notifications, ...quote } = rest;
+  return {
+    quote,
+    trader: {
+      id: userId,
+      first_name,
+      email,
+      status,
+      block_status,
+      is_sow_reset,
+      terminated_at,
+      platform,
+      custom_fee_percent,
+      login_notifications,
+      loginout_notifications,
+    },
+  };
 }
 
 export function createTradingRepository(db: Kysely<DB>) {
@@ -138,23 +198,7 @@ export function createTradingRepository(db: Kysely<DB>) {
       return db.insertInto('trade_quotes').values(values).returningAll().executeTakeFirstOrThrow();
     },
 
-    lockQuote(executor: Kysely<DB>, id: string): Promise<(QuoteRow & { expired: boolean }) | undefined> {
-      return executor
-        .selectFrom('trade_quotes')
-        .selectAll()
-        .select(sql<boolean>`expires_at <= now()`.as('expired'))
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-    },
-
-    async markQuoteExecuted(executor: Kysely<DB>, id: string): Promise<void> {
-      await executor
-        .updateTable('trade_quotes')
-        .set({ executed_at: new Date() })
-        .where('id', '=', id)
-        .execute();
-    },
+    lockQuoteAndTrader,
 
     async insertTrade(executor: Kysely<DB>, values: NewTrade): Promise<TradeRow> {
       const [trade] = await insertTrades(executor, [values]);
