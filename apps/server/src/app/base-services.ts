@@ -28,7 +28,7 @@ export async function buildBaseServices(deps: AppDeps, log: FastifyBaseLogger) {
   const db = deps.database.db;
   const clock = deps.clock ?? systemClock;
   const limits = createRateLimiter(db, { enabled: config.ABUSE_LIMITS === 'on' });
-  const relay = deps.priceRelay ?? (await openRelay({ config, engine: deps.database.engine, log }));
+  const relay = deps.priceRelay ?? (await openRelay({ config, database: deps.database, log }));
   const cookies: CookieSettings = { secure: config.isProduction };
   const market =
     deps.market ??
@@ -46,7 +46,7 @@ export async function buildBaseServices(deps: AppDeps, log: FastifyBaseLogger) {
     userEvents: createUserEvents(relay, log),
     /** This year's trading volumes: trading's fee tier, KYC's and compliance's £15,000 threshold. */
     tradingVolumes: createTradingVolumes(db),
-    sessions: createSessionStore(db, clock),
+    sessions: createSessionStore(db, clock, relay.cacheSignals),
     staffSessions: createStaffSessionStore(db, clock),
     apiTokens: createApiTokenService({ db, repository: createApiTokenRepository(db) }),
     captcha: createCaptcha(db, {
@@ -63,7 +63,7 @@ export async function buildBaseServices(deps: AppDeps, log: FastifyBaseLogger) {
     }),
     emailedCodes: createEmailedCodes({ db, key: deps.secretBox.subkey('withdrawal-codes'), clock }),
     market,
-    feeSchedule: createFeeScheduleStore(db),
+    feeSchedule: createFeeScheduleStore(db, Date.now, relay.cacheSignals),
     investor: createInvestorService({ db, repository: createInvestorRepository(db), clock }),
   };
 }

@@ -19,6 +19,8 @@ export type Database = {
   engine: Engine;
   /** A query's rows as CSV, streamed by the database's own COPY (copy-out.ts). */
   copyCsv: CsvCopy;
+  /** PGlite only: LISTEN in process (on PostgreSQL the realtime relay's connection listens). */
+  listen?: (channel: string, callback: (payload: string) => void) => Promise<unknown>;
   /** Checkpoints PGlite (so its folder is consistent), closes every connection, then unlocks PGlite's folder. */
   close: () => Promise<void>;
 };
@@ -85,6 +87,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     engine: 'pglite',
     copyCsv: copyCsvFromPglite(lite, db),
+    listen: (channel, callback) => lite.listen(channel, callback),
     // Unlocked only once closed: a close that fails leaves the lock to go stale when this process ends.
     close: async () => {
       if (options.dataDir) await lite.exec('CHECKPOINT');

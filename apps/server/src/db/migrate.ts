@@ -37,6 +37,7 @@ import * as mailOutbox from './migrations/0034-mail-outbox.js';
 import * as tradingVolumes from './migrations/0035-trading-volumes.js';
 import * as automaticPayouts from './migrations/0036-automatic-payouts.js';
 import * as payerAccounts from './migrations/0037-payer-accounts.js';
+import * as cacheNotify from './migrations/0038-cache-notify.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0035-trading-volumes': tradingVolumes,
   '0036-automatic-payouts': automaticPayouts,
   '0037-payer-accounts': payerAccounts,
+  '0038-cache-notify': cacheNotify,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

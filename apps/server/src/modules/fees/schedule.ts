@@ -1,18 +1,33 @@
 import { FEE_TIERS, type FeeSchedule, type FeeTier, type TradingPlatform } from '@florin/domain';
 import type { Kysely } from 'kysely';
+import { NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { DB } from '../../db/schema.js';
 
 /**
  * How long an instance prices by the schedule it read: the instance that saves a change forgets it at once,
- * the others within this long (as they do the market's spreads).
+ * the others when its trigger's NOTIFY reaches them (decision 133), or within this long if they do not hear it.
  */
 const SCHEDULE_CACHE_MS = 5_000;
 
-/** The fee schedule staff keep in the back office (`fee_schedule`), read by every quote through a short cache. */
-export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.now) {
+/**
+ * The fee schedule staff keep in the back office (`fee_schedule`), read by every quote through a short cache.
+ * `signals`: the cache triggers' NOTIFY (decision 133), which makes every instance forget it at once.
+ */
+export function createFeeScheduleStore(
+  db: Kysely<DB>,
+  now: () => number = Date.now,
+  signals: CacheSignals = NO_CACHE_SIGNALS,
+) {
   let cached: { schedule: FeeSchedule; readAt: number } | null = null;
   // Counts `forget` calls: a read that began before a change committed must not be kept after it.
   let generation = 0;
+  const forget = () => {
+    cached = null;
+    generation += 1;
+  };
+  signals.subscribe((topic) => {
+    if (topic === 'fee_schedule' || topic === 'everything') forget();
+  });
 
   /** The whole schedule; `forUpdate` locks its rows, so two staff saving at once apply one after the other. */
   async function read(executor: Kysely<DB>, forUpdate = false): Promise<FeeSchedule> {
@@ -76,10 +91,7 @@ export function createFeeScheduleStore(db: Kysely<DB>, now: () => number = Date.
     },
 
     /** After a change commits: this instance prices by the new schedule from the next quote. */
-    forget(): void {
-      cached = null;
-      generation += 1;
-    },
+    forget,
   };
 }
 

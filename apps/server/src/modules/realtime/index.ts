@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { UserEvent } from '@florin/contracts';
 import type { Config } from '../../config.js';
-import type { Engine } from '../../db/index.js';
+import { listenOnPglite } from '../../db/cached-read.js';
+import type { Database, Engine } from '../../db/index.js';
 import type { SessionStore } from '../auth/sessions.js';
 import { createPriceHub, type PriceFeed } from './hub.js';
 import { createClusterFeed, createInProcessRelay, createPostgresRelay, type PriceRelay } from './relay.js';
@@ -36,19 +37,23 @@ export function createUserEvents(relay: PriceRelay, log: FastifyBaseLogger): Use
   };
 }
 
-/** LISTEN/NOTIFY on a PostgreSQL server; in process on PGlite (one instance). */
+/**
+ * LISTEN/NOTIFY on a PostgreSQL server; in process on PGlite (one instance), whose own LISTEN hears
+ * the cache triggers. PostgreSQL without DATABASE_URL (tests given a pool): nothing hears them, so
+ * nothing is cached.
+ */
 export async function openRelay(options: {
   config: Config;
-  engine: Engine;
+  database: Pick<Database, 'engine' | 'listen'>;
   log: FastifyBaseLogger;
 }): Promise<PriceRelay> {
-  const { config } = options;
-  return options.engine === 'postgres' && config.DATABASE_URL
-    ? createPostgresRelay({
-        url: config.DATABASE_URL,
-        onError: (error) => options.log.warn({ err: error }, 'relay connection lost; reconnecting'),
-      })
-    : createInProcessRelay();
+  const { config, database } = options;
+  if (database.engine === 'postgres' && config.DATABASE_URL)
+    return createPostgresRelay({
+      url: config.DATABASE_URL,
+      onError: (error) => options.log.warn({ err: error }, 'relay connection lost; reconnecting'),
+    });
+  return createInProcessRelay(database.listen ? await listenOnPglite(database.listen) : undefined);
 }
 
 /** Per address: a household or an office behind one NAT has a few tabs each, a script opening hundreds has not. */

@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { PriceUpdateSchema, UserEventSchema, type PriceUpdate, type UserEvent } from '@florin/contracts';
 import { z } from 'zod';
+import {
+  CACHE_CHANNEL,
+  createCacheSignalHub,
+  NO_CACHE_SIGNALS,
+  type CacheSignals,
+} from '../../db/cached-read.js';
 import type { PriceFeed } from './hub.js';
 
 /** A customer's event on its way to whichever instance holds their websocket. */
@@ -23,6 +29,8 @@ export type PriceRelay = {
   /** Whether this instance produces the ticks now (the market source should run only here). */
   isLeader(): boolean;
   onLeadershipChange(listener: (isLeader: boolean) => void): () => void;
+  /** What the cache triggers NOTIFY (db/cached-read.ts), from every instance; live while listening. */
+  cacheSignals: CacheSignals;
   close(): Promise<void>;
 };
 
@@ -41,8 +49,11 @@ function listeners<T>(): Listeners<T> {
   };
 }
 
-/** One process (PGlite, tests): it is always the leader and its ticks go straight to its clients. */
-export function createInProcessRelay(): PriceRelay {
+/**
+ * One process (PGlite, tests): it is always the leader and its ticks go straight to its clients.
+ * `cacheSignals`: PGlite's own LISTEN (db/cached-read.ts listenOnPglite); none, nothing is cached.
+ */
+export function createInProcessRelay(cacheSignals: CacheSignals = NO_CACHE_SIGNALS): PriceRelay {
   const ticks = listeners<PriceUpdate[]>();
   const notices = listeners<UserNotice>();
   return {
@@ -58,6 +69,7 @@ export function createInProcessRelay(): PriceRelay {
     subscribe: ticks.add,
     isLeader: () => true,
     onLeadershipChange: () => () => undefined,
+    cacheSignals,
     async close() {},
   };
 }
@@ -139,6 +151,7 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
   const ticks = listeners<PriceUpdate[]>();
   const notices = listeners<UserNotice>();
   const leadership = listeners<boolean>();
+  const cache = createCacheSignalHub();
   let client: pg.Client | null = null;
   let leader = false;
   let closed = false;
@@ -160,6 +173,8 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     if (client !== connection) return;
     client = null;
     setLeader(false);
+    // Changes committed while nobody listens go unheard: read through until listening again.
+    cache.setLive(false);
     if (error && !closed) options.onError?.(error);
     connection.end().catch(() => undefined);
   }
@@ -170,6 +185,11 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     connection.on('end', () => lost(connection));
     connection.on('notification', (message) => {
       if (!message.payload) return;
+      if (message.channel === CACHE_CHANNEL) {
+        // The triggers' topics, this instance's own changes included: they are not JSON.
+        cache.emit(message.payload);
+        return;
+      }
       let payload: unknown;
       try {
         payload = JSON.parse(message.payload);
@@ -189,6 +209,8 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     await connection.connect();
     await connection.query(`LISTEN ${PRICE_CHANNEL}`);
     await connection.query(`LISTEN ${USER_CHANNEL}`);
+    await connection.query(`LISTEN ${CACHE_CHANNEL}`);
+    cache.setLive(true);
     return connection;
   }
 
@@ -235,8 +257,10 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     subscribeUserNotices: notices.add,
     isLeader: () => leader,
     onLeadershipChange: leadership.add,
+    cacheSignals: cache.signals,
     async close() {
       closed = true;
+      cache.setLive(false);
       if (timer) clearTimeout(timer);
       const connection = client;
       client = null;
