@@ -4,8 +4,11 @@ import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { signedInStaff, type SignedInStaff } from '../../test/admin.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
 import { createBrowser, mailTo } from '../../test/browser.js';
+import { testClock } from '../../test/clock.js';
 import { TOO_MANY_ATTEMPTS } from '../../test/rate-limited.js';
 import { newCustomer } from '../kyc/kyc.test-kit.js';
+import { retryDelayMs } from '../notifications/outbox.js';
+import { createNotifier } from '../notifications/service.js';
 
 const MAILBOXES = {
   SUPPORT_EMAIL: 'help@florin.test',
@@ -264,6 +267,50 @@ describe('when mail fails', () => {
       const staff = await signedInStaff(broken.app, broken.database.db, 'support');
       const listed = (await staff.browser.get('/api/admin/enquiries')).json<Page<Enquiry>>();
       expect(listed.data).toEqual([expect.objectContaining({ email: body.email, forwarded_at: null })]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('leaves both mails to the outbox, whose sender sends them once the mail server is back', async () => {
+    let isMailUp = false;
+    const broken: TestApp = await createTestApp({
+      env: MAILBOXES,
+      mailer: {
+        kind: 'smtp',
+        send: async (message) => {
+          if (!isMailUp) throw new Error('SMTP server unreachable');
+          await createDevMailbox(broken.database.db).send(message);
+        },
+      },
+    });
+    try {
+      const body = enquiry();
+      expect((await createBrowser(broken.app).post('/api/v1/inquire/business', body)).statusCode).toBe(200);
+      const db = broken.database.db;
+      const outbox = () =>
+        db.selectFrom('mail_outbox').select(['event', 'to_address', 'status']).orderBy('id').execute();
+      expect(await outbox()).toEqual([
+        { event: 'enquiry_forward', to_address: MAILBOXES.BUSINESS_EMAIL, status: 'pending' },
+        { event: 'enquiry_acknowledgement', to_address: body.email, status: 'pending' },
+      ]);
+
+      isMailUp = true;
+      testClock.advance(retryDelayMs(1));
+      const sender = createNotifier({
+        db,
+        mailer: createDevMailbox(db),
+        log: broken.app.log,
+        clock: testClock,
+      });
+      expect(await sender.deliverPending()).toEqual({ sent: 2, failed: 0 });
+      const forwarded = await mailTo(db, MAILBOXES.BUSINESS_EMAIL);
+      expect(forwarded).toHaveLength(1);
+      expect(forwarded[0]).toMatchObject({ reply_to: body.email });
+      expect(forwarded[0]!.subject).toContain('enquiry from');
+      expect(await mailTo(db, body.email)).toMatchObject([
+        { subject: 'We have received your enquiry — Florin', reply_to: MAILBOXES.BUSINESS_EMAIL },
+      ]);
     } finally {
       await broken.close();
     }
