@@ -86,6 +86,8 @@ export function createAutoPayouts(
       if (!row || row.status !== 'approved' || row.payout_by_staff || row.payout_raw !== null) return 'skip';
       const limits = await payoutRepository.findLimits(row.asset, trx);
       if (!limits) return 'skip';
+      // Off for the coin: the node is not asked for anything.
+      if (!limits.auto_payout) return 'stop';
       const customer = await repository.lockCustomer(trx, row.user_id);
       if (!customer || customer.block_status === ON_HOLD) return 'skip';
       const net = BigInt(row.amount) - BigInt(row.fee);
