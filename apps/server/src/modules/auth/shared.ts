@@ -56,8 +56,8 @@ export function linkTo(deps: Pick<AuthServiceDeps, 'publicUrl'>, path: string): 
 /**
  * Starts a mail and answers without waiting for it: for the routes that must not tell whether an
  * address has an account (registration, password reset), where awaiting the SMTP round trip for
- * real addresses only would. There is no mail queue to hand it to yet (TODO(#14) in the notifier),
- * so the mail goes after the answer; a failure is logged with the request and never fails it.
+ * real addresses only would. The mail is written to the outbox and sent after the answer (its sender
+ * retries a failed send); a failure to write it is logged with the request and never fails it.
  */
 export function sendAfterAnswer(meta: RequestMeta, send: () => Promise<void>): void {
   void send().catch((error: unknown) => meta.log.error({ err: error }, 'mail not sent'));
