@@ -41,9 +41,9 @@ export function createCryptoService(deps: CryptoServiceDeps) {
 
     watchOnce: watcher.watchOnce,
     /** The scans a chain's stream started (the XRP Ledger's), once they are done. */
-    followedScans: follower.settled,
+    followedScans: () => follower.settled(),
     /** At shutdown: lets the streamed scans finish and closes the chains' connections. */
-    stopWatching: follower.stop,
+    stopWatching: () => follower.stop(),
 
     // ---- back office: deposits and suspense ----
 
