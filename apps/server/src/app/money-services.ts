@@ -91,7 +91,7 @@ export function buildMoneyServices(
   cryptoWithdrawalsLater.set(cryptoWithdrawals);
   const trading = createTradingService({
     db,
-    repository: createTradingRepository(db),
+    repository: createTradingRepository(db, base.relay.cacheSignals),
     volumes: base.tradingVolumes,
     ledger,
     market,
