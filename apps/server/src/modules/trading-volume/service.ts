@@ -22,7 +22,13 @@ export function addToTradingVolumes(inserted: string): RawBuilder<Record<string,
     INSERT INTO trading_volumes (user_id, year, gbp_value)
     SELECT user_id, extract(year FROM created_at)::integer, sum(gbp_value)
     FROM ${sql.table(inserted)} GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value)`;
+    ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value
+    RETURNING user_id, gbp_value)`;
+}
+
+/** Whether a year total (pence) is over spec 000 section 9's £15,000: only then may a trade ask for source of wealth. */
+export function isOverSourceOfWealthThreshold(yearVolume: bigint): boolean {
+  return yearVolume > SOURCE_OF_WEALTH_THRESHOLD_PENCE;
 }
 
 /**

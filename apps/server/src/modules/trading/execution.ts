@@ -3,6 +3,7 @@ import { AppError, TRADING_TEXTS, type TradeSide } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
 import type { Posting } from '../../ledger/index.js';
 import type { QueuedMail } from '../notifications/service.js';
+import { isOverSourceOfWealthThreshold } from '../trading-volume/service.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
 import { asAsset, money, orderRefused, symbolOf, userRef, type TradingServiceDeps } from './shared.js';
 
@@ -97,7 +98,7 @@ export function createExecution(deps: TradingServiceDeps) {
   const { repository, ledger, notifier, userEvents, log } = deps;
 
   /** One instant or market execution: its journal and its trades row. */
-  async function execute(trx: Kysely<DB>, input: Execution): Promise<TradeRow> {
+  async function execute(trx: Kysely<DB>, input: Execution): Promise<TradeRow & { yearVolume: bigint }> {
     let journalId: string;
     try {
       ({ journalId } = await ledger.postJournal(trx, {
@@ -111,13 +112,19 @@ export function createExecution(deps: TradingServiceDeps) {
         throw orderRefused(TRADING_TEXTS.insufficientFunds);
       throw error;
     }
-    return repository.insertTrade(trx, tradeRowOf(input, journalId));
+    const { trade, yearVolume } = await repository.insertTrade(trx, tradeRowOf(input, journalId));
+    return { ...trade, yearVolume };
   }
 
   /** After the trade's commit, with the mail its transaction wrote (queueTradeMail). */
-  async function afterTrade(trader: Trader, mail: QueuedMail | undefined): Promise<void> {
-    // First: the pages told of the trade read the user again, and should find the reset it may bring.
-    await checkSourceOfWealth([trader.id]);
+  async function afterTrade(
+    trader: Trader,
+    mail: QueuedMail | undefined,
+    trade: { yearVolume: bigint },
+  ): Promise<void> {
+    // First: the pages told of the trade read the user again, and should find the reset it may bring. A year
+    // total the trade left under the threshold cannot bring one (issue 43: two statements fewer a trade).
+    if (isOverSourceOfWealthThreshold(trade.yearVolume)) await checkSourceOfWealth([trader.id]);
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
     await notifier.deliver(mail);

@@ -109,7 +109,7 @@ export function createMarketOrders(
         });
       });
       if (outcome.replayed) return outcome.answer;
-      await afterTrade(trader, outcome.result.mail);
+      await afterTrade(trader, outcome.result.mail, outcome.result.trade);
       return { data: toTrade(outcome.result.trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };

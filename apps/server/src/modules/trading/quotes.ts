@@ -136,7 +136,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
         // The trade's statement marked the quote executed (repository.insertTrades).
         return { trader, trade, mail: await queueTradeMail(trx, trader, trade) };
       });
-      await afterTrade(trader, mail);
+      await afterTrade(trader, mail, trade);
       return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };

@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { createCachedRead, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 import { addToTradingVolumes } from '../trading-volume/service.js';
 
@@ -64,8 +63,7 @@ const TRADE_COLUMNS = [
  * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
  * The same statement adds them to their customers' tier volumes (issue 43): no trade without its total.
  */
-function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
-  if (values.length === 0) return Promise.resolve([]);
+function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[]) {
   const arrays = TRADE_COLUMNS.map(
     ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
@@ -87,9 +85,21 @@ function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promis
           .where('id', 'in', (eb) => eb.selectFrom('inserted').select('inserted.quote_id')),
       )
       .selectFrom('inserted')
-      .selectAll()
+      .selectAll('inserted')
+      // The customer's year total after these trades: below the source-of-wealth threshold, nothing to check.
+      .select(
+        sql<string>`(SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id)`.as(
+          'year_volume',
+        ),
+      )
       .execute()
   );
+}
+
+async function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
+  if (values.length === 0) return [];
+  const rows = await writeTrades(executor, values);
+  return rows.map(({ year_volume: _yearVolume, ...trade }) => trade);
 }
 
 /**
@@ -143,34 +153,7 @@ async function lockQuoteAndTrader(
   };
 }
 
-/** How long an instance may quote by the coins it read (decision 133); a change drops them at once. */
-export const COINS_CACHE_SECONDS = 30;
-
-/** `signals`: the cache triggers' NOTIFY (decision 133); without them the coins are read every time. */
-export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = NO_CACHE_SIGNALS) {
-  function coins(executor: Kysely<DB>): Promise<TradeCoin[]> {
-    return executor
-      .selectFrom('coins')
-      .select([
-        'asset',
-        'coin_id',
-        'active',
-        'disable_buy',
-        'disable_sell',
-        'amount_min',
-        'amount_max',
-        'platform_fee',
-      ])
-      .orderBy('sort_order')
-      .execute();
-  }
-  const cachedCoins = createCachedRead({
-    topic: 'coins',
-    maxAgeMs: COINS_CACHE_SECONDS * 1000,
-    signals,
-    load: () => coins(db),
-  });
-
+export function createTradingRepository(db: Kysely<DB>) {
   function traders(executor: Kysely<DB>) {
     return executor
       .selectFrom('users')
@@ -205,9 +188,21 @@ export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = 
       return traders(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
     },
 
-    /** Through the cache, but in a transaction as that transaction sees them. */
     listCoins(executor: Kysely<DB> = db): Promise<TradeCoin[]> {
-      return executor === db ? cachedCoins.get() : coins(executor);
+      return executor
+        .selectFrom('coins')
+        .select([
+          'asset',
+          'coin_id',
+          'active',
+          'disable_buy',
+          'disable_sell',
+          'amount_min',
+          'amount_max',
+          'platform_fee',
+        ])
+        .orderBy('sort_order')
+        .execute();
     },
 
     async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {
@@ -216,10 +211,15 @@ export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = 
 
     lockQuoteAndTrader,
 
-    async insertTrade(executor: Kysely<DB>, values: NewTrade): Promise<TradeRow> {
-      const [trade] = await insertTrades(executor, [values]);
-      if (!trade) throw new Error('trade not written');
-      return trade;
+    /** One trade, with its customer's year total (pence) after it. */
+    async insertTrade(
+      executor: Kysely<DB>,
+      values: NewTrade,
+    ): Promise<{ trade: TradeRow; yearVolume: bigint }> {
+      const [row] = await writeTrades(executor, [values]);
+      if (!row) throw new Error('trade not written');
+      const { year_volume: yearVolume, ...trade } = row;
+      return { trade, yearVolume: BigInt(yearVolume) };
     },
 
     insertTrades,
