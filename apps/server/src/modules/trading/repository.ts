@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { createCachedRead, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 import { addToTradingVolumes } from '../trading-volume/service.js';
 
@@ -153,7 +154,34 @@ async function lockQuoteAndTrader(
   };
 }
 
-export function createTradingRepository(db: Kysely<DB>) {
+/** How long an instance may quote by the coins it read (decision 133); a change drops them at once. */
+export const COINS_CACHE_SECONDS = 30;
+
+/** `signals`: the cache triggers' NOTIFY (decision 133); without them the coins are read every time. */
+export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = NO_CACHE_SIGNALS) {
+  function coins(executor: Kysely<DB>): Promise<TradeCoin[]> {
+    return executor
+      .selectFrom('coins')
+      .select([
+        'asset',
+        'coin_id',
+        'active',
+        'disable_buy',
+        'disable_sell',
+        'amount_min',
+        'amount_max',
+        'platform_fee',
+      ])
+      .orderBy('sort_order')
+      .execute();
+  }
+  const cachedCoins = createCachedRead({
+    topic: 'coins',
+    maxAgeMs: COINS_CACHE_SECONDS * 1000,
+    signals,
+    load: () => coins(db),
+  });
+
   function traders(executor: Kysely<DB>) {
     return executor
       .selectFrom('users')
@@ -188,21 +216,9 @@ export function createTradingRepository(db: Kysely<DB>) {
       return traders(executor).where('id', '=', userId).forUpdate().executeTakeFirst();
     },
 
+    /** Through the cache, but in a transaction as that transaction sees them. */
     listCoins(executor: Kysely<DB> = db): Promise<TradeCoin[]> {
-      return executor
-        .selectFrom('coins')
-        .select([
-          'asset',
-          'coin_id',
-          'active',
-          'disable_buy',
-          'disable_sell',
-          'amount_min',
-          'amount_max',
-          'platform_fee',
-        ])
-        .orderBy('sort_order')
-        .execute();
+      return executor === db ? cachedCoins.get() : coins(executor);
     },
 
     async insertQuote(values: Omit<QuoteRow, 'executed_at' | 'created_at'>): Promise<QuoteRow> {
