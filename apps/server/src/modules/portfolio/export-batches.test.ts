@@ -79,10 +79,17 @@ describe('the history export in batches', () => {
 
     for (const size of [1, 2, 3, 4, 6, 7]) {
       copies = 0;
-      expect(await readText(history.exportCsv(userId, size)), `batches of ${size}`).toBe(oneBatch);
+      expect(
+        await readText(history.exportCsv(userId, { first: size, most: size })),
+        `batches of ${size}`,
+      ).toBe(oneBatch);
       // A COPY per batch, and one more that finds nothing older.
       expect(copies, `batches of ${size}`).toBe(Math.ceil(rows.length / size) + 1);
     }
+    // Growing batches of 1, 2 and 4 journals: the 7 rows in 3 COPYs, and the one that finds nothing.
+    copies = 0;
+    expect(await readText(history.exportCsv(userId, { first: 1, most: 4 }))).toBe(oneBatch);
+    expect(copies).toBe(4);
     // Batches of 2 end on the Withdraw, Sell and Buy: the Sell's and the Buy's each have a leg on the GBP
     // and on the BTC account, so both accounts' index scans meet that boundary.
     expect([1, 3, 5].map((at) => rows[at]!.type)).toEqual(['Withdraw', 'Sell', 'Buy']);
@@ -96,7 +103,7 @@ describe('the history export in batches', () => {
       copyCsv: t.database.copyCsv,
     });
     const header = 'date,type,asset,amount,currency,price,gbp_value,fee,net_amount,reference\r\n';
-    expect(await readText(history.exportCsv(String(customer.id), 1))).toBe(header);
+    expect(await readText(history.exportCsv(String(customer.id), { first: 1, most: 1 }))).toBe(header);
     expect(await readText(history.exportCsv(String(customer.id)))).toBe(header);
   });
 });

@@ -16,8 +16,15 @@ import { crlfLineEnds } from './line-ends.js';
 import type { HistoryScope, PortfolioRepository } from './repository.js';
 import { toPendingTransaction, toTransaction } from './transactions.js';
 
-/** How many journals each COPY of the export covers: a batch is a few hundred milliseconds of PostgreSQL's work. */
-export const HISTORY_EXPORT_BATCH = 20_000;
+/** The export's batches: a small first one, so the first rows go at once, each next one twice as large up to `most`. */
+export type ExportBatches = { first: number; most: number };
+
+/**
+ * 1,000 journals are some tens of milliseconds of PostgreSQL's work; 100,000 keep
+ * the number of statements (and the pauses between them) to about 16 for a
+ * million-journal history.
+ */
+export const HISTORY_EXPORT_BATCHES: ExportBatches = { first: 1_000, most: 100_000 };
 
 /** The last few bytes of a COPY's output, kept across its chunks without copying them. */
 function lastBytes() {
@@ -86,11 +93,11 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository; 
 
     /**
      * `Crypto History.csv`, newest first: the header, then PostgreSQL's own
-     * COPY of the rows (export-query.ts) in batches of `batchSize` journals,
-     * each the next older than the last id sent, so the first rows go out at
-     * once; streamed as the client reads it, line ends made CRLF like the header's.
+     * COPY of the rows (export-query.ts) in growing batches of journals, each
+     * the next older than the last id sent, so the first rows go out at once;
+     * streamed as the client reads it, line ends made CRLF like the header's.
      */
-    exportCsv(userId: string, batchSize: number = HISTORY_EXPORT_BATCH): Readable {
+    exportCsv(userId: string, batches: ExportBatches = HISTORY_EXPORT_BATCHES): Readable {
       let batch: Readable | undefined;
       async function* file(): AsyncGenerator<Buffer> {
         const toCrlf = crlfLineEnds();
@@ -98,9 +105,10 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository; 
         // The header goes with the first rows: a database that fails before them is a 500, not a cut-off file.
         let headed = false;
         let before: string | undefined;
+        let limit = batches.first;
         try {
-          for (;;) {
-            batch = copyCsv(historyCsvQuery(userId, undefined, { before, limit: batchSize }));
+          for (; ; limit = Math.min(limit * 2, batches.most)) {
+            batch = copyCsv(historyCsvQuery(userId, undefined, { before, limit }));
             const tail = lastBytes();
             for await (const chunk of batch) {
               tail.keep(chunk as Buffer);
