@@ -123,7 +123,10 @@ export function createAutoPayouts(
   async function confirmSent(wallet: HotWallet, asset: CryptoAsset, summary: PayoutSummary): Promise<void> {
     const limits = await payoutRepository.findLimits(asset);
     for (const row of await payoutRepository.listUnconfirmed(asset)) {
-      const confirmations = row.payout_txid === null ? null : await wallet.confirmations(row.payout_txid);
+      const confirmations =
+        row.payout_txid === null || row.payout_raw === null
+          ? null
+          : await wallet.confirmations(row.payout_txid, row.payout_raw);
       if (confirmations === null || confirmations < (limits?.confirmations ?? 1)) continue;
       await payouts.confirm(SYSTEM_ACTOR, row.id);
       summary.confirmed += 1;

@@ -55,7 +55,7 @@ export function createPayoutRepository(db: Kysely<DB>) {
     listUnconfirmed(asset: string, limit = 100) {
       return db
         .selectFrom('crypto_withdrawals')
-        .select(['id', 'payout_txid'])
+        .select(['id', 'payout_txid', 'payout_raw'])
         .where('asset', '=', asset)
         .where('status', '=', 'sent')
         .where('payout_txid', 'is not', null)

@@ -23,8 +23,8 @@ export type HotWallet = {
   }): Promise<SignedPayout>;
   /** Broadcasts a stored payment; one the node or the chain already has counts as broadcast. */
   broadcast(payout: SignedPayout): Promise<void>;
-  /** The payment's confirmations; null while the node does not know it. */
-  confirmations(txid: string): Promise<number | null>;
+  /** The stored payment's confirmations; null while the node does not know it; throws when it failed or expired. */
+  confirmations(txid: string, raw: string): Promise<number | null>;
   /** What the hot wallet holds now, in minor units. */
   balance(): Promise<bigint>;
 };
