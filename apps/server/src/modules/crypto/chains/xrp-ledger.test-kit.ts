@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { decode, hashes } from 'xrpl';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 /**
@@ -9,6 +10,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  * recorded in rippled's own JSON (an `account_tx` entry: `tx_json`, `meta`,
  * `hash`, `ledger_index`, `validated`); a ledger above the validated one is
  * not yet validated, so `account_tx` never returns it, as on a real server.
+ * For payouts it also keeps accounts (`account_info`), takes signed blobs
+ * (`submit`) and reports them (`tx`), see `createSubmissions`.
  */
 
 /** The sender of every recorded payment: a funded testnet account. */
@@ -158,6 +161,87 @@ export function streamedProposed(transaction: RecordedTransaction) {
   };
 }
 
+/** An account as `account_info` reports it: balance in drops. */
+export type FakeAccount = { Balance: string; Sequence: number; OwnerCount: number };
+
+/** A blob `submit` took: applied in `ledger` once the test includes it. */
+export type Submitted = { blob: string; hash: string; tx_json: Record<string, unknown>; ledger?: number };
+
+/**
+ * What the fake server does with payouts: `submit` applies a signed blob once (its Sequence is then
+ * used, so the same blob again is `tefALREADY` while pending, `tefPAST_SEQ` once in a ledger), and
+ * `tx` reports it, validated once its ledger is; one never included is not found after its
+ * LastLedgerSequence (`searched_all`).
+ */
+function createSubmissions(validated: () => number) {
+  const accounts = new Map<string, FakeAccount>();
+  const submitted: Submitted[] = [];
+  /** Blobs `submit` received, duplicates included. */
+  const received: string[] = [];
+
+  function accountInfo(request: Request) {
+    const data = accounts.get(String(request.account));
+    if (!data) return { error: 'actNotFound', error_code: 19, error_message: 'Account not found.' };
+    return {
+      account_data: { Account: request.account, Flags: 0, LedgerEntryType: 'AccountRoot', ...data },
+      ledger_current_index: validated() + 1,
+      validated: request.ledger_index === 'validated',
+    };
+  }
+
+  function submit(request: Request) {
+    const blob = String(request.tx_blob);
+    received.push(blob);
+    const hash = hashes.hashSignedTx(blob);
+    const tx_json: Record<string, unknown> = { ...decode(blob), hash };
+    const known = submitted.find((entry) => entry.hash === hash);
+    const account = accounts.get(String(tx_json.Account));
+    let engine_result = 'tesSUCCESS';
+    if (known) engine_result = known.ledger === undefined ? 'tefALREADY' : 'tefPAST_SEQ';
+    else if (!account || tx_json.Sequence !== account.Sequence) engine_result = 'tefPAST_SEQ';
+    else {
+      submitted.push({ blob, hash, tx_json });
+      account.Sequence += 1;
+      account.Balance = String(
+        BigInt(account.Balance) - BigInt(String(tx_json.Amount)) - BigInt(String(tx_json.Fee)),
+      );
+    }
+    return {
+      accepted: engine_result === 'tesSUCCESS',
+      applied: engine_result === 'tesSUCCESS',
+      engine_result,
+      engine_result_code: engine_result === 'tesSUCCESS' ? 0 : -190,
+      engine_result_message:
+        engine_result === 'tesSUCCESS' ? 'The transaction was applied.' : 'Already seen.',
+      tx_blob: blob,
+      tx_json,
+    };
+  }
+
+  function tx(request: Request) {
+    const found = submitted.find((entry) => entry.hash === request.transaction);
+    if (!found) {
+      const max = Number(request.max_ledger ?? Number.POSITIVE_INFINITY);
+      return {
+        error: 'txnNotFound',
+        error_code: 29,
+        error_message: 'Transaction not found.',
+        searched_all: max <= validated(),
+      };
+    }
+    const isValidated = found.ledger !== undefined && found.ledger <= validated();
+    return {
+      hash: found.hash,
+      tx_json: found.tx_json,
+      ...(found.ledger === undefined ? {} : { ledger_index: found.ledger }),
+      ...(isValidated ? { meta: { TransactionIndex: 0, TransactionResult: 'tesSUCCESS' } } : {}),
+      validated: isValidated,
+    };
+  }
+
+  return { accounts, submitted, received, accountInfo, submit, tx };
+}
+
 export type FakeRippled = Awaited<ReturnType<typeof startFakeRippled>>;
 
 export async function startFakeRippled(options: { earliest: number }) {
@@ -169,9 +253,12 @@ export async function startFakeRippled(options: { earliest: number }) {
     /** What the server returns per account_tx page at most (rippled may return fewer than asked). */
     pageSize: 200,
     transactions: [] as RecordedTransaction[],
+    /** Commands whose next answer is lost: the connection drops after the server acted. */
+    dropAnswers: new Set<string>(),
   };
   const requests: Request[] = [];
   const followers = new Map<WebSocket, Set<string>>();
+  const payouts = createSubmissions(() => state.validated);
 
   function involves(transaction: RecordedTransaction, account: string): boolean {
     return transaction.tx_json.Account === account || transaction.tx_json.Destination === account;
@@ -250,6 +337,12 @@ export async function startFakeRippled(options: { earliest: number }) {
         };
       case 'account_tx':
         return accountTx(request);
+      case 'account_info':
+        return payouts.accountInfo(request);
+      case 'submit':
+        return payouts.submit(request);
+      case 'tx':
+        return payouts.tx(request);
       case 'subscribe': {
         const accounts = followers.get(socket) ?? new Set<string>();
         for (const account of (request.accounts as string[] | undefined) ?? []) accounts.add(account);
@@ -266,6 +359,11 @@ export async function startFakeRippled(options: { earliest: number }) {
       const request = JSON.parse(data.toString()) as Request;
       requests.push(request);
       const result = answer(socket, request);
+      // The server read the call and acted on it, but the answer is lost with the connection.
+      if (state.dropAnswers.delete(request.command)) {
+        socket.terminate();
+        return;
+      }
       const envelope = { id: request.id, api_version: request.api_version, type: 'response' };
       // rippled hoists an error's fields out of the result, and echoes the request.
       const reply =
@@ -296,6 +394,12 @@ export async function startFakeRippled(options: { earliest: number }) {
     /** Drops every connection, as a restarting server would. */
     dropConnections() {
       for (const socket of server.clients) socket.terminate();
+    },
+    /** Accounts `account_info` reports, and the blobs `submit` took or received. */
+    payouts,
+    /** Puts every submitted, not yet included transaction in ledger `index` (validated once `validate` reaches it). */
+    include(index: number) {
+      for (const entry of payouts.submitted) entry.ledger ??= index;
     },
     requestsOf(command: string) {
       return requests.filter((request) => request.command === command);
