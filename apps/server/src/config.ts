@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isValidClassicAddress } from 'xrpl';
 import { z } from 'zod';
 import {
   STAND_IN_PARTS,
@@ -314,6 +315,19 @@ export const CONFIG_VARIABLES = {
   HOT_WALLET_ETH_SIGNER_URL: {
     schema: optionalText.pipe(z.string().url().optional()),
     help: 'An external signer speaking JSON-RPC (clef, a KMS bridge) for HOT_WALLET_ETH_ACCOUNT. Unset: the node at ETHEREUM_RPC_URL signs with its own account.',
+  },
+  HOT_WALLET_XRP_ACCOUNT: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .refine((value) => isValidClassicAddress(value), 'must be a classic XRP Ledger address (r…)')
+        .optional(),
+    ),
+    help: 'The XRP hot wallet (decision 131): the classic address (r…) whose payouts HOT_WALLET_XRP_SIGNER_URL signs, prepared and submitted through XRP_NODE_URL. Unset: staff send XRP from cold storage.',
+  },
+  HOT_WALLET_XRP_SIGNER_URL: {
+    schema: optionalText.pipe(z.string().url().optional()),
+    help: 'An external signer speaking JSON-RPC over HTTP for HOT_WALLET_XRP_ACCOUNT: `sign` with `{ tx_json }` answers `{ tx_blob, hash }` (a signing proxy before a rippled in signing-only mode, or a KMS bridge). It holds the key, never Florin.',
   },
   ALLOW_STAND_INS: {
     schema: optionalText

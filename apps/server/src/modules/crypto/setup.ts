@@ -13,6 +13,7 @@ import { createEthereumRpcClient } from './chains/ethereum-rpc.js';
 import { createBitcoinHotWallet, createEthereumHotWallet, type HotWallet } from './chains/hot-wallets.js';
 import { createSimulatedChain } from './chains/simulated.js';
 import type { ChainClient } from './chains/types.js';
+import { createXrpHotWallet } from './chains/xrp-hot-wallet.js';
 import { createXrpLedgerClient } from './chains/xrp-ledger.js';
 import { createCryptoRepository } from './repository.js';
 import { createCryptoService } from './service.js';
@@ -55,6 +56,12 @@ export function hotWalletsFromConfig(config: Config): Partial<Record<CryptoAsset
       nodeUrl,
       signerUrl: config.HOT_WALLET_ETH_SIGNER_URL,
       account: config.HOT_WALLET_ETH_ACCOUNT,
+    });
+  if (config.XRP_NODE_URL && config.HOT_WALLET_XRP_ACCOUNT && config.HOT_WALLET_XRP_SIGNER_URL)
+    wallets.XRP = createXrpHotWallet({
+      nodeUrl: config.XRP_NODE_URL,
+      signerUrl: config.HOT_WALLET_XRP_SIGNER_URL,
+      account: config.HOT_WALLET_XRP_ACCOUNT,
     });
   return wallets;
 }
