@@ -84,7 +84,8 @@ export function registerLeaderJobs(app: FastifyInstance, config: Config, service
   });
   app.addHook('onClose', async () => {
     await stopJobs?.();
-    // The scans a chain's stream started, then the chains' connections (the XRP Ledger's websocket).
+    // The scans a chain's stream started, then the chains' and hot wallets' connections (the XRP Ledger's websockets).
     await services.crypto.stopWatching();
+    await services.cryptoWithdrawals.closeHotWallets();
   });
 }

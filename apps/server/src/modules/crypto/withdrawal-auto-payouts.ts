@@ -163,5 +163,10 @@ export function createAutoPayouts(
     return summary;
   }
 
-  return { payOutOnce };
+  /** At shutdown, once no run is in flight: the hot wallets' open connections close. */
+  async function closeHotWallets(): Promise<void> {
+    await Promise.all(Object.values(deps.hotWallets ?? {}).map(async (wallet) => wallet.close?.()));
+  }
+
+  return { payOutOnce, closeHotWallets };
 }

@@ -46,6 +46,7 @@ export function createCryptoWithdrawalService(deps: CryptoWithdrawalServiceDeps)
     expireOverdue: cancellation.expireOverdue,
     /** Run by the leading instance: approved withdrawals within their coin's limits leave from the hot wallet. */
     payOutOnce: autoPayouts.payOutOnce,
+    closeHotWallets: autoPayouts.closeHotWallets,
 
     /** The whitelist refuses what a withdrawal would. */
     florinDestinationOf: destinations.florinDestinationOf,

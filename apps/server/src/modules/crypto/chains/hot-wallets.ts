@@ -27,6 +27,8 @@ export type HotWallet = {
   confirmations(txid: string, raw: string): Promise<number | null>;
   /** What the hot wallet holds now, in minor units. */
   balance(): Promise<bigint>;
+  /** At shutdown: closes a connection the wallet keeps open (the XRP Ledger's websocket). */
+  close?(): Promise<void>;
 };
 
 /** Bitcoin Core's `RPC_VERIFY_ALREADY_IN_CHAIN` ("Transaction already in block chain", or its outputs already spent by it). */

@@ -55,7 +55,7 @@ export function createXrpHotWallet(options: { nodeUrl: string; signerUrl: string
     }
   }
 
-  const wallet: HotWallet & { close(): Promise<void> } = {
+  const wallet: HotWallet & Required<Pick<HotWallet, 'close'>> = {
     name: 'xrp-signer',
     async sign({ address, tag, amount }) {
       const payment: Payment = {

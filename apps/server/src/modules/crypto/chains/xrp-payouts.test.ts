@@ -64,7 +64,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 afterAll(async () => {
-  await wallet.close();
+  await service.closeHotWallets();
   await rippled.close();
   await signer.close();
   await t.close();
