@@ -119,18 +119,29 @@ export function createAutoPayouts(
     });
   }
 
-  /** Marks the job's sent payouts confirmed once they have the coin's confirmations. */
+  /**
+   * Marks the job's sent payouts confirmed once they have the coin's confirmations. A payout that
+   * failed or expired on the chain fails the run, but only after the others were looked at, so it
+   * does not keep later payouts from being confirmed.
+   */
   async function confirmSent(wallet: HotWallet, asset: CryptoAsset, summary: PayoutSummary): Promise<void> {
     const limits = await payoutRepository.findLimits(asset);
+    const failures: unknown[] = [];
     for (const row of await payoutRepository.listUnconfirmed(asset)) {
-      const confirmations =
-        row.payout_txid === null || row.payout_raw === null
-          ? null
-          : await wallet.confirmations(row.payout_txid, row.payout_raw);
+      let confirmations: number | null = null;
+      try {
+        if (row.payout_txid !== null && row.payout_raw !== null)
+          confirmations = await wallet.confirmations(row.payout_txid, row.payout_raw);
+      } catch (error) {
+        failures.push(error);
+        continue;
+      }
       if (confirmations === null || confirmations < (limits?.confirmations ?? 1)) continue;
       await payouts.confirm(SYSTEM_ACTOR, row.id);
       summary.confirmed += 1;
     }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, `${asset} payouts failed on the chain`);
   }
 
   async function payCoin(asset: CryptoAsset, wallet: HotWallet, summary: PayoutSummary): Promise<void> {

@@ -194,19 +194,32 @@ describe('automatic XRP payouts through a signing service', () => {
     // The server lost it before any ledger took it: the account's Sequence never moved on.
     const lost = rippled.payouts.submitted.pop();
     const account = rippled.payouts.accounts.get(HOT);
-    if (account && lost) account.Sequence = Number(lost.tx_json.Sequence);
+    if (account && lost) {
+      account.Sequence = Number(lost.tx_json.Sequence);
+      const spent = BigInt(String(lost.tx_json.Amount)) + BigInt(String(lost.tx_json.Fee));
+      account.Balance = String(BigInt(account.Balance) + spent);
+    }
     rippled.validate(Number(lost?.tx_json.LastLedgerSequence) + 1);
-    // As a failed broadcast: the run fails, and the job's failure names the payout for staff.
-    const failure = await service.payOutOnce().then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(AggregateError);
-    const messages = (failure as AggregateError).errors.map((error: Error) => error.message);
-    expect(messages).toEqual([
-      `${lost?.hash} expired after ledger ${String(lost?.tx_json.LastLedgerSequence)} without being validated`,
-    ]);
-    // Staff see it still sent, and decide; nothing was confirmed.
+    const expired = `${lost?.hash} expired after ledger ${String(lost?.tx_json.LastLedgerSequence)} without being validated`;
+    /** A run's failures, as the job reports them: the run fails as for a failed broadcast. */
+    const failuresOfRun = async () => {
+      const failure = await service.payOutOnce().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(AggregateError);
+      return (failure as AggregateError).errors.map((error: Error) => error.message);
+    };
+    expect(await failuresOfRun()).toEqual([expired]);
+
+    // A later payout still goes out and is confirmed; the expired one keeps failing the run, for staff to see.
+    const next = await approved(await fundedCustomer(100_000_000n, 'XRP'), '20');
+    expect(await failuresOfRun()).toEqual([expired]);
+    expect((await row(next.id)).status).toBe('sent');
+    await validateSubmitted();
+    expect(await failuresOfRun()).toEqual([expired]);
+    expect((await row(next.id)).status).toBe('confirmed');
+    // Nothing was paid for the expired one, and it is not marked confirmed.
     expect((await row(withdrawal.id)).status).toBe('sent');
     await expectCryptoLedgerToHold(db());
   });
