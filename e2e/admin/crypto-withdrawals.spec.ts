@@ -284,7 +284,7 @@ test.describe('the back office: crypto payouts', () => {
     await expect(limit).toHaveValue('1.00000000');
     const autoApprove = btc.getByRole('switch', { name: 'Approve automatically' });
     await expect(autoApprove).not.toBeChecked();
-    await expect(btc).toContainText('Sent by the hot wallet');
+    await expect(btc).toContainText('Sent by the simulated chain');
     await saveScreenshots('admin-crypto-withdrawal-settings');
 
     await limit.fill('0');

@@ -61,6 +61,12 @@ function byAsset(a: CryptoWithdrawalSettings, b: CryptoWithdrawalSettings): numb
   return ASSET_ORDER.indexOf(a.asset) - ASSET_ORDER.indexOf(b.asset);
 }
 
+/** Where this coin's approved withdrawals are paid from: the node's hot wallet, the simulated chain, or cold storage. */
+function sentFromLabel(settings: CryptoWithdrawalSettings): string {
+  if (settings.payout.hot_wallet) return 'Hot wallet within limits, else cold storage';
+  return settings.wallet === 'simulated' ? 'Sent by the simulated chain' : 'Sent from cold storage';
+}
+
 function valuesOf(settings: CryptoWithdrawalSettings): SettingsForm {
   return {
     daily_limit: settings.daily_limit ?? '',
@@ -114,8 +120,13 @@ function CoinSettingsForm({ settings }: { settings: CryptoWithdrawalSettings }) 
           <Title order={2} fz={18} id={headingId}>
             {settings.asset}
           </Title>
-          <Badge variant="light" color={settings.wallet === 'cold_storage' ? 'grape' : 'gray'}>
-            {settings.wallet === 'cold_storage' ? 'Sent from cold storage' : 'Sent by the hot wallet'}
+          <Badge
+            variant="light"
+            color={
+              settings.payout.hot_wallet ? 'teal' : settings.wallet === 'cold_storage' ? 'grape' : 'gray'
+            }
+          >
+            {sentFromLabel(settings)}
           </Badge>
         </Group>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="sm">
