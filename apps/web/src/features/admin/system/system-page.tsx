@@ -3,15 +3,21 @@ import { useHealth } from './api/get-health';
 import { formatDateTime } from '../../../lib/format';
 import { feedRows, sourceRows, type FeedRow, type SourceRow } from './source-rows';
 
+/** A state badge that wraps instead of cutting its words short in a narrow table cell (375 px). */
+const WRAPPING_BADGE = {
+  root: { height: 'auto', paddingBlock: 2 },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' },
+} as const;
+
 function SourceBadge({ row }: { row: SourceRow }) {
   if (!row.standIn)
     return (
-      <Badge color="teal" variant="light">
+      <Badge color="teal" variant="light" styles={WRAPPING_BADGE}>
         Live
       </Badge>
     );
   return (
-    <Badge color={row.allowedByName ? 'red' : 'yellow'} variant="light">
+    <Badge color={row.allowedByName ? 'red' : 'yellow'} variant="light" styles={WRAPPING_BADGE}>
       {row.allowedByName ? 'Stand-in, allowed by ALLOW_STAND_INS' : 'Stand-in'}
     </Badge>
   );
@@ -69,7 +75,7 @@ function FeedsTable({ rows }: { rows: FeedRow[] }) {
               <Text size="sm">{row.name}</Text>
             </Table.Td>
             <Table.Td>
-              <Badge color={row.live ? 'teal' : 'yellow'} variant="light">
+              <Badge color={row.live ? 'teal' : 'yellow'} variant="light" styles={WRAPPING_BADGE}>
                 {row.state}
               </Badge>
             </Table.Td>
