@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTH_TEXTS, CRYPTO_WITHDRAW_TEXTS, NewApiTokenSchema, waitUntilText } from '@florin/contracts';
 import { matchTotpStep } from '../../security/totp.js';
 import { askForBtcWithdrawal } from '../crypto/crypto.test-kit.js';
@@ -251,6 +251,30 @@ describe('passwords', () => {
     expect((await browser.get('/api/v1/user')).statusCode).toBe(401);
     expect((await login(createBrowser(t.app), email)).statusCode).toBe(401);
     expect((await login(createBrowser(t.app), email, newPassword)).statusCode).toBe(200);
+  });
+
+  it('keeps every reset link of the hour working until one is used, since mails can arrive out of order', async () => {
+    const { email } = await signedInCustomer();
+    const anonymous = createBrowser(t.app);
+    const resetTokens = async () =>
+      (await mailTo(t.database.db, email))
+        .filter((mail) => /Reset your Florin password/.test(mail.subject))
+        .map((mail) => /password-reset\?([\w-]+)/.exec(mail.text)?.[1] ?? '')
+        .reverse();
+    await anonymous.post('/api/v1/password/email', { email });
+    await vi.waitFor(async () => expect(await resetTokens()).toHaveLength(1));
+    await anonymous.post('/api/v1/password/email', { email });
+    await vi.waitFor(async () => expect(await resetTokens()).toHaveLength(2));
+    const tokens = await resetTokens();
+    expect(tokens[0]).not.toEqual(tokens[1]);
+    const reset = (token: string, password: string) =>
+      anonymous.post('/api/v1/password/reset', { email, password, password_confirmation: password, token });
+
+    expect((await reset(tokens[0] ?? '', 'the first link works')).statusCode).toBe(200);
+    expect(errorOf(await reset(tokens[1] ?? '', 'the second one is void')).errors).toEqual({
+      token: [AUTH_TEXTS.resetTokenInvalid],
+    });
+    expect((await login(createBrowser(t.app), email, 'the first link works')).statusCode).toBe(200);
   });
 
   it('refuses an expired reset link', async () => {

@@ -48,6 +48,8 @@ export function createPasswords(deps: AuthServiceDeps) {
         if (!(await repository.consumeEmailToken(input.token, 'password_reset', trx))) {
           throw validation('token', AUTH_TEXTS.resetTokenInvalid);
         }
+        // The other links of the hour end with the one used.
+        await repository.voidEmailTokens(user.id, 'password_reset', trx);
         await repository.updateUser(
           user.id,
           {

@@ -21,6 +21,21 @@ export function newUserIdentification(): string {
   return `FL${randomFrom(IDENTIFICATION_ALPHABET, 8)}`;
 }
 
+/** Ends the user's unused e-mail tokens of a purpose. */
+async function voidEmailTokens(
+  executor: Executor,
+  userId: number,
+  purpose: EmailTokenPurpose,
+): Promise<void> {
+  await executor
+    .updateTable('email_tokens')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** E-mailed links and sign-in challenges expire, and security changes are stamped, by `clock`, the app's. */
 export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
   return {
@@ -116,7 +131,10 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
       return result.numUpdatedRows === 1n;
     },
 
-    /** A new single-use e-mail token; the user's older unused ones of that purpose stop working. */
+    /**
+     * A new single-use e-mail token. The user's older unused ones of that purpose stop working, except
+     * password reset links: mails can arrive out of order, so every link of the hour works until one is used.
+     */
     async createEmailToken(
       userId: number,
       purpose: EmailTokenPurpose,
@@ -126,13 +144,7 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
     ): Promise<string> {
       const token = randomToken();
       await withTransaction(executor, async (trx) => {
-        await trx
-          .updateTable('email_tokens')
-          .set({ used_at: sql`now()` })
-          .where('user_id', '=', userId)
-          .where('purpose', '=', purpose)
-          .where('used_at', 'is', null)
-          .execute();
+        if (purpose !== 'password_reset') await voidEmailTokens(trx, userId, purpose);
         await trx
           .insertInto('email_tokens')
           .values({
@@ -146,6 +158,9 @@ export function createAuthRepository(db: Kysely<DB>, clock: Clock) {
       });
       return token;
     },
+
+    voidEmailTokens: (userId: number, purpose: EmailTokenPurpose, executor: Executor = db) =>
+      voidEmailTokens(executor, userId, purpose),
 
     /** Uses a token once: the row that comes back is the only use it will ever have. */
     consumeEmailToken(token: string, purpose: EmailTokenPurpose, executor: Executor = db) {
