@@ -5,6 +5,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { copyCsvFromPglite, copyCsvFromPool, type CsvCopy } from './copy-out.js';
 import { lockFolder } from './folder-lock.js';
+import { preparingPool, warmPool } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -32,7 +33,14 @@ export type SlowQueryWatch = {
 };
 
 export type DatabaseOptions = (
-  | { engine: 'postgres'; url: string; poolSize?: number; onConnectionError?: (error: Error) => void }
+  | {
+      engine: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** Opened at start and never closed for idling: a quarter of the pool unless said. */
+      minConnections?: number;
+      onConnectionError?: (error: Error) => void;
+    }
   /**
    * `dataDir` unset: in memory. `template`: start from a dumped, already-migrated data folder.
    * A `dataDir` is locked for this process until close (db/folder-lock.ts): FolderInUseError if another has it.
@@ -56,7 +64,10 @@ const pgliteParsers = { [liteTypes.INT8]: (value: string) => value };
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 20 });
+    const max = options.poolSize ?? 20;
+    const min = Math.min(max, options.minConnections ?? Math.ceil(max / 4));
+    // The connections kept open keep their prepared statements (decision 138).
+    const pool = new pg.Pool({ connectionString: options.url, max, min });
     // An idle connection the server closed (restart, failover): pg drops it from
     // the pool and the next query opens a new one. Unhandled, it would crash the process.
     pool.on('error', (error) => options.onConnectionError?.(error));
@@ -64,9 +75,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // queries) whose server dies emits 'error' with nobody listening, which would end the process:
     // the query running on it fails instead, and its request gets a 5xx the client may retry.
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+    // Hot statements go out as named, prepared statements: parsed and planned once per connection.
     const db = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new PostgresDialect({ pool: preparingPool(pool), controlClient: pg.Client }),
       log: slowQueryLog(options.slowQueries),
+    });
+    await warmPool(pool, min).catch(async (error: unknown) => {
+      await pool.end();
+      throw error;
     });
     return { db, engine: 'postgres', copyCsv: copyCsvFromPool(pool, db), close: () => db.destroy() };
   }
