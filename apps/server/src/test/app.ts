@@ -58,9 +58,11 @@ export async function createTestApp(
     extend?: (app: FastifyInstance, deps: AppDeps) => void;
     /** Builds the app's market on the test database (a source the test drives by hand). */
     market?: (database: Database) => AppDeps['market'];
+    /** A database of the test's own (PostgreSQL whatever the run tests), closed with the app. */
+    database?: Database;
   } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
