@@ -38,6 +38,7 @@ import * as tradingVolumes from './migrations/0035-trading-volumes.js';
 import * as automaticPayouts from './migrations/0036-automatic-payouts.js';
 import * as payerAccounts from './migrations/0037-payer-accounts.js';
 import * as cacheNotify from './migrations/0038-cache-notify.js';
+import * as fillRows from './migrations/0039-fill-rows.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0036-automatic-payouts': automaticPayouts,
   '0037-payer-accounts': payerAccounts,
   '0038-cache-notify': cacheNotify,
+  '0039-fill-rows': fillRows,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {

@@ -31,7 +31,11 @@ const INVARIANTS: { invariant: number; query: ReturnType<typeof sql<{ message: s
       GROUP BY j.id HAVING count(e.id) < 2
       UNION ALL
       SELECT 'entry ' || e.id || ' is in ' || e.asset || ' on a ' || a.asset || ' account'
-      FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.asset <> a.asset`,
+      FROM entries e JOIN accounts a ON a.id = e.account_id WHERE e.asset <> a.asset
+      UNION ALL
+      -- No foreign key since migration 0039 (decision 136): the checker proves it.
+      SELECT 'entry ' || e.id || ' is in journal ' || e.journal_id || ', which does not exist'
+      FROM entries e LEFT JOIN journals j ON j.id = e.journal_id WHERE j.id IS NULL`,
   },
   {
     invariant: 2,
@@ -73,7 +77,11 @@ const INVARIANTS: { invariant: number; query: ReturnType<typeof sql<{ message: s
       WHERE a.held <> coalesce(h.remaining, 0)
       UNION ALL
       SELECT 'hold ' || id || ' is ' || status || ' with ' || remaining || ' left'
-      FROM holds WHERE status <> 'pending' AND (remaining <> 0 OR resolved_at IS NULL)`,
+      FROM holds WHERE status <> 'pending' AND (remaining <> 0 OR resolved_at IS NULL)
+      UNION ALL
+      -- No foreign key since migration 0039 (decision 136): the checker proves it.
+      SELECT 'journal ' || j.id || ' posts hold ' || j.hold_id || ', which does not exist'
+      FROM journals j LEFT JOIN holds h ON h.id = j.hold_id WHERE j.hold_id IS NOT NULL AND h.id IS NULL`,
   },
   {
     invariant: 6,

@@ -3,7 +3,8 @@ import type { DomainCheck } from '../../ledger/index.js';
 
 /**
  * Invariant 8 for trading (shared/LEDGER.md): every trade has its journal
- * (an instant trade's keyed by its quote); an open order holds, a filled one
+ * (an instant trade's keyed by its quote), its customer, coin and currency, and
+ * a fill its customer's order; an open order holds, a filled one
  * posted its hold once, a cancelled or expired one released it with nothing
  * posted.
  */
@@ -18,6 +19,16 @@ export const tradingDomainCheck: DomainCheck = {
         OR (t.kind IN ('instant', 'market') AND j.kind <> 'trade')
         OR (t.kind IN ('limit', 'stop') AND j.kind <> 'limit_order_fill')
         OR (t.quote_id IS NOT NULL AND j.idempotency_key <> 'trade:quote:' || t.quote_id)
+      UNION ALL
+      -- The keys migration 0039 dropped (decision 136): the customer, the coin, the currency and the order exist.
+      SELECT 'trade ' || t.id || ' names a customer, coin, currency or order that does not exist, or another customer''s order'
+      FROM trades t
+      LEFT JOIN users u ON u.id = t.user_id
+      LEFT JOIN assets coin ON coin.code = t.asset
+      LEFT JOIN assets fiat ON fiat.code = t.fiat
+      LEFT JOIN orders o ON o.id = t.order_id
+      WHERE u.id IS NULL OR coin.code IS NULL OR fiat.code IS NULL
+        OR (t.order_id IS NOT NULL AND (o.id IS NULL OR o.user_id <> t.user_id))
       UNION ALL
       SELECT 'order ' || o.id || ' is ' || o.status || ' but its hold is ' || h.status
         || ' with ' || count(j.id) || ' journals'
