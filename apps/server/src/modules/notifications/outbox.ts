@@ -106,6 +106,27 @@ export function createMailOutbox(deps: {
       return { id, heldUntil };
     },
 
+    /** Many mails in one statement with `executor`, due at once: the sender (deliverPending) sends them. */
+    async enqueueAll(
+      executor: Kysely<DB>,
+      mails: readonly { userId: number | null; event: string; message: MailMessage }[],
+    ): Promise<void> {
+      const due = now();
+      await repository.insertAll(
+        executor,
+        mails.map(({ userId, event, message }) => ({
+          user_id: userId,
+          event,
+          to_address: message.to,
+          subject: message.subject,
+          text_body: message.text,
+          html_body: message.html,
+          reply_to: message.replyTo ?? null,
+          next_attempt_at: due,
+        })),
+      );
+    },
+
     /**
      * Sends a mail its writer queued, once committed; if the writer took too long, the sender has it.
      * True when this call sent it.

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { MailMessage, Mailer } from '../../adapters/mail/mailer.js';
 import { systemClock, type Clock } from '../../clock.js';
+import { insertWithDrawnIds } from '../../db/drawn-ids.js';
 import type { DB } from '../../db/schema.js';
 import { NOTIFICATIONS, type NotificationData, type NotificationEvent } from './catalogue.js';
 import { createMailOutbox, type QueuedMail } from './outbox.js';
@@ -69,6 +70,58 @@ export function createNotifier(deps: {
     return queued;
   }
 
+  /**
+   * One event's mails to many customers in the caller's transaction, one statement a table however
+   * many (decision 136): the mails due at once for the sender, the notifications rows with ids drawn
+   * in the statement. The customers whose Alerts switch is off get neither.
+   */
+  async function writeAll<E extends NotificationEvent>(
+    executor: Kysely<DB>,
+    event: E,
+    mails: readonly { user: Recipient; data: NotificationData<E> }[],
+  ): Promise<number> {
+    const entry = NOTIFICATIONS[event];
+    let wanted = mails;
+    if ('optional' in entry && entry.optional) {
+      const flag = entry.optional;
+      const unknown = [
+        ...new Set(mails.filter(({ user }) => user[flag] === undefined).map(({ user }) => user.id)),
+      ];
+      const read =
+        unknown.length === 0
+          ? []
+          : await executor
+              .selectFrom('users')
+              .select(['id', flag])
+              .where('id', '=', sql<number>`any(${unknown}::integer[])`)
+              .execute();
+      const isOn = new Map(read.map((row) => [row.id, row[flag]]));
+      wanted = mails.filter(({ user }) => user[flag] ?? isOn.get(user.id) ?? false);
+    }
+    if (wanted.length === 0) return 0;
+    const render = entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>;
+    const rendered = wanted.map(({ user, data }) => ({ user, rendered: render(data) }));
+    await outbox.enqueueAll(
+      executor,
+      rendered.map(({ user, rendered: words }) => ({
+        userId: user.id,
+        event,
+        message: renderMail(user.email, words),
+      })),
+    );
+    await insertWithDrawnIds(rendered, async (rows) => {
+      const written = await sql<{ id: string }>`
+        INSERT INTO notifications (id, user_id, event, subject)
+        SELECT id, user_id, ${event}, subject
+        FROM unnest(${rows.map(({ id }) => id)}::bigint[], ${rows.map(({ row }) => row.user.id)}::integer[],
+          ${rows.map(({ row }) => row.rendered.subject)}::text[]) AS v (id, user_id, subject)
+        ON CONFLICT (id) DO NOTHING
+        RETURNING id`.execute(executor);
+      return written.rows.map((row) => String(row.id));
+    });
+    return wanted.length;
+  }
+
   /** After the caller's commit: its change stands whatever happens here, so a failure is only logged. */
   async function writeAndDeliver(
     log: Record<string, unknown>,
@@ -126,6 +179,17 @@ export function createNotifier(deps: {
       data: NotificationData<E>,
       options: { to?: string } = {},
     ): Promise<QueuedMail | undefined> => write(executor, { user, event, data, to: options.to }, 'writer'),
+
+    /**
+     * One event's mails to many customers, written in the caller's transaction in one statement a
+     * table (a pass of the fill engine: hundreds of trades) and due at once: the sender
+     * (deliverPending) sends them, so the caller never waits for a mail. How many were written.
+     */
+    queueAll: <E extends NotificationEvent>(
+      executor: Kysely<DB>,
+      event: E,
+      mails: readonly { user: Recipient; data: NotificationData<E> }[],
+    ): Promise<number> => writeAll(executor, event, mails),
 
     /**
      * A mail that is no customer notification (an enquiry's), rendered by its module, written in the

@@ -69,7 +69,7 @@ export function createFillEngine(deps: TradingServiceDeps, fills: Fills) {
       // The orders not read stay open and crossed: the next leader's first tick fills them.
       if (stopping) break;
     }
-    // Mails wait until every crossed order is filled: they must not hold up the next batch's commit.
+    // The customers told once every crossed order is filled; their mails are the outbox sender's (decision 136).
     await afterFills(filled);
     const moved = new Set<number>();
     for (const { id } of stopping ? [] : await repository.listExpiredOrders(FILL_BATCH)) {

@@ -1,19 +1,18 @@
 import { instantQuote } from '@florin/domain';
 import type { PriceUpdate } from '@florin/contracts';
 import { journalOf, tradeRowOf, type Execution, type ExecutionFlow } from './execution.js';
-import type { QueuedMail } from '../notifications/service.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
-import { asAsset, Exact, symbolOf, type TradingServiceDeps } from './shared.js';
+import { asAsset, Exact, money, symbolOf, type TradingServiceDeps } from './shared.js';
 import { refusalOf, type TradingContext } from './trading-context.js';
 
-/** A filled order's trade, with its customer's mail written in the fill's transaction. */
-export type Fill = { trader: Trader; trade: TradeRow; mail: QueuedMail | undefined };
+/** A filled order's trade; its customer's mail was written in the fill's transaction, for the sender. */
+export type Fill = { trader: Trader; trade: TradeRow };
 
 /** Filling limit and stop orders their customer's price has reached, and what follows the commit. */
 export function createFills(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
   const { db, repository, ledger, market, userEvents, log, verification, notifier } = deps;
   const { gbpValueOf } = context;
-  const { checkSourceOfWealth, queueTradeMail } = execution;
+  const { checkSourceOfWealth } = execution;
 
   /** What an order would execute at now: null when this customer's price has not reached it (or none is fresh). */
   function fillOf(order: OrderRow, trader: Trader): Execution | null {
@@ -62,8 +61,8 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
    * Fills those of these orders that their customer's price has reached, in
    * one transaction and a fixed number of statements however many there are
    * (a tick can cross thousands): the orders locked, their holds posted
-   * together (ledger.postHolds), the trades inserted and the orders marked
-   * filled in one statement each.
+   * together (ledger.postHolds), the trades inserted, the orders marked
+   * filled and the mails and notifications written in one statement each.
    */
   async function fillOrders(orderIds: readonly string[]): Promise<Fill[]> {
     return db.transaction().execute(async (trx) => {
@@ -106,11 +105,28 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
       );
 
       const traderOf = new Map(fills.map((fill) => [fill.order.id, fill.trader]));
-      const filled: Fill[] = [];
-      for (const trade of trades) {
+      const filled = trades.flatMap((trade) => {
         const trader = trade.order_id === null ? undefined : traderOf.get(trade.order_id);
-        if (trader) filled.push({ trader, trade, mail: await queueTradeMail(trx, trader, trade) });
-      }
+        return trader ? [{ trader, trade }] : [];
+      });
+      // Every trade's mail and notification as one set of outbox rows (decision 136), sent by the outbox's
+      // sender: the pass never waits for a mail, and a fill never commits without its customer's mail.
+      await notifier.queueAll(
+        trx,
+        'trade_executed',
+        filled.map(({ trader, trade }) => ({
+          user: trader,
+          data: {
+            firstName: trader.first_name,
+            side: trade.side,
+            quantity: money(trade.quantity, trade.asset),
+            asset: trade.asset,
+            price: trade.price,
+            fiat: trade.fiat,
+            total: money(trade.total, trade.fiat),
+          },
+        })),
+      );
       return filled;
     });
   }
@@ -135,14 +151,16 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
     }
   }
 
-  /** After the fills committed: the source-of-wealth threshold checked, the customers' pages told, then each trade mailed. */
+  /**
+   * After the fills committed: the source-of-wealth threshold checked and the customers' pages told. Their
+   * mails are the outbox sender's (deliverPending), due since the commit.
+   */
   async function afterFills(fills: readonly Fill[]): Promise<void> {
     if (fills.length === 0) return;
     const customers = [...new Set(fills.map((fill) => fill.trader.id))];
     await checkSourceOfWealth(customers);
     userEvents.moneyMoved(customers);
     userEvents.ordersChanged(customers);
-    for (const { mail } of fills) await notifier.deliver(mail);
   }
 
   return { fillCrossed, afterFills };

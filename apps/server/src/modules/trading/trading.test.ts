@@ -41,6 +41,7 @@ const {
   limit,
   placed,
   tradingService,
+  sendDueMail,
   statusOf,
 } = tradingSteps(() => t);
 
@@ -322,6 +323,8 @@ describe('limit and stop orders', () => {
     });
     expect((await balance(ann, 'BTC')).available).toBe(3_000_000n);
     expect((await balance(bob, 'BTC')).held).toBe(2_000_000n);
+    // The fills' mails are the outbox sender's (decision 136).
+    await sendDueMail();
     expect(
       (await mailSubjects(db(), ann.email)).filter((subject) => subject.startsWith('You bought BTC')),
     ).toHaveLength(2);
