@@ -29,7 +29,7 @@ export function preparedStatementName(text: string, parameterCount: number): str
   let name = namesByText.get(text);
   if (name === undefined) {
     // Never more texts than the bounded set the code writes; cleared if it ever grows past that.
-    if (namesByText.size >= 5_000) namesByText.clear();
+    if (namesByText.size >= 2_000) namesByText.clear();
     name = `florin_${createHash('sha1').update(text).digest('base64url')}`;
     namesByText.set(text, name);
   }
