@@ -11,6 +11,7 @@ import { sampleWaits, type WaitSample } from '../ledger/probes.js';
 import { percentile } from '../ledger/workloads.js';
 import { loadAverages, log } from '../support.js';
 import { ask, countingStatements, topStatements, totalOf, type Server } from './app-process.js';
+import { markBeforeFills, measureFillsFloor, type FillsFloor } from './fills-floor.js';
 import { post } from './instant-client.js';
 import type { CrossResult, Customer } from './protocol.js';
 import {
@@ -101,7 +102,14 @@ export type Fills = {
   statements: [string, number][] | null;
   waitedMs: [string, number][] | null;
   scans: [string, { seq: number; seqRows: number; idx: number }][] | null;
+  /** The same rows inserted by psql after the fills (fills-floor.ts); null when not asked for. */
+  floor: FillsFloor | null;
+  /** The floor's time ÷ the fills' (tick to last commit): the fills' speed as a share of the rows' (goal ≥ 0.5). */
+  floorRatio: number | null;
 };
+
+/** Where the floor is taken: the app's database, by URL for psql and through `db` for the marks. */
+export type FloorTarget = { url: string; db: Database['db'] };
 
 /** What crossOrders reads of PostgreSQL around the fills. */
 export type FillProbes = {
@@ -140,7 +148,11 @@ export function probesOn(monitor: Database, cpu: () => number): FillProbes {
   };
 }
 
-export async function crossOrders(server: Server, probes?: FillProbes): Promise<Fills> {
+export async function crossOrders(
+  server: Server,
+  probes?: FillProbes,
+  floorOn?: FloorTarget,
+): Promise<Fills> {
   const engine = server.engine === 'postgres' ? 'PostgreSQL' : 'PGlite';
   const made = await ask(
     server,
@@ -162,6 +174,7 @@ export async function crossOrders(server: Server, probes?: FillProbes): Promise<
   // A settled moment: the tick after the last placement has swept (finding nothing) before the crossing one.
   await new Promise((resolve) => setTimeout(resolve, 2000));
   log(`${engine}: one tick to mid ${CROSSING_MID} crosses all ${ORDERS} (load average ${loadAverages()})`);
+  const mark = floorOn ? await markBeforeFills(floorOn.db) : null;
   const cpu0 = probes?.cpu();
   const commits0 = await probes?.commits();
   const tables0 = await probes?.tables();
@@ -201,6 +214,13 @@ export async function crossOrders(server: Server, probes?: FillProbes): Promise<
     log(
       `${engine}: ${(totalOf(statements) / Math.max(1, result.filled)).toFixed(1)} statements per fill: ${topStatements(statements, Math.max(1, result.filled), 30)}`,
     );
+  const floor = floorOn && mark ? await measureFillsFloor(floorOn.url, mark, probes?.cpu) : null;
+  const floorRatio = floor ? floor.milliseconds / result.allCommittedMs : null;
+  if (floor)
+    log(
+      `${engine}: the same rows inserted by psql in ${floor.milliseconds.toFixed(0)} ms (${JSON.stringify(floor.rows)}); ` +
+        `fills ÷ floor ${floorRatio?.toFixed(2)}`,
+    );
   return {
     engine,
     placing,
@@ -213,5 +233,7 @@ export async function crossOrders(server: Server, probes?: FillProbes): Promise<
     statements,
     waitedMs,
     scans,
+    floor,
+    floorRatio,
   };
 }

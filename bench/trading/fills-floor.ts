@@ -1,0 +1,104 @@
+/**
+ * The fills' floor (issue 43): the very rows the crossing tick's fills wrote (journals, entries, trades,
+ * notifications, mail, house deltas), inserted again by `psql` into the same tables in one transaction and
+ * rolled back. Same tables, indexes, keys and triggers, same row counts and shapes: what PostgreSQL needs to
+ * write those rows at all, beside which the fills are measured.
+ */
+import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import type { Database } from '../../apps/server/src/db/index.js';
+
+const run = promisify(execFile);
+
+/** Where each table stood before the tick: the fills' rows are those after it. */
+export type FloorMark = {
+  journals: string;
+  entries: string;
+  trades: string;
+  notifications: string;
+  mail: string;
+  houseDeltas: string;
+};
+
+export type FillsFloor = {
+  /** Rows a table, as the fills wrote them and the floor inserted them again. */
+  rows: Record<string, number>;
+  /** From the first insert to the last, as PostgreSQL's clock saw it (the copies staged before, the rollback after). */
+  milliseconds: number;
+  /** PostgreSQL's CPU over the whole psql run (staging and rollback included); null without a probe. */
+  postgresCpuSeconds: number | null;
+};
+
+/** The tables' high-water marks, read before the tick. */
+export async function markBeforeFills(db: Database['db']): Promise<FloorMark> {
+  const row = await sql<FloorMark>`
+    SELECT (SELECT coalesce(max(id), 0) FROM journals)::text AS journals,
+      (SELECT coalesce(max(id), 0) FROM entries)::text AS entries,
+      (SELECT coalesce(max(seq), 0) FROM trades)::text AS trades,
+      (SELECT coalesce(max(seq), 0) FROM notifications)::text AS notifications,
+      (SELECT coalesce(max(id), 0) FROM mail_outbox)::text AS mail,
+      (SELECT coalesce(max(id), 0) FROM house_balance_deltas)::text AS "houseDeltas"`.execute(db);
+  const mark = row.rows[0];
+  if (!mark) throw new Error('no marks');
+  return mark;
+}
+
+/**
+ * The psql script: the fills' rows copied into temporary tables with every unique value made new (ids and
+ * sequence numbers negated, which no row has; the journals' keys suffixed), then inserted into the real
+ * tables in one transaction, timed, and rolled back.
+ */
+function floorScript(mark: FloorMark): string {
+  const stage = (table: string, copy: string, where: string, changes: string) => `
+CREATE TEMP TABLE ${copy} AS SELECT * FROM ${table} WHERE ${where};
+UPDATE ${copy} SET ${changes};
+SELECT '${table}|' || count(*) FROM ${copy};`;
+  return `\\set ON_ERROR_STOP 1
+${stage('journals', 'floor_journals', `id > ${mark.journals} AND kind = 'limit_order_fill'`, `id = -id, idempotency_key = idempotency_key || ':floor'`)}
+${stage('entries', 'floor_entries', `id > ${mark.entries} AND journal_id IN (SELECT -id FROM floor_journals)`, 'id = -id, journal_id = -journal_id')}
+${stage('trades', 'floor_trades', `seq > ${mark.trades} AND kind IN ('limit', 'stop')`, 'id = -id, seq = -seq, journal_id = -journal_id, order_id = -order_id')}
+${stage('notifications', 'floor_notifications', `seq > ${mark.notifications} AND event = 'trade_executed'`, 'id = -id, seq = -seq')}
+${stage('mail_outbox', 'floor_mail', `id > ${mark.mail} AND event = 'trade_executed'`, 'id = -id')}
+${stage('house_balance_deltas', 'floor_house_deltas', `id > ${mark.houseDeltas}`, 'id = -id')}
+BEGIN;
+SELECT extract(epoch FROM clock_timestamp()) AS started \\gset
+INSERT INTO journals SELECT * FROM floor_journals;
+INSERT INTO entries SELECT * FROM floor_entries;
+INSERT INTO trades SELECT * FROM floor_trades;
+INSERT INTO notifications SELECT * FROM floor_notifications;
+INSERT INTO mail_outbox SELECT * FROM floor_mail;
+INSERT INTO house_balance_deltas SELECT * FROM floor_house_deltas;
+SELECT 'ms|' || round(((extract(epoch FROM clock_timestamp()) - :started) * 1000)::numeric, 1);
+ROLLBACK;
+`;
+}
+
+/** The floor, by `psql` on the benchmark's database `url`, after the fills. */
+export async function measureFillsFloor(
+  url: string,
+  mark: FloorMark,
+  cpu?: () => number,
+): Promise<FillsFloor> {
+  const cpu0 = cpu?.();
+  const started = performance.now();
+  const child = run('psql', [url, '-X', '-q', '-A', '-t', '-f', '-'], { maxBuffer: 1 << 20 });
+  child.child.stdin?.end(floorScript(mark));
+  const { stdout } = await child;
+  const wall = performance.now() - started;
+  const lines = stdout
+    .split('\n')
+    .map((line) => line.trim().split('|'))
+    .filter((parts) => parts.length === 2);
+  const rows = Object.fromEntries(
+    lines.filter(([key]) => key !== 'ms').map(([key, value]) => [key ?? '', Number(value)]),
+  );
+  const ms = lines.find(([key]) => key === 'ms')?.[1];
+  if (ms === undefined) throw new Error(`psql gave no time (${wall.toFixed(0)} ms):\n${stdout}`);
+  return {
+    rows,
+    milliseconds: Number(ms),
+    postgresCpuSeconds: cpu && cpu0 !== undefined ? cpu() - cpu0 : null,
+  };
+}

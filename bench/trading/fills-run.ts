@@ -1,0 +1,62 @@
+/**
+ * Only issue 43's fills against their floor, on PostgreSQL, for a machine too busy for the whole trading
+ * benchmark: a throw-away server, the app in its own process, the resting orders placed and crossed by one
+ * tick, the same rows then inserted by psql (fills-floor.ts), the ratio and the tick to the last commit
+ * printed, and the ledger checked.
+ *
+ *   npx tsx bench/trading/fills-run.ts   BENCH_TRADING_ORDERS (10,000), BENCH_TRADING_ORDER_CUSTOMERS (1,000)
+ */
+import os from 'node:os';
+import { sql } from 'kysely';
+import { openDatabase } from '../../apps/server/src/db/index.js';
+import { startPostgres } from '../../apps/server/src/test/postgres-server.js';
+import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
+import { loadAverages, log, writeResult } from '../support.js';
+import { ask, startServer, stopServer, type Server } from './app-process.js';
+import { crossOrders, probesOn } from './fills.js';
+import { fillsMet, fillsSection } from './report-fills.js';
+
+log(`load average before: ${loadAverages()}`);
+const postgres = await startPostgres();
+const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });
+let server: Server | undefined;
+try {
+  await sql`CREATE DATABASE florin_bench`.execute(admin.db);
+  const postmaster = await findPostmaster(admin.db);
+  server = await startServer('postgres', postgres.url('florin_bench'));
+  log(`Florin app (buildApp, PostgreSQL) listening on ${server.url}, pid ${server.pid}`);
+  const monitor = await openDatabase({ engine: 'postgres', url: postgres.url('florin_bench'), poolSize: 1 });
+  let fills;
+  try {
+    fills = await crossOrders(
+      server,
+      probesOn(monitor, () => serverCpuSeconds(postmaster)),
+      {
+        url: postgres.url('florin_bench'),
+        db: monitor.db,
+      },
+    );
+  } finally {
+    await monitor.close();
+  }
+  const check = await ask(server, { type: 'check' }, 'checked');
+  log(`checkLedger ${check.ok ? 'passed' : `FAILED\n${check.violations}`} in ${check.seconds.toFixed(1)} s`);
+  const loadAfter = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  const section = `${fillsSection(
+    fills,
+    `Run on its own on ${new Date().toISOString().slice(0, 10)} (\`npx tsx bench/trading/fills-run.ts\`); load average ${loadAfter} after it, on shared 2 cores.`,
+  )}- \`checkLedger\` with the trading and trading-volume checks after it: **${check.ok ? 'passed' : 'FAILED'}** (${check.seconds.toFixed(1)} s; ${JSON.stringify(check.counts)}).
+- Both goals of issue 43 for the fills in this run: **${fillsMet(fills) ? 'met' : 'NOT met'}**.
+`;
+  console.log(section);
+  log(
+    `wrote ${await writeResult('trading-fills.md', `# Limit fills against their floor (issue 43)\n\n${section}`)}`,
+  );
+} finally {
+  if (server) await stopServer(server);
+  await admin.close();
+  await postgres.stop();
+}
