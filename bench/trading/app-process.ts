@@ -3,6 +3,7 @@
  * statements counted, the ledger checked.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import type { CaptureMessage, CapturedMessage, Statement } from './capture.js';
 import type { ChildMessage, ParentMessage } from './protocol.js';
 import { CPU_PROFILE_DIR } from './settings.js';
 
@@ -71,3 +72,29 @@ export const topStatements = (statements: [string, number][], per: number, count
     .slice(0, count)
     .map(([key, value]) => `\`${key}\` ${(value / per).toFixed(1)}`)
     .join(', ');
+
+/** Every statement the app sends while `work` runs, in full and in order (PostgreSQL only). */
+export async function capturingStatements(
+  server: Server,
+  work: () => Promise<unknown>,
+): Promise<Statement[]> {
+  const exchange = (on: boolean) =>
+    new Promise<Statement[]>((resolve) => {
+      const listener = (reply: ChildMessage | CapturedMessage) => {
+        if (reply.type !== 'captured') return;
+        server.child.off('message', listener);
+        resolve(reply.statements);
+      };
+      server.child.on('message', listener);
+      server.child.send({ type: 'capture', on } satisfies CaptureMessage);
+    });
+  await exchange(true);
+  try {
+    await work();
+  } catch (error) {
+    // Switched off even when the work fails, so the app does not capture on.
+    await exchange(false);
+    throw error;
+  }
+  return exchange(false);
+}

@@ -50,16 +50,9 @@ import {
   type Customer,
   type ParentMessage,
 } from './protocol.js';
+import { label, type CaptureMessage, type CapturedMessage, type Statement } from './capture.js';
 import { seedTrades, timeVolumeReads } from './seed-trades.js';
 import { systemClock } from '../../apps/server/src/clock.js';
-
-/** "begin", "insert journals", "select orders for update", … from a statement's text. */
-function label(text: string): string {
-  const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?';
-  const table = /\b(?:into|from|update)\s+"?(\w+)"?/i.exec(text)?.[1];
-  const forUpdate = /\bfor update\b/i.test(text) ? ' for update' : '';
-  return `${verb}${table ? ` ${table}` : ''}${forUpdate}`;
-}
 
 // Every statement the app sends to PostgreSQL passes pg's Client#query (Kysely's dialect calls it):
 // counted and timed here while the benchmark asks, to say how many round trips an execution or a fill
@@ -67,10 +60,30 @@ function label(text: string): string {
 const statements = new Map<string, number>();
 const waitedMs = new Map<string, number>();
 let counting = false;
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value);
+}
+// While the benchmark captures, every statement in full, in order (capture.ts).
+const captured: Statement[] = [];
+let capturing = false;
 const BENCH_MARK = '/* bench */';
 type Query = (this: pg.Client, ...args: unknown[]) => unknown;
 const query = Reflect.get(pg.Client.prototype, 'query') as Query;
 (pg.Client.prototype as unknown as { query: Query }).query = function (this: pg.Client, ...args: unknown[]) {
+  if (capturing) {
+    const [first, second] = args;
+    const config = typeof first === 'object' ? (first as { text?: unknown; values?: unknown } | null) : null;
+    const text = typeof first === 'string' ? first : config?.text;
+    // query(text, values) or, for a named (prepared) statement, query({ name, text, values }); as text, so
+    // that the IPC's JSON carries them (a bigint would not pass).
+    const given = Array.isArray(second) ? second : config?.values;
+    const values = Array.isArray(given) ? (given as unknown[]).map(asText) : [];
+    if (typeof text === 'string' && !text.trimStart().startsWith(BENCH_MARK)) captured.push({ text, values });
+  }
   if (counting) {
     const [first] = args;
     const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
@@ -307,11 +320,15 @@ async function check() {
   };
 }
 
-const send = (message: ChildMessage) => process.send?.(message);
+const send = (message: ChildMessage | CapturedMessage) => process.send?.(message);
 
-process.on('message', (message: ParentMessage) => {
+process.on('message', (message: ParentMessage | CaptureMessage) => {
   const handle = async () => {
-    if (message.type === 'customers') {
+    if (message.type === 'capture') {
+      if (message.on) captured.length = 0;
+      capturing = message.on;
+      send({ type: 'captured', statements: message.on ? [] : captured.splice(0) });
+    } else if (message.type === 'customers') {
       const started = performance.now();
       const customers = await makeCustomers(
         message.count,
