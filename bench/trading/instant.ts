@@ -2,10 +2,13 @@
 import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../apps/server/src/db/schema.js';
 import { percentile, processCpu, withCpu, type CpuUse } from '../ledger/workloads.js';
 import { log } from '../support.js';
 import { countingStatements, topStatements, totalOf, type Server } from './app-process.js';
 import { executeInstant, Refused } from './instant-client.js';
+import { resetStatementStats, statementCalls, type ExecutedStatements } from './own-sql.js';
 import type { Customer } from './protocol.js';
 import { SECONDS } from './settings.js';
 
@@ -23,7 +26,12 @@ export type HttpRun = {
   appCpu: number;
   /** Statements the app sent to PostgreSQL during the run, by kind (null on PGlite). */
   statements: [string, number][] | null;
+  /** Statements PostgreSQL executed on the app's database during the run, from pg_stat_statements (null on PGlite). */
+  executedStatements: ExecutedStatements | null;
 };
+
+/** Where pg_stat_statements is read: a connection to the server's `postgres` database, and the app's database. */
+export type StatementStats = { monitor: Kysely<DB>; database: string };
 
 /**
  * `clients` loops, each its own customer on its own connection, executing one instant trade
@@ -35,6 +43,7 @@ export async function runInstant(
   customers: Customer[],
   clients: number,
   postgresCpu?: () => number,
+  stats?: StatementStats,
 ): Promise<HttpRun> {
   const agents = Array.from({ length: clients }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
   try {
@@ -43,6 +52,7 @@ export async function runInstant(
     const latencies: number[] = [];
     const errors: Record<string, number> = {};
     let firstError: string | undefined;
+    if (stats) await resetStatementStats(stats.monitor);
     const app0 = processCpu(server.pid)?.own ?? 0;
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
@@ -72,6 +82,7 @@ export async function runInstant(
       ),
     );
     const seconds = (performance.now() - started) / 1000;
+    const executedStatements = stats ? await statementCalls(stats.monitor, stats.database) : null;
     const sorted = Float64Array.from(latencies).sort();
     const run: HttpRun = {
       engine: server.engine === 'postgres' ? 'PostgreSQL' : 'PGlite',
@@ -86,6 +97,7 @@ export async function runInstant(
       cpu,
       appCpu: (processCpu(server.pid)?.own ?? 0) - app0,
       statements,
+      executedStatements,
     };
     const attempts = run.executions + Object.values(errors).reduce((sum, count) => sum + count, 0);
     log(
@@ -97,6 +109,12 @@ export async function runInstant(
     if (statements)
       log(
         `  ${(totalOf(statements) / attempts).toFixed(1)} statements per execution: ${topStatements(statements, attempts, 30)}`,
+      );
+    if (executedStatements !== null)
+      log(
+        `  pg_stat_statements: ${(executedStatements.total / attempts).toFixed(1)} statements per execution: ${executedStatements.top
+          .map(([query, calls]) => `\`${query}\` ${(calls / attempts).toFixed(2)}`)
+          .join(', ')}`,
       );
     return run;
   } finally {

@@ -1,33 +1,31 @@
 /** The trading benchmark's report: bench/results/trading.md, and trading.json for the suite. */
-import type { PgbenchResult } from '../ledger/pgbench.js';
 import { machineInfo } from '../ledger/report.js';
 import { log, writeResult, writeSummary, type Comparison } from '../support.js';
 import { topStatements, totalOf, type Check } from './app-process.js';
 import type { Fills } from './fills.js';
 import { FOREIGN_KEY_ROWS, type ForeignKeys } from './foreign-keys.js';
-import { INSTANT_QUANTITY } from './instant-client.js';
-import type { HttpRun } from './instant.js';
 import {
   CROSSING_MID,
   LOAD_GOAL,
   LOAD_WAIT_SECONDS,
   ORDER_QUANTITY,
   ORDERS,
-  PGBENCH_SCALE,
-  PGBENCH_THREADS,
   PLACING_CLIENTS,
-  SECONDS,
 } from './settings.js';
+import {
+  instantComparisons,
+  instantGoals,
+  renderInstantSection,
+  type InstantInput,
+} from './report-instant.js';
 import { renderTierVolumeSection, type TierVolume } from './tier-volume.js';
 
-type ReportInput = {
+type ReportInput = InstantInput & {
   loadBefore: number[];
   loadAfter: number[];
   pgVersion: string;
   liteVersion: string;
   pgSettings: string;
-  httpRuns: HttpRun[];
-  pgbenchRuns: { clients: number; result: PgbenchResult }[];
   fills: Fills[];
   foreignKeys: ForeignKeys | undefined;
   tierVolume: TierVolume | undefined;
@@ -38,13 +36,17 @@ const whole = (value: number) => Math.round(value).toLocaleString('en-GB');
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '–');
 const loads = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
 
-/** Prints the report and writes it with its summary for the suite. */
-export async function writeReport(input: ReportInput): Promise<void> {
+/** Prints the report and (`write`, not in a partial run) writes it with its summary for the suite. */
+export async function writeReport(input: ReportInput, options: { write: boolean }): Promise<void> {
   const markdown = renderReport(input);
   console.log(markdown);
+  if (!options.write) {
+    log('a partial run (BENCH_TRADING_ONLY): bench/results/trading.md and trading.json left as they were');
+    return;
+  }
   log(`wrote ${await writeResult('trading.md', markdown)}`);
   log(
-    `wrote ${await writeSummary('trading', { workloads: comparisons(input.httpRuns, input.pgbenchRuns, input.fills) })}`,
+    `wrote ${await writeSummary('trading', { workloads: [...instantComparisons(input), ...fillComparisons(input.fills)] })}`,
   );
 }
 
@@ -63,35 +65,8 @@ Each key guards the ledger (an entry on an account that does not exist, or in an
 by the database); an entry's account and asset are one composite key since migration 0032, one check fewer an entry.`;
 }
 
-/** Instant executions beside pgbench on the same server, and the crossing tick, for the suite's table. */
-function comparisons(
-  httpRuns: HttpRun[],
-  pgbenchRuns: { clients: number; result: PgbenchResult }[],
-  fills: Fills[],
-): Comparison[] {
-  const instant = httpRuns.map((run): Comparison => {
-    const pgbench =
-      run.engine === 'PostgreSQL'
-        ? pgbenchRuns.find((item) => item.clients === run.clients)?.result
-        : undefined;
-    const ratio = pgbench ? run.perSecond / pgbench.perSecond : null;
-    return {
-      workload: `Instant executions over HTTP (quote + order), ${run.engine}, ${run.clients} clients`,
-      ours: { value: run.perSecond, unit: 'executions/s' },
-      peer: pgbench
-        ? {
-            name: `pgbench tpcb-like, scale ${PGBENCH_SCALE}, ${run.clients} clients`,
-            value: pgbench.perSecond,
-            unit: 'TPS',
-          }
-        : null,
-      ratio,
-      better: 'higher',
-      ...(ratio === null
-        ? { note: "PGlite runs inside the app's process: no pgbench beside it" }
-        : { goal: { target: '≥ 0.25 × pgbench', met: ratio >= 0.25 } }),
-    };
-  });
+/** The crossing tick, for the suite's table. */
+function fillComparisons(fills: Fills[]): Comparison[] {
   const crossing = fills.flatMap((fill): Comparison[] => [
     {
       workload: `Placing ${fill.placing.orders.toLocaleString('en-GB')} limit orders over HTTP, ${fill.engine}, ${PLACING_CLIENTS} connections`,
@@ -112,39 +87,7 @@ function comparisons(
       },
     },
   ]);
-  return [...instant, ...crossing];
-}
-
-/** Why instant executions fall short of the ratio: CPU per execution beside pgbench's per transaction. */
-function instantTime(runs: HttpRun[], pgbench: { clients: number; result: PgbenchResult }[]): string {
-  const run = runs.find((item) => item.engine === 'PostgreSQL' && item.statements);
-  const tpcb = pgbench.find((item) => item.clients === run?.clients)?.result;
-  if (!run?.statements || !tpcb) return '';
-  const perExecution = (seconds: number) => (seconds / Math.max(1, run.executions)) * 1000;
-  const app = perExecution(run.appCpu);
-  const database = perExecution(run.cpu.server ?? 0);
-  const clients = perExecution(run.cpu.node);
-  const tpcbCpu = (((tpcb.cpu.server ?? 0) + tpcb.cpu.children) / Math.max(1, tpcb.journals)) * 1000;
-  const ceiling = 2000 / (app + database + clients);
-  return `### Where the time goes
-
-At ${run.clients} clients an execution cost ${app.toFixed(1)} ms of CPU in the app's process, ${database.toFixed(1)} ms in PostgreSQL and ${clients.toFixed(1)} ms in
-the benchmark's clients; a pgbench tpcb-like transaction cost ${tpcbCpu.toFixed(2)} ms (PostgreSQL and pgbench together). With
-${(app + database + clients).toFixed(1)} ms of CPU an execution, the machine's 2 cores allow at most ${ceiling.toFixed(0)} executions/s even with nobody else on
-them, ${(ceiling / tpcb.perSecond).toFixed(2)} × the pgbench figure: the goal of 0.25 is out of reach by CPU, not by locking (no errors, each
-client its own customer). An execution is two HTTP requests through Fastify (session read, CSRF check, zod, JSON)
-and ${(totalOf(run.statements) / Math.max(1, run.executions)).toFixed(0)} statements, each its own round trip, where pgbench sends 7 from C.
-
-A V8 CPU profile of the app's process in a shorter run on 2026-12-01 (\`BENCH_TRADING_CPU_PROFILE=<folder>\`; the
-profile covers that whole run) put 31 % of its busy samples in \`writev\` (the socket writes: one for every statement
-sent and every HTTP response) and 3 % in \`writeBuffer\`. V8's profiler samples the wall clock, and a write on loopback
-wakes the PostgreSQL backend it is for, which then runs on one of the 2 cores the app shares with it and the clients, so
-most of that share is the app waiting its turn on a core, not work a write does; /proc's CPU time above is the measure.
-Of the rest, Kysely building and compiling queries took 11 %, pg and pg-protocol 7 %, garbage collection 3 %, zod 2 %,
-Fastify 2 % and the trading service itself 1 %. The lever is the number of round trips per execution: the session
-and the coins are read twice (once per request), the tier volume (\`select trades\`) on every quote,
-and the mail and the notification are two more inserts after the commit.
-`;
+  return crossing;
 }
 
 /** Sequential scans of accounts during the fills, when there are about one a fill or more. */
@@ -222,28 +165,7 @@ ${fill.transactions === null ? '' : `- Transactions committed on the app's datab
 
 function renderReport(input: ReportInput): string {
   const machine = machineInfo();
-  const pgbenchOf = (clients: number) => input.pgbenchRuns.find((run) => run.clients === clients)?.result;
-  const ratios = input.httpRuns
-    .filter((run) => run.engine === 'PostgreSQL')
-    .map((run) => ({ run, pgbench: pgbenchOf(run.clients)! }))
-    .map(({ run, pgbench }) => ({ run, pgbench, ratio: run.perSecond / pgbench.perSecond }));
-  const ratioMet = ratios.every((item) => item.ratio >= 0.25);
-  const errorsOf = (run: HttpRun) =>
-    Object.keys(run.errors).length === 0
-      ? '0'
-      : Object.entries(run.errors)
-          .map(([key, count]) => `${key}: ${count}`)
-          .join(', ');
   const cores = machine.cpus;
-  const httpRows = input.httpRuns.map((run) => {
-    const pgbench = run.engine === 'PostgreSQL' ? pgbenchOf(run.clients) : undefined;
-    const perExecution = (seconds: number) => ms((seconds / Math.max(1, run.executions)) * 1000);
-    return `| ${run.engine} | ${run.clients} | ${whole(run.executions)} | **${run.perSecond.toFixed(0)}** | ${ms(run.p50)} | ${ms(run.p99)} | ${errorsOf(run)} | ${perExecution(run.appCpu)} | ${run.cpu.server === null ? 'in app' : perExecution(run.cpu.server)} | ${perExecution(run.cpu.node)} | ${(run.cpu.machine / run.cpu.wall).toFixed(2)} of ${cores} | ${pgbench ? `**${(run.perSecond / pgbench.perSecond).toFixed(2)}**` : '–'} |`;
-  });
-  const pgbenchRows = input.pgbenchRuns.map(
-    ({ clients, result }) =>
-      `| pgbench tpcb-like, scale ${PGBENCH_SCALE} | ${clients} | ${whole(result.journals)} | **${result.perSecond.toFixed(0)}** | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${Object.keys(result.errors).length === 0 ? '0' : JSON.stringify(result.errors)} | ${(((result.cpu.server ?? 0) / Math.max(1, result.journals)) * 1000).toFixed(2)} | ${(result.cpu.machine / result.cpu.wall).toFixed(2)} of ${cores} |`,
-  );
   const fillSections = input.fills.map(renderFillSection);
   const pgFill = input.fills.find((fill) => fill.engine === 'PostgreSQL');
   const fillMet =
@@ -260,68 +182,11 @@ function renderReport(input: ReportInput): string {
         .join(', ')}).${check.ok ? '' : `\n\n\`\`\`\n${check.violations}\n\`\`\``}`,
   );
 
-  return `# Trading benchmark
-
-Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:trading\` (bench/trading/run.ts).
-
-The whole Florin app (\`buildApp\`, production settings, logging at warn) in its own Node process on loopback
-(bench/trading/server.ts), real session cookies, and the benchmark process as the clients over real HTTP (node:http,
-one keep-alive connection per client). The app's market is ticked once a second at a fixed BTC/GBP mid, as
-main.ts's market would tick, and the app's own fill engine (subscribed to the market as app.ts subscribes it) fills
-resting orders on every tick.
-
-**Shared machine**: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB, Node ${machine.node},
-${machine.os}. The app, PostgreSQL (or PGlite, inside the app's process), pgbench and the clients all share those
-${machine.cpus} cores, and other engineers were building and testing on them. Load average before the run
-${loads(input.loadBefore)} (the run waits up to ${LOAD_WAIT_SECONDS} s for the 1-minute figure to fall below ${LOAD_GOAL}), after it
-${loads(input.loadAfter)}; "machine busy" in the tables counts every process on the machine, ours or not.
-Absolute figures move by tens of percent between invocations; the ratios, taken seconds apart, move less.
-
-## Goals
-
-- **Instant executions over HTTP ÷ pgbench tpcb-like TPS on the same server, same run: ${ratios.map((item) => `${item.ratio.toFixed(2)} at ${item.run.clients} clients (${item.run.perSecond.toFixed(0)} ÷ ${item.pgbench.perSecond.toFixed(0)})`).join('; ')}** —
-  goal ≥ 0.25: **${ratioMet ? 'met' : 'NOT met'}**.
-- **${whole(ORDERS)} resting limit orders crossed by one tick: ${pgFill ? `all committed ${whole(pgFill.result.allCommittedMs)} ms after the tick` : 'not run'}** (PostgreSQL) —
-  goal within 1 s: **${fillMet ? 'met' : 'NOT met'}**.${fillMet ? '' : ' Where the time goes: see "Limit orders crossed by one tick" below.'}
-
-## Instant executions through HTTP (${SECONDS} s per run)
-
-One execution = \`POST /api/v1/quotes\` (buy ${INSTANT_QUANTITY} BTC, the customer's ask and fee, a \`trade_quotes\` row) and then
-\`POST /api/v1/order\` with its \`quote_id\` (the quote locked, the customer locked, one 5-leg ledger journal, the
-\`trades\` row, the quote marked executed, the customer's websocket told and the trade mail written). Each client is
-its own live customer (platform 1, funded with £10,000,000 by a bank deposit) on its own connection, doing one execution
-at a time; a warm-up execution per client is not counted. Executions/s counts the successful ones over the wall time
-until the last in-flight one finished; latency is per execution (both requests). CPU is read from /proc (ms per execution).
-
-| Engine | Clients | Executions | Executions/s | p50 ms | p99 ms | Errors | app CPU ms | PostgreSQL CPU ms | client CPU ms | machine busy (cores) | ÷ pgbench TPS |
-|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|
-${httpRows.join('\n')}
-
-${input.httpRuns
-  .filter((run) => run.statements)
-  .map((run) => {
-    const attempts = run.executions + Object.values(run.errors).reduce((sum, count) => sum + count, 0);
-    return `- ${run.engine}, ${run.clients} clients: **${(totalOf(run.statements!) / attempts).toFixed(1)} statements per execution** (${topStatements(run.statements!, attempts, 40)})`;
-  })
-  .join('\n')}
-
-${ratioMet ? '' : instantTime(input.httpRuns, input.pgbenchRuns)}
-
-Statements are counted in the app's process on pg's \`Client#query\` (every one is a round trip to PostgreSQL), by
-verb and table, per execution; BEGIN and COMMIT included, the once-a-second ticks and the house roll-up too (a few a second).
-A pgbench tpcb-like transaction is 7 statements (BEGIN, 3 UPDATEs, a SELECT, an INSERT, END).
-
-pgbench on the same PostgreSQL server (its own database \`pgbench_db\`, \`pgbench -i -s ${PGBENCH_SCALE}\`, ${PGBENCH_THREADS} threads,
-the built-in tpcb-like script, ${Math.round(SECONDS)} s), run right after the HTTP run of the same client count:
-
-| Workload | Clients | Transactions | TPS | p50 ms | p99 ms | Errors | PostgreSQL CPU ms/tx | machine busy (cores) |
-|---|---:|---:|---:|---:|---:|---|---:|---:|
-${pgbenchRows.join('\n')}
-
-PGlite rows have no pgbench beside them: PGlite runs inside the app's process with one connection, so the
-clients' statements queue on it one at a time (only the HTTP work around them overlaps), and its CPU is the app's.
-
-## Limit orders crossed by one tick
+  // A partial run (BENCH_TRADING_ONLY=instant) crosses no orders.
+  const fillsText =
+    input.fills.length === 0
+      ? ''
+      : `## Limit orders crossed by one tick
 
 Measured from the tick (\`market.drive\` in the app's process, which publishes the price to the fill engine the
 way every market tick does) until a poll of \`orders\` (every 10 ms for 2 s, then every 100 ms) finds none
@@ -352,7 +217,37 @@ foreign-key checks, and the app prices each order and builds its postings. ${
       }
 `
 }
-${input.tierVolume ? renderTierVolumeSection(input.tierVolume) : ''}
+`;
+
+  return `# Trading benchmark
+
+Run on ${new Date().toISOString().slice(0, 10)} with \`npm run bench:trading\` (bench/trading/run.ts).
+
+The whole Florin app (\`buildApp\`, production settings, logging at warn) in its own Node process on loopback
+(bench/trading/server.ts), real session cookies, and the benchmark process as the clients over real HTTP (node:http,
+one keep-alive connection per client). The app's market is ticked once a second at a fixed BTC/GBP mid, as
+main.ts's market would tick, and the app's own fill engine (subscribed to the market as app.ts subscribes it) fills
+resting orders on every tick.
+
+**Shared machine**: ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGiB.toFixed(1)} GiB, Node ${machine.node},
+${machine.os}. The app, PostgreSQL (or PGlite, inside the app's process), pgbench and the clients all share those
+${machine.cpus} cores, and other engineers were building and testing on them. Load average before the run
+${loads(input.loadBefore)} (the run waits up to ${LOAD_WAIT_SECONDS} s for the 1-minute figure to fall below ${LOAD_GOAL}), after it
+${loads(input.loadAfter)}; "machine busy" in the tables counts every process on the machine, ours or not.
+Absolute figures move by tens of percent between invocations; the ratios, taken seconds apart, move less.
+
+## Goals
+
+${instantGoals(input)}
+${
+  pgFill
+    ? `- **${whole(ORDERS)} resting limit orders crossed by one tick: all committed ${whole(pgFill.result.allCommittedMs)} ms after the tick** (PostgreSQL) —
+  goal within 1 s: **${fillMet ? 'met' : 'NOT met'}**.${fillMet ? '' : ' Where the time goes: see "Limit orders crossed by one tick" below.'}`
+    : `- ${whole(ORDERS)} resting limit orders crossed by one tick: not run in this run.`
+}
+
+${renderInstantSection(input, cores)}
+${fillsText}${input.tierVolume ? renderTierVolumeSection(input.tierVolume) : ''}
 ## Ledger
 
 ${checkLines.join('\n')}

@@ -10,6 +10,11 @@ export const PGBENCH_THREADS = 2;
 export const PGLITE_FILLS = textSetting('BENCH_TRADING_PGLITE_FILLS') === '1';
 export const LOAD_WAIT_SECONDS = positiveNumber('BENCH_TRADING_WAIT', 180);
 export const LOAD_GOAL = 1.5;
+/**
+ * `BENCH_TRADING_ONLY=instant`: only the instant executions on PostgreSQL beside their floors (no PGlite,
+ * no fills, no tier volume), to iterate fast; the report is printed, bench/results is left as it is.
+ */
+export const ONLY_INSTANT = textSetting('BENCH_TRADING_ONLY') === 'instant';
 /** A diagnostic: the app's process writes a V8 CPU profile (.cpuprofile) into this folder when it stops. */
 export const CPU_PROFILE_DIR = textSetting('BENCH_TRADING_CPU_PROFILE');
 /** Each instant execution buys the coin's smallest order, 0.01 BTC (about £200 at the resting price). */
@@ -24,3 +29,9 @@ export const PLACING_CLIENTS = 8;
 export const FILL_TIMEOUT_MS = 600_000;
 /** The busy customer's trades this year in the tier-volume measurement (issue 43). */
 export const YEAR_TRADES = Math.round(positiveNumber('BENCH_TRADING_YEAR_TRADES', 100_000));
+/**
+ * How pgbench sends the execution's own SQL: `prepared` (each statement parsed once per connection), as the
+ * app sends its statements since they are named by a hash of their text; `extended` parses every one.
+ */
+export const OWN_SQL_PROTOCOL =
+  textSetting('BENCH_TRADING_SQL_PROTOCOL') === 'extended' ? 'extended' : 'prepared';

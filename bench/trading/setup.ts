@@ -11,8 +11,15 @@ import { log } from '../support.js';
 import { foreignKeyCheckMicroseconds } from './foreign-keys.js';
 import { PGBENCH_SCALE } from './settings.js';
 
-/** `admin` is a connection to the server's own `postgres` database. */
-export async function preparePostgres(postgres: PostgresServer, admin: Database) {
+/**
+ * `admin` is a connection to the server's own `postgres` database, where pg_stat_statements is read (it has
+ * the extension: own-sql.ts's loadStatementStats).
+ */
+export async function preparePostgres(
+  postgres: PostgresServer,
+  admin: Database,
+  options: { foreignKeys: boolean },
+) {
   await sql`CREATE DATABASE florin_bench`.execute(admin.db);
   await sql`CREATE DATABASE pgbench_db`.execute(admin.db);
   const postmaster = await findPostmaster(admin.db);
@@ -28,7 +35,9 @@ export async function preparePostgres(postgres: PostgresServer, admin: Database)
   const target: PgbenchTarget = { bin: postgres.bin, port: postgres.port, database: 'pgbench_db' };
   const pgbenchInitSeconds = await pgbenchInit(target, PGBENCH_SCALE);
   log(`pgbench -i -s ${PGBENCH_SCALE} took ${pgbenchInitSeconds.toFixed(1)} s`);
-  const foreignKeyMicroseconds = await foreignKeyCheckMicroseconds(admin.db);
-  log(`one foreign-key check: ${foreignKeyMicroseconds.toFixed(1)} µs`);
+  const foreignKeyMicroseconds = options.foreignKeys
+    ? await foreignKeyCheckMicroseconds(admin.db)
+    : Number.NaN;
+  if (options.foreignKeys) log(`one foreign-key check: ${foreignKeyMicroseconds.toFixed(1)} µs`);
   return { postgresCpu, pgSettings, target, foreignKeyMicroseconds };
 }

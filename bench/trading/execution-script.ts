@@ -1,0 +1,159 @@
+/**
+ * The SQL of one instant execution as a pgbench script (issue 43): the floor of that SQL on this server,
+ * with no app around it. One entry a statement, in the order the app sends them (with its caches warm), so
+ * that when the app's instant path changes, updating this file is a few lines a statement; run.ts prints
+ * the app's statements beside these, and a divergence shows there.
+ *
+ * pgbench variables: `user_id` is the client's own customer (made and funded through the app's paths, as
+ * the HTTP clients' are), `qid` a fresh quote id; the rest come from the app's own warm execution
+ * (`scriptValues`): the quote's amounts, the mail's texts, the notices. `\gset` carries what a statement
+ * returns (the quote id, the journal id, the mail's id) into the statements after it.
+ */
+import { label, type Statement } from './capture.js';
+
+type ScriptStatement = { sql: string; gset?: string };
+
+const USER_COLUMNS = `"id", "first_name", "email", "status", "block_status", "is_sow_reset", "terminated_at", "platform", "custom_fee_percent", "login_notifications", "loginout_notifications"`;
+
+/** POST /api/v1/quotes: the customer, verification, investor status, tier volume, promo and balance, then the quote. */
+const QUOTE: ScriptStatement[] = [
+  { sql: `select ${USER_COLUMNS} from "users" where "id" = :user_id` },
+  {
+    sql: `select "id", "first_name", "last_name", "email", "status", "block_status", "account_type", "platform", "country", "address", "city", "zip", "phone", to_char("birthdate", 'YYYY-MM-DD') as "birthdate", "nationality", "tax_residence", "tax_id", "details_submitted_at", "is_sow_reset", "ico_confirmed", "account_tiers_class", "verification_completed_at", "terminated_at" from "users" where "id" in (:user_id)`,
+  },
+  { sql: `select * from "kyc_answers" where "user_id" in (:user_id)` },
+  { sql: `select * from "companies" where "user_id" in (:user_id)` },
+  {
+    sql: `select * from "kyc_documents" where "user_id" in (:user_id) and "status" <> :superseded order by "seq"`,
+  },
+  { sql: `select "completed_at" from "investor_profiles" where "user_id" = :user_id` },
+  {
+    sql: `select "gbp_value" from "trading_volumes" where "year" = extract(year FROM now())::integer and "user_id" = :user_id`,
+  },
+  {
+    sql: `select "discount_percent" from "promo_redemptions" where "user_id" = :user_id and "ends_at" > now()`,
+  },
+  {
+    sql: `select "posted", "held", posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0) as "balance" from "accounts" where "asset" = :fiat and "kind" = 'available' and "owner_user_id" = :user_id and "reference" = ''`,
+  },
+  {
+    sql: `insert into "trade_quotes" ("id", "user_id", "side", "asset", "fiat", "price", "quantity", "notional", "fee", "total", "fee_percent", "expires_at") values (:qid, :user_id, :side, :asset, :fiat, :price, :quantity, :notional, :fee, :total, :fee_percent, now() + interval '35 seconds') returning *`,
+    gset: 'q_',
+  },
+];
+
+/** POST /api/v1/order: the quote and customer locked, the ledger's journal, the trade (using the quote up), mail and notification rows. */
+const ORDER: ScriptStatement[] = [
+  { sql: 'begin' },
+  {
+    sql: `select "trade_quotes".*, trade_quotes.expires_at <= now() as "expired", "users"."first_name", "users"."email", "users"."status", "users"."block_status", "users"."is_sow_reset", "users"."terminated_at", "users"."platform", "users"."custom_fee_percent", "users"."login_notifications", "users"."loginout_notifications" from "trade_quotes" inner join "users" on "users"."id" = "trade_quotes"."user_id" where "trade_quotes"."id" = :q_id and "users"."id" = :user_id for update`,
+  },
+  {
+    // A buy: the customer pays the total, the house inventory sells the coin, the fee is revenue. (pgbench
+    // reads `:name` even inside a literal, hence 'trade:' || 'quote:'.)
+    sql: `SELECT journal_id, replayed FROM ledger_post_journal('trade:' || 'quote:' || :q_id::text, :request_hash, 'trade', 'quote:' || :q_id::text, NULL::bigint, :metadata::jsonb, ARRAY[:fiat, :fiat, :asset, :asset, :fiat]::text[], ARRAY['available', 'inventory', 'inventory', 'available', 'fee_revenue']::text[], ARRAY[:user_id, NULL, NULL, :user_id, NULL]::integer[], ARRAY['', '', '', '', '']::text[], ARRAY[:minus_total, :notional, :minus_quantity, :quantity, :fee]::numeric[], NULL::bigint, NULL::numeric)`,
+    gset: 'j_',
+  },
+  {
+    sql: `with "inserted" as (insert into "trades" ("user_id", "kind", "side", "asset", "fiat", "price", "quantity", "notional", "fee", "total", "fee_percent", "gbp_value", "quote_id", "order_id", "idempotency_key", "request_hash", "journal_id") SELECT * FROM unnest(ARRAY[:user_id]::integer[], ARRAY['instant']::text[], ARRAY[:side]::text[], ARRAY[:asset]::text[], ARRAY[:fiat]::text[], ARRAY[:price]::text[], ARRAY[:quantity]::numeric[], ARRAY[:notional]::numeric[], ARRAY[:fee]::numeric[], ARRAY[:total]::numeric[], ARRAY[:fee_percent]::text[], ARRAY[:gbp_value]::numeric[], ARRAY[:q_id]::text[], ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[NULL]::text[], ARRAY[:j_journal_id]::bigint[]) returning *), "volumes" as (INSERT INTO trading_volumes (user_id, year, gbp_value) SELECT user_id, extract(year FROM created_at)::integer, sum(gbp_value) FROM "inserted" GROUP BY 1, 2 ORDER BY 1, 2 ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value RETURNING user_id, gbp_value), "used" as (update "trade_quotes" set "executed_at" = now() where "id" in (select "inserted"."quote_id" from "inserted")) select "inserted".*, (SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id) as "year_volume" from "inserted"`,
+  },
+  {
+    sql: `insert into "mail_outbox" ("user_id", "event", "to_address", "subject", "text_body", "html_body", "reply_to", "next_attempt_at") values (:user_id, :mail_event, :mail_to, :mail_subject, :mail_text, :mail_html, NULL, now() + interval '5 minutes') returning "id", "next_attempt_at"`,
+    gset: 'm_',
+  },
+  {
+    sql: `insert into "notifications" ("user_id", "event", "subject") values (:user_id, :mail_event, :notice_subject)`,
+  },
+  { sql: 'commit' },
+];
+
+/** After the commit: the customer's websocket told twice, then the trade mail delivered (claimed, sent, marked sent). */
+const AFTER: ScriptStatement[] = [
+  { sql: `SELECT pg_notify(:channel, :notice_balances)` },
+  { sql: `SELECT pg_notify(:channel, :notice_orders)` },
+  {
+    sql: `update "mail_outbox" set "next_attempt_at" = now() + interval '5 minutes' where "id" = :m_id and "status" = 'pending' and "next_attempt_at" = :m_next_attempt_at returning *`,
+    gset: 'c_',
+  },
+  {
+    sql: `insert into "dev_mailbox" ("to", "subject", "text", "html", "reply_to") values (:mail_to, :mail_subject, :mail_text, :mail_html, NULL)`,
+  },
+  {
+    sql: `update "mail_outbox" set "status" = 'sent', "sent_at" = now(), "attempts" = "attempts" + 1, "last_error" = NULL, "text_body" = '', "html_body" = '' where ("id" = :m_id and "status" = 'pending' and "next_attempt_at" = :c_next_attempt_at)`,
+  },
+];
+
+const STATEMENTS = [...QUOTE, ...ORDER, ...AFTER];
+
+/** The script's statements, as the report lists them beside the app's. */
+export const scriptStatements = (): string[] => STATEMENTS.map((statement) => statement.sql);
+
+/** The script's text; `userIds[n]` is pgbench client n's customer. */
+export function executionScript(userIds: readonly number[]): string {
+  const cases = userIds.map((id, client) => `WHEN :client_id = ${client} THEN ${id}`).join(' ');
+  return [
+    `\\set user_id CASE ${cases} ELSE -1 END`,
+    '\\set qid random(1, 9223372036854775806)',
+    '\\set minus_total -1 * :total',
+    '\\set minus_quantity -1 * :quantity',
+    ...STATEMENTS.map((statement) =>
+      statement.gset ? `${statement.sql}\n\\gset ${statement.gset}` : `${statement.sql};`,
+    ),
+  ].join('\n');
+}
+
+/** The columns of an `insert into "table" ("a", "b", …) values ($1, $2, …)` the app sent, by name. */
+function insertedValues(statements: Statement[], table: string): Record<string, string | null> {
+  const statement = statements.find((item) => label(item.text) === `insert ${table}`);
+  const columns = statement && /\(([^)]*)\)\s*values/i.exec(statement.text)?.[1];
+  if (!statement || !columns)
+    throw new Error(
+      `the app's execution sent no \`insert into ${table} (…) values\`: update bench/trading/execution-script.ts`,
+    );
+  const names = columns.split(',').map((name) => name.trim().replace(/"/g, ''));
+  return Object.fromEntries(names.map((name, index) => [name, statement.values[index] ?? null]));
+}
+
+/**
+ * The values the script sends as pgbench variables (`-D`), taken from the app's own warm execution, so the
+ * script's rows are the app's: the same amounts, the same mail and notices.
+ */
+export function scriptValues(statements: Statement[]): Record<string, string> {
+  const quote = insertedValues(statements, 'trade_quotes');
+  const mail = insertedValues(statements, 'mail_outbox');
+  const notice = insertedValues(statements, 'notifications');
+  const notifies = statements.filter((item) => /pg_notify/i.test(item.text)).map((item) => item.values);
+  const text = (value: string | null | undefined, what: string) => {
+    if (value === null || value === undefined) throw new Error(`the app's execution sent no ${what}`);
+    return value;
+  };
+  return {
+    side: text(quote.side, 'quote side'),
+    asset: text(quote.asset, 'quote asset'),
+    fiat: text(quote.fiat, 'quote fiat'),
+    price: text(quote.price, 'quote price'),
+    quantity: text(quote.quantity, 'quote quantity'),
+    notional: text(quote.notional, 'quote notional'),
+    fee: text(quote.fee, 'quote fee'),
+    total: text(quote.total, 'quote total'),
+    fee_percent: text(quote.fee_percent, 'quote fee percent'),
+    // The bench trades BTC/GBP: a trade's value in pounds is its notional.
+    gbp_value: text(quote.notional, 'quote notional'),
+    superseded: 'superseded',
+    request_hash: '0'.repeat(64),
+    metadata: JSON.stringify({
+      side: quote.side,
+      price: quote.price,
+      symbol: `${quote.asset}/${quote.fiat}`,
+    }),
+    mail_event: text(mail.event, 'mail event'),
+    mail_to: text(mail.to_address, 'mail address'),
+    mail_subject: text(mail.subject, 'mail subject'),
+    mail_text: text(mail.text_body, 'mail text'),
+    mail_html: text(mail.html_body, 'mail html'),
+    notice_subject: text(notice.subject, 'notification subject'),
+    channel: text(notifies[0]?.[0], 'pg_notify channel'),
+    notice_balances: text(notifies[0]?.[1], 'first pg_notify payload'),
+    notice_orders: text(notifies[1]?.[1] ?? notifies[0]?.[1], 'second pg_notify payload'),
+  };
+}
