@@ -99,6 +99,13 @@ export function buildMoneyServices(
     userEvents,
     log,
     feeDiscountFor: (userId) => promo.feeDiscountFor(userId),
+    quoteFacts: {
+      moneyRefused: verification.moneyRefusedFact,
+      mayInvest: investor.mayInvestFact,
+      volumeThisYear: base.tradingVolumes.volumeThisYearFact,
+      runningDiscount: promo.runningDiscountFact,
+      eligibleDiscount: promo.eligibleDiscount,
+    },
     feeSchedule: base.feeSchedule,
     investor,
     verification,

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { isAssetCode, type AssetCode } from '@florin/domain';
+import { z } from 'zod';
 import type { DB } from '../db/schema.js';
+import type { SqlFact } from '../db/sql-fact.js';
 
 /** The house's books (peatio's chart of accounts). No non-negative rule: bank and custody go negative as customers deposit. */
 export const HOUSE_KINDS = [
@@ -162,17 +164,30 @@ export async function resolveAccounts(
 
 export type Balance = { posted: bigint; held: bigint; available: bigint };
 
+/** An account's balance: a house account's includes the postings not yet rolled up (decision 118: one definition). */
+const BALANCE = sql<string>`posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0)`;
+
+/** A customer account's getBalance, read inside another module's statement (a quote's single read). */
+export function balanceFact(ref: UserAccountRef): SqlFact<Balance> {
+  return {
+    select: sql<unknown>`(SELECT json_build_object('posted', (${BALANCE})::text, 'held', held::text) FROM accounts
+      WHERE asset = ${ref.asset} AND kind = ${ref.kind} AND owner_user_id = ${ref.ownerUserId}
+        AND reference = ${ref.reference ?? ''})`,
+    read: (raw) => {
+      if (raw === null) return { posted: 0n, held: 0n, available: 0n };
+      const row = z.object({ posted: z.string(), held: z.string() }).parse(raw);
+      const posted = BigInt(row.posted);
+      const held = BigInt(row.held);
+      return { posted, held, available: posted - held };
+    },
+  };
+}
+
 /** What an account holds now; a house account includes the postings not yet rolled up. */
 export async function getBalance(db: Executor, ref: AccountRef): Promise<Balance> {
   const row = await db
     .selectFrom('accounts')
-    .select([
-      'posted',
-      'held',
-      sql<string>`posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0)`.as(
-        'balance',
-      ),
-    ])
+    .select(['posted', 'held', BALANCE.as('balance')])
     .where('asset', '=', ref.asset)
     .where('kind', '=', ref.kind)
     .where((eb) =>

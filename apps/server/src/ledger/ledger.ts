@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import {
+  balanceFact,
   getBalance,
   type AccountRef,
   type Balance,
@@ -68,6 +69,9 @@ export function createLedger() {
     getBalance(db: Executor, ref: AccountRef): Promise<Balance> {
       return getBalance(db, ref);
     },
+
+    /** getBalance of a customer's account as a fact of another module's statement. */
+    balanceFact,
   };
 }
 

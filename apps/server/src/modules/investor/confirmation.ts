@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { AppError, INVESTOR_TEXTS } from '@florin/contracts';
+import type { SqlFact } from '../../db/sql-fact.js';
 import { inStep, journeyOf, personalisedWarning, type InvestorServiceDeps } from './shared.js';
 
 /** The last step: the personalised warning shown and accepted; then the customer may invest. */
@@ -36,5 +38,11 @@ export function createConfirmation(deps: InvestorServiceDeps) {
     async assertMayInvest(userId: number): Promise<void> {
       if (!(await repository.isComplete(userId))) throw new AppError('INVESTOR_JOURNEY_INCOMPLETE');
     },
+
+    /** Whether the journey is complete, read inside another module's statement (a quote's single read). */
+    mayInvestFact: (userId: number): SqlFact<boolean> => ({
+      select: sql<boolean>`EXISTS (SELECT 1 FROM investor_profiles WHERE user_id = ${userId} AND completed_at IS NOT NULL)`,
+      read: (raw) => raw === true,
+    }),
   };
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
 import {
   AppError,
   REFERRALS_ADMIN_TEXTS,
@@ -8,6 +9,7 @@ import {
 } from '@florin/contracts';
 import { parseRatio } from '@florin/domain';
 import type { DB } from '../../db/schema.js';
+import type { SqlFact } from '../../db/sql-fact.js';
 import { recordAudit, type AuditActor } from '../audit/service.js';
 import type { PromoRepository } from './repository.js';
 
@@ -43,6 +45,11 @@ function isGreater(a: string, b: string): boolean {
  */
 export function createPromoService(deps: PromoServiceDeps) {
   const { db, repository } = deps;
+
+  /** A running discount counts while the incentives policy allows the customer promo benefits. */
+  async function eligibleDiscount(userId: number, running: string | null): Promise<string | null> {
+    return running !== null && (await deps.isEligible(userId)) ? running : null;
+  }
 
   function toAdminCode(row: Awaited<ReturnType<PromoRepository['listCodes']>>[number]): AdminPromoCode {
     return {
@@ -107,11 +114,21 @@ export function createPromoService(deps: PromoServiceDeps) {
     async feeDiscountFor(userId: number): Promise<string | null> {
       const running = await repository.listRunningDiscounts(userId);
       if (running.length === 0) return null;
-      if (!(await deps.isEligible(userId))) return null;
-      return running
+      const best = running
         .map((row) => row.discount_percent)
-        .reduce((best, next) => (isGreater(next, best) ? next : best));
+        .reduce((top, next) => (isGreater(next, top) ? next : top));
+      return eligibleDiscount(userId, best);
     },
+
+    /** The largest running discount, read inside another module's statement (a quote's single read). */
+    runningDiscountFact: (userId: number): SqlFact<string | null> => ({
+      select: sql<
+        string | null
+      >`(SELECT max(discount_percent)::text FROM promo_redemptions WHERE user_id = ${userId} AND ends_at > now())`,
+      read: (raw) => z.string().nullable().parse(raw),
+    }),
+
+    eligibleDiscount,
 
     // ---- back office ----
 

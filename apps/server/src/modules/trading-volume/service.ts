@@ -1,7 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { SOURCE_OF_WEALTH_THRESHOLD_GBP } from '@florin/contracts';
 import { parseAmount } from '@florin/domain';
+import { z } from 'zod';
 import type { DB } from '../../db/schema.js';
+import type { SqlFact } from '../../db/sql-fact.js';
 
 export { tradingVolumeDomainCheck } from './domain-check.js';
 
@@ -53,6 +55,12 @@ export function createTradingVolumes(db: Kysely<DB>) {
         .executeTakeFirst();
       return BigInt(row?.gbp_value ?? 0);
     },
+
+    /** volumeThisYear, read inside another module's statement (a quote's single read). */
+    volumeThisYearFact: (userId: number): SqlFact<bigint> => ({
+      select: sql<string>`coalesce((SELECT gbp_value FROM trading_volumes WHERE user_id = ${userId} AND year = ${THIS_YEAR}), 0)::text`,
+      read: (raw) => BigInt(z.string().parse(raw)),
+    }),
 
     /** Those of these customers whose trades this calendar year exceed the threshold, in one query. */
     async listOverSourceOfWealthThreshold(

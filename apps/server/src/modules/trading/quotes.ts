@@ -26,8 +26,8 @@ import { checkLimits, checkMayTrade, type TradingContext } from './trading-conte
 
 /** Instant trading: a quote fixes the customer's price for a few seconds, then executes once by its id. */
 export function createQuotes(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
-  const { db, repository, ledger, market, investor, verification } = deps;
-  const { requireTrader, coinFor, pricingOf, requireGbpValue } = context;
+  const { db, repository, ledger, market, quoteFacts } = deps;
+  const { coinFor, pricingFrom, requireGbpValue } = context;
   const { execute, afterTrade, queueTradeMail } = execution;
 
   return {
@@ -41,14 +41,26 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
         cost?: string | null;
       },
     ): Promise<{ data: Quote }> {
-      const trader = await requireTrader(userId);
-      checkMayTrade(trader, body.side);
-      await verification.assertComplete(userId);
-      if (body.side === 'buy') await investor.assertMayInvest(userId);
       const coin = await coinFor(body.coin_id, body.side);
       const asset = coin.asset;
       const fiat = fiatOf(body.currency);
-      const pricing = await pricingOf(trader, coin);
+      // Everything the quote decides on, with the customer, in one statement (issue 43).
+      const read = await repository.findTraderWithFacts(userId, {
+        moneyRefused: quoteFacts.moneyRefused(userId),
+        mayInvest: quoteFacts.mayInvest(userId),
+        volume: quoteFacts.volumeThisYear(userId),
+        runningDiscount: quoteFacts.runningDiscount(userId),
+        balance: ledger.balanceFact(userRef(userId, body.side === 'buy' ? fiat : asset)),
+      });
+      if (!read) throw new AppError('UNAUTHENTICATED');
+      const { trader, facts } = read;
+      checkMayTrade(trader, body.side);
+      if (facts.moneyRefused) throw new AppError('VERIFICATION_INCOMPLETE');
+      if (body.side === 'buy' && !facts.mayInvest) throw new AppError('INVESTOR_JOURNEY_INCOMPLETE');
+      const pricing = await pricingFrom(trader, coin, {
+        volume: facts.volume,
+        discountPercent: await quoteFacts.eligibleDiscount(userId, facts.runningDiscount),
+      });
       const prices = market.quote(symbolOf(asset, fiat), { spreadMultiplier: pricing.multiplier });
       const price = body.side === 'buy' ? prices.ask : prices.bid;
       const quoted = instantQuote({
@@ -61,7 +73,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
         ...(!body.quantity && body.cost ? { cost: parseAmount(body.cost, asAsset(fiat)) } : {}),
       });
       checkLimits(coin, quoted.quantity, body.quantity ? 'quantity' : 'cost');
-      const balance = await ledger.getBalance(db, userRef(userId, body.side === 'buy' ? fiat : asset));
+      const balance = facts.balance;
       const exceeds =
         body.side === 'buy' ? quoted.total > balance.available : quoted.quantity > balance.available;
       const row = await repository.insertQuote({

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { createCachedRead, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
-import { insertWithDrawnIds } from '../../db/drawn-ids.js';
+import type { SqlFact } from '../../db/sql-fact.js';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 import { addToTradingVolumes } from '../trading-volume/service.js';
 
@@ -65,26 +65,19 @@ const TRADE_COLUMNS = [
  * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
  * The same statement adds them to their customers' tier volumes (issue 43): no trade without its total.
  */
-function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[], ids?: readonly string[]) {
+function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[]) {
   const arrays = TRADE_COLUMNS.map(
     ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
-  const columns = TRADE_COLUMNS.map(([column]) => column);
   return (
     executor
-      .with('inserted', (db) => {
-        const insert = db.insertInto('trades');
-        // Ids drawn by the caller (the fills, decision 136): migration 0026's trigger is skipped, and an id an
-        // older trade has leaves its row out, for the caller to draw again.
-        return (
-          ids
-            ? insert
-                .columns(['id', ...columns])
-                .expression(sql`SELECT * FROM unnest(${[...ids]}::bigint[], ${sql.join(arrays)})`)
-                .onConflict((conflict) => conflict.column('id').doNothing())
-            : insert.columns(columns).expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
-        ).returningAll();
-      })
+      .with('inserted', (db) =>
+        db
+          .insertInto('trades')
+          .columns(TRADE_COLUMNS.map(([column]) => column))
+          .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
+          .returningAll(),
+      )
       .with('volumes', () => addToTradingVolumes('inserted'))
       // An instant trade uses its quote up in the same statement (issue 43): no trade without it, nor it without one.
       .with('used', (db) =>
@@ -105,20 +98,10 @@ function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[], ids?: re
   );
 }
 
-/** A set of trades (a tick's fills) in one statement, their ids drawn in it rather than by a trigger a row. */
 async function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
   if (values.length === 0) return [];
-  const written = new Map<string, TradeRow>();
-  const ids = await insertWithDrawnIds(values, async (drawn) => {
-    const rows = await writeTrades(
-      executor,
-      drawn.map(({ row }) => row),
-      drawn.map(({ id }) => id),
-    );
-    for (const { year_volume: _yearVolume, ...trade } of rows) written.set(String(trade.id), trade);
-    return rows.map((row) => String(row.id));
-  });
-  return ids.flatMap((id) => written.get(id) ?? []);
+  const rows = await writeTrades(executor, values);
+  return rows.map(({ year_volume: _yearVolume, ...trade }) => trade);
 }
 
 /**
@@ -172,6 +155,48 @@ async function lockQuoteAndTrader(
   };
 }
 
+function traders(executor: Kysely<DB>) {
+  return executor
+    .selectFrom('users')
+    .select([
+      'id',
+      'first_name',
+      'email',
+      'status',
+      'block_status',
+      'is_sow_reset',
+      'terminated_at',
+      'platform',
+      'custom_fee_percent',
+      'login_notifications',
+      'loginout_notifications',
+    ]);
+}
+
+/**
+ * The customer with facts other modules own, in one statement (issue 43: a quote's reads). Each fact
+ * is its module's scalar subquery, read back by that module's `read`.
+ */
+async function findTraderWithFacts<F extends Record<string, SqlFact<unknown>>>(
+  executor: Kysely<DB>,
+  userId: number,
+  facts: F,
+): Promise<{ trader: Trader; facts: { [K in keyof F]: ReturnType<F[K]['read']> } } | undefined> {
+  const names = Object.keys(facts);
+  const row = await traders(executor)
+    .select(names.map((name, index) => (facts[name] as SqlFact<unknown>).select.as(`fact_${index}`)))
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const read: Record<string, unknown> = {};
+  const trader: Record<string, unknown> = { ...row };
+  names.forEach((name, index) => {
+    read[name] = (facts[name] as SqlFact<unknown>).read(trader[`fact_${index}`]);
+    delete trader[`fact_${index}`];
+  });
+  return { trader: trader as Trader, facts: read as { [K in keyof F]: ReturnType<F[K]['read']> } };
+}
+
 /** How long an instance may quote by the coins it read (decision 133); a change drops them at once. */
 export const COINS_CACHE_SECONDS = 30;
 
@@ -200,28 +225,13 @@ export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = 
     load: () => coins(db),
   });
 
-  function traders(executor: Kysely<DB>) {
-    return executor
-      .selectFrom('users')
-      .select([
-        'id',
-        'first_name',
-        'email',
-        'status',
-        'block_status',
-        'is_sow_reset',
-        'terminated_at',
-        'platform',
-        'custom_fee_percent',
-        'login_notifications',
-        'loginout_notifications',
-      ]);
-  }
-
   return {
     findTrader(userId: number, executor: Kysely<DB> = db): Promise<Trader | undefined> {
       return traders(executor).where('id', '=', userId).executeTakeFirst();
     },
+
+    findTraderWithFacts: <F extends Record<string, SqlFact<unknown>>>(userId: number, facts: F) =>
+      findTraderWithFacts(db, userId, facts),
 
     findTraders(executor: Kysely<DB>, userIds: readonly number[]): Promise<Trader[]> {
       return traders(executor)

@@ -12,6 +12,7 @@ import {
 import { formatAmount, type AssetCode } from '@florin/domain';
 import type { FeeScheduleStore } from '../fees/schedule.js';
 import type { DB } from '../../db/schema.js';
+import type { SqlFact } from '../../db/sql-fact.js';
 import type { Ledger } from '../../ledger/index.js';
 import type { MarketService } from '../market/service.js';
 import type { InvestorService } from '../investor/service.js';
@@ -36,6 +37,18 @@ export type TradingServiceDeps = {
   log: Pick<FastifyBaseLogger, 'error'>;
   /** The customer's running promo fee discount in percent of the fee (issue 10), or null. */
   feeDiscountFor: (userId: number) => Promise<string | null>;
+  /**
+   * What a quote decides on, read with the customer in one statement (issue 43), each from the module that
+   * owns it: verification (kyc), the investor journey, this year's volume and a running promo discount.
+   */
+  quoteFacts: {
+    moneyRefused: (userId: number) => SqlFact<boolean>;
+    mayInvest: (userId: number) => SqlFact<boolean>;
+    volumeThisYear: (userId: number) => SqlFact<bigint>;
+    runningDiscount: (userId: number) => SqlFact<string | null>;
+    /** The running discount if the incentives policy allows the customer one (a read only when one runs). */
+    eligibleDiscount: (userId: number, running: string | null) => Promise<string | null>;
+  };
   /** The schedule staff keep in the back office: every quote and order is priced by it. */
   feeSchedule: Pick<FeeScheduleStore, 'current'>;
   /** This year's volume, from which the fee tier comes. */

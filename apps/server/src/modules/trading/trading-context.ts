@@ -62,12 +62,22 @@ export function createTradingContext(deps: TradingServiceDeps) {
 
   /** The customer's fee for a coin and the multiplier of their spreads (DECISIONS.md "Fees, tiers, referrals"). */
   async function pricingOf(trader: Trader, coin: TradeCoin | null) {
+    return pricingFrom(trader, coin, {
+      volume: await deps.volumes.volumeThisYear(trader.id),
+      discountPercent: await deps.feeDiscountFor(trader.id),
+    });
+  }
+
+  /** pricingOf, with the customer's volume and discount already read (a quote reads them with the customer). */
+  async function pricingFrom(
+    trader: Trader,
+    coin: TradeCoin | null,
+    { volume, discountPercent }: { volume: bigint; discountPercent: string | null },
+  ) {
     const platform: TradingPlatform = trader.platform === 2 ? 2 : 1;
-    const volume = await deps.volumes.volumeThisYear(trader.id);
     const tier = tierForVolume(volume);
     const schedule = await deps.feeSchedule.current();
     const base = { schedule, platform, tier, customPercent: trader.custom_fee_percent };
-    const discountPercent = await deps.feeDiscountFor(trader.id);
     return {
       platform,
       tier,
@@ -100,7 +110,7 @@ export function createTradingContext(deps: TradingServiceDeps) {
     return gbpValue;
   }
 
-  return { requireTrader, coinFor, pricingOf, gbpValueOf, requireGbpValue };
+  return { requireTrader, coinFor, pricingOf, pricingFrom, gbpValueOf, requireGbpValue };
 }
 
 export type TradingContext = ReturnType<typeof createTradingContext>;

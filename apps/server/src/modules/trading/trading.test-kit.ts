@@ -108,36 +108,35 @@ export function tradingSteps(app: () => TestApp) {
 
   /** A trading service of its own on the test's database, with some of its parts replaced. */
   function tradingService(overrides: Pick<TradingServiceDeps, 'market'> & Partial<TradingServiceDeps>) {
+    const investor = createInvestorService({
+      db: db(),
+      repository: createInvestorRepository(db()),
+      clock: testClock,
+    });
+    const verification = createVerificationGate({ db: db(), repository: createKycRepository(db()) });
+    const volumes = createTradingVolumes(db());
     return createTradingService({
       db: db(),
       repository: createTradingRepository(db()),
-      volumes: createTradingVolumes(db()),
+      volumes,
       ledger: app().ledger,
       notifier: createNotifier({ db: db(), mailer: createDevMailbox(db()), log: app().app.log }),
       userEvents: { moneyMoved: () => undefined, ordersChanged: () => undefined },
       log: app().app.log,
       feeDiscountFor: () => Promise.resolve(null),
       feeSchedule: createFeeScheduleStore(db()),
-      investor: createInvestorService({
-        db: db(),
-        repository: createInvestorRepository(db()),
-        clock: testClock,
-      }),
-      verification: createVerificationGate({ db: db(), repository: createKycRepository(db()) }),
+      quoteFacts: {
+        moneyRefused: verification.moneyRefusedFact,
+        mayInvest: investor.mayInvestFact,
+        volumeThisYear: volumes.volumeThisYearFact,
+        runningDiscount: () => ({ select: sql<null>`null`, read: () => null }),
+        eligibleDiscount: () => Promise.resolve(null),
+      },
+      investor,
+      verification,
       sourceOfWealth: { resetSourceOfWealthOverThreshold: () => Promise.resolve() },
       ...overrides,
     });
-  }
-
-  /** The outbox's sender, as the leader's mail job runs it: a fill's mail is sent by it (decision 136). */
-  async function sendDueMail() {
-    const sender = createNotifier({
-      db: db(),
-      mailer: createDevMailbox(db()),
-      log: app().app.log,
-      clock: testClock,
-    });
-    return sender.deliverPending();
   }
 
   async function statusOf(orderId: string) {
@@ -158,7 +157,6 @@ export function tradingSteps(app: () => TestApp) {
     limit,
     placed,
     tradingService,
-    sendDueMail,
     statusOf,
   };
 }
