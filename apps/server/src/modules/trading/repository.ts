@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { createCachedRead, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { SqlFact } from '../../db/sql-fact.js';
+import { insertWithDrawnIds } from '../../db/drawn-ids.js';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 import { addToTradingVolumes } from '../trading-volume/service.js';
 
@@ -65,19 +66,26 @@ const TRADE_COLUMNS = [
  * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
  * The same statement adds them to their customers' tier volumes (issue 43): no trade without its total.
  */
-function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[]) {
+function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[], ids?: readonly string[]) {
   const arrays = TRADE_COLUMNS.map(
     ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
+  const columns = TRADE_COLUMNS.map(([column]) => column);
   return (
     executor
-      .with('inserted', (db) =>
-        db
-          .insertInto('trades')
-          .columns(TRADE_COLUMNS.map(([column]) => column))
-          .expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
-          .returningAll(),
-      )
+      .with('inserted', (db) => {
+        const insert = db.insertInto('trades');
+        // Ids drawn by the caller (the fills, decision 136): migration 0026's trigger is skipped, and an id an
+        // older trade has leaves its row out, for the caller to draw again.
+        return (
+          ids
+            ? insert
+                .columns(['id', ...columns])
+                .expression(sql`SELECT * FROM unnest(${[...ids]}::bigint[], ${sql.join(arrays)})`)
+                .onConflict((conflict) => conflict.column('id').doNothing())
+            : insert.columns(columns).expression(sql`SELECT * FROM unnest(${sql.join(arrays)})`)
+        ).returningAll();
+      })
       .with('volumes', () => addToTradingVolumes('inserted'))
       // An instant trade uses its quote up in the same statement (issue 43): no trade without it, nor it without one.
       .with('used', (db) =>
@@ -98,10 +106,20 @@ function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[]) {
   );
 }
 
+/** A set of trades (a tick's fills) in one statement, their ids drawn in it rather than by a trigger a row. */
 async function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): Promise<TradeRow[]> {
   if (values.length === 0) return [];
-  const rows = await writeTrades(executor, values);
-  return rows.map(({ year_volume: _yearVolume, ...trade }) => trade);
+  const written = new Map<string, TradeRow>();
+  const ids = await insertWithDrawnIds(values, async (drawn) => {
+    const rows = await writeTrades(
+      executor,
+      drawn.map(({ row }) => row),
+      drawn.map(({ id }) => id),
+    );
+    for (const { year_volume: _yearVolume, ...trade } of rows) written.set(String(trade.id), trade);
+    return rows.map((row) => String(row.id));
+  });
+  return ids.flatMap((id) => written.get(id) ?? []);
 }
 
 /**

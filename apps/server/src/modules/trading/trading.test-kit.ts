@@ -139,6 +139,17 @@ export function tradingSteps(app: () => TestApp) {
     });
   }
 
+  /** The outbox's sender, as the leader's mail job runs it: a fill's mail is sent by it (decision 136). */
+  async function sendDueMail() {
+    const sender = createNotifier({
+      db: db(),
+      mailer: createDevMailbox(db()),
+      log: app().app.log,
+      clock: testClock,
+    });
+    return sender.deliverPending();
+  }
+
   async function statusOf(orderId: string) {
     return (
       await db().selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirstOrThrow()
@@ -157,6 +168,7 @@ export function tradingSteps(app: () => TestApp) {
     limit,
     placed,
     tradingService,
+    sendDueMail,
     statusOf,
   };
 }
