@@ -98,6 +98,35 @@ describe('prepared statements on PostgreSQL (decision 138)', () => {
     expect(after.rows[0]?.pid).not.toBe(before.rows[0]?.pid);
   });
 
+  it('prepares its statements again on the connection that replaces a lost one', async () => {
+    let lost: (error: Error) => void = () => undefined;
+    const connectionLost = new Promise<Error>((resolve) => (lost = resolve));
+    const own = await openDatabase({
+      engine: 'postgres',
+      url: database.url,
+      poolSize: 1,
+      onConnectionError: lost,
+    });
+    try {
+      const read = sessionRead(own.db, 'after-loss');
+      await read.execute();
+      const pid = async () =>
+        (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(own.db)).rows[0]?.pid;
+      const before = await pid();
+      await sql`SELECT pg_terminate_backend(${before}::int)`.execute(database.db);
+      expect((await connectionLost).message).toMatch(/terminat/);
+
+      expect(await read.execute()).toEqual([]);
+      expect(await pid()).not.toBe(before);
+      const prepared = (await preparedOn(own.db)).filter(
+        (statement) => statement.statement === read.compile().sql,
+      );
+      expect(prepared).toEqual([{ statement: read.compile().sql, executions: 1 }]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('opens the pool’s minimum connections at start', async () => {
     const clients = () =>
       sql<{ count: number }>`
