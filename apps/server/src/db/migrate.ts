@@ -39,6 +39,7 @@ import * as automaticPayouts from './migrations/0036-automatic-payouts.js';
 import * as payerAccounts from './migrations/0037-payer-accounts.js';
 import * as cacheNotify from './migrations/0038-cache-notify.js';
 import * as fillRows from './migrations/0039-fill-rows.js';
+import * as entriesAccountJournalAmount from './migrations/0040-entries-account-journal-amount.js';
 
 /** Listed by hand, not read from the folder, so the order is reviewed and nothing loads by accident. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0037-payer-accounts': payerAccounts,
   '0038-cache-notify': cacheNotify,
   '0039-fill-rows': fillRows,
+  '0040-entries-account-journal-amount': entriesAccountJournalAmount,
 };
 
 export async function migrateToLatest(database: Kysely<DB>): Promise<void> {
