@@ -12,6 +12,8 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { DB } from '../../apps/server/src/db/schema.js';
 import { csvLine } from '../../apps/server/src/http/csv.js';
 import { historyCsvQuery } from '../../apps/server/src/modules/portfolio/export-query.js';
+import { historySourceOf } from '../../apps/server/src/modules/portfolio/history.js';
+import { createPortfolioRepository } from '../../apps/server/src/modules/portfolio/repository.js';
 import { serverCpuSeconds } from '../ledger/probes.js';
 import { processCpu } from '../ledger/workloads.js';
 import { ask, procStatus, resetPeakRss, type Server } from './app-process.js';
@@ -175,8 +177,9 @@ export function describeExport(label: string, e: ExportResult): string {
  * PostgreSQL's own CSV of the same rows: the very query the app hands to COPY (export-query.ts), compiled
  * here, so only the app's part differs (its header, CRLF line ends, the HTTP response).
  */
-function copyQuery(db: Kysely<DB>, userId: number): string {
-  return `COPY (${historyCsvQuery(String(userId)).compile(db).sql}) TO STDOUT (FORMAT csv)`;
+async function copyQuery(db: Kysely<DB>, userId: number): Promise<string> {
+  const source = await historySourceOf(createPortfolioRepository(db), String(userId));
+  return `COPY (${historyCsvQuery(source).compile(db).sql}) TO STDOUT (FORMAT csv)`;
 }
 
 async function measureCopy(
@@ -187,13 +190,14 @@ async function measureCopy(
 ): Promise<TransferResult> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  const statement = await copyQuery(db, userId);
   const counter = lineCounter();
   // COPY writes no header: the app's goes first, so the two files can be compared whole.
   counter.take(Buffer.from(csvLine(HISTORY_CSV_COLUMNS)));
   const cpu = cpuMeter(null, postmaster);
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const stream = client.query(copyTo(copyQuery(db, userId)));
+    const stream = client.query(copyTo(statement));
     stream.on('data', (chunk: Buffer) => counter.take(chunk));
     stream.on('end', () => resolve());
     stream.on('error', reject);

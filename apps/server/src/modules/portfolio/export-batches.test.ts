@@ -5,7 +5,7 @@ import { expectLedgerToHold } from '../../test/ledger.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { liveCustomer, readyBankAccount } from '../fiat/fiat.test-kit.js';
 import { historyCsvQuery } from './export-query.js';
-import { createPortfolioHistory } from './history.js';
+import { createPortfolioHistory, historySourceOf } from './history.js';
 import { crlfLineEnds } from './line-ends.js';
 import { createPortfolioRepository } from './repository.js';
 
@@ -59,7 +59,8 @@ describe('the history export in batches', () => {
       },
     });
     const userId = String(customer.id);
-    const whole = await readText(t.database.copyCsv(historyCsvQuery(userId)), crlfLineEnds());
+    const source = await historySourceOf(createPortfolioRepository(t.database.db), userId);
+    const whole = await readText(t.database.copyCsv(historyCsvQuery(source)), crlfLineEnds());
     const oneBatch = await readText(history.exportCsv(userId));
     const [header, ...lines] = oneBatch.split('\r\n');
     expect(lines.join('\r\n')).toBe(whole);
@@ -105,5 +106,20 @@ describe('the history export in batches', () => {
     const header = 'date,type,asset,amount,currency,price,gbp_value,fee,net_amount,reference\r\n';
     expect(await readText(history.exportCsv(String(customer.id), { first: 1, most: 1 }))).toBe(header);
     expect(await readText(history.exportCsv(String(customer.id)))).toBe(header);
+  });
+
+  it("never folds in another customer's account, even one named beside the customer's own", async () => {
+    const customer = await liveCustomer(t);
+    const other = await liveCustomer(t);
+    await paths.bankDeposit(customer, '120.00');
+    await paths.bankDeposit(other, '340.00');
+    const repository = createPortfolioRepository(t.database.db);
+    const own = await historySourceOf(repository, String(customer.id));
+    const theirs = await historySourceOf(repository, String(other.id));
+    expect(theirs.accountIds.length).toBeGreaterThan(0);
+    const named = { userId: own.userId, accountIds: [...own.accountIds, ...theirs.accountIds] };
+    const text = await readText(t.database.copyCsv(historyCsvQuery(named)), crlfLineEnds());
+    expect(text).toBe(await readText(t.database.copyCsv(historyCsvQuery(own)), crlfLineEnds()));
+    expect(parse<string[]>(text).map((row) => row.slice(1, 4))).toEqual([['Deposit', 'GBP', '120.00']]);
   });
 });

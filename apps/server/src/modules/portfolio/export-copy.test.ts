@@ -7,7 +7,9 @@ import { createTestApp, type TestApp } from '../../test/app.js';
 import { moneyPaths, type MoneyPaths } from '../../test/money-paths.js';
 import { liveCustomer } from '../fiat/fiat.test-kit.js';
 import { csvSafe, decimalOf, historyCsvQuery } from './export-query.js';
+import { historySourceOf } from './history.js';
 import { crlfLineEnds } from './line-ends.js';
+import { createPortfolioRepository } from './repository.js';
 
 /**
  * Issue 43: the export's rows are written by the database's COPY, so the
@@ -76,7 +78,8 @@ describe('the CSV export written by COPY', () => {
     const customer = await liveCustomer(t);
     await paths.bankDeposit(customer, '250.00');
     const labels = { ...TRANSACTION_TYPES, 5: '=HYPERLINK("https://evil.example")', 11: '@cmd' };
-    const text = await readAll(t.database.copyCsv(historyCsvQuery(String(customer.id), labels)));
+    const source = await historySourceOf(createPortfolioRepository(t.database.db), String(customer.id));
+    const text = await readAll(t.database.copyCsv(historyCsvQuery(source, labels)));
     const [row] = parseCsv(text);
     expect(row?.slice(1, 4)).toEqual([`'=HYPERLINK("https://evil.example")`, 'GBP', '250.00']);
     expect(text).toContain(`"'=HYPERLINK(""https://evil.example"")"`);

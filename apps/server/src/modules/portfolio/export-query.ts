@@ -31,41 +31,78 @@ function recordedDecimal(key: string): RawBuilder<string> {
   return sql<string>`CASE WHEN ${value} ~ ${sql.lit('^-?[0-9]+(\\.[0-9]+)?$')} THEN ${value} END`;
 }
 
-/** Pairs as a VALUES list of literals. */
-function valuesOf(rows: [string | number, string | number][]): RawBuilder<unknown> {
-  return sql.join(rows.map(([key, value]) => sql`(${sql.lit(key)}, ${sql.lit(value)})`));
+/**
+ * `key` mapped through `pairs` as a CASE of literals, `otherwise` when none
+ * matches: evaluated in the row, with no join (a VALUES list joined per row
+ * costs a hash table a row).
+ */
+function caseOf(
+  key: RawBuilder<unknown>,
+  pairs: [string | number, RawBuilder<unknown>][],
+  otherwise: RawBuilder<unknown> = sql`NULL`,
+): RawBuilder<unknown> {
+  const arms = pairs.map(([when, then]) => sql`WHEN ${sql.lit(when)} THEN ${then}`);
+  return sql`CASE ${key} ${sql.join(arms, sql` `)} ELSE ${otherwise} END`;
 }
 
 /** One batch of the export: the newest `limit` journals with an id below `before` (any id when absent). */
 export type HistoryWindow = { before?: string; limit: number };
 
+/** Whose file: the customer and their accounts (listUserAccounts' ids), whose entries it folds. */
+export type HistorySource = { userId: string; accountIds: readonly string[] };
+
+/** A literal id (COPY takes no parameters), checked to be digits. */
+function idLiteral(id: string, what: string): RawBuilder<unknown> {
+  if (!/^\d+$/.test(id)) throw new Error(`not a ${what} id: ${id}`);
+  return sql.lit(BigInt(id));
+}
+
 /**
- * A batch's journals: each of the customer's accounts' newest `limit` ids
- * below `before` from the (account_id, journal_id) index, merged, the newest
- * `limit` of them kept (a journal on two accounts counts once). Every entry
- * of the customer's with an id from the oldest of them up to `before` belongs
- * to one of them, so the legs are read as that range of each account's index.
+ * The customer's legs of each journal, folded, newest journal first: their
+ * spendable coin and cash, and anything else. Each account's entries are read
+ * backwards along the (account_id, journal_id) index, and the accounts'
+ * streams merged in journal order (a Merge Append), so the legs come already
+ * grouped and ordered: nothing is sorted, the first rows leave at once, and a
+ * window's LIMIT stops the reads after its journals. The index carries the
+ * amount, so the table is not read; what an account's legs are (its asset,
+ * and its kind and its asset's) is read once per account, since an entry is
+ * always in its account's asset (a foreign key, migration 0032). An account
+ * not the customer's adds nothing.
  */
-function batchOf(user: RawBuilder<unknown>, window: HistoryWindow) {
-  if (!Number.isSafeInteger(window.limit) || window.limit < 1)
+function legsOf(source: HistorySource, window: HistoryWindow | undefined): RawBuilder<unknown> {
+  const user = idLiteral(source.userId, 'user');
+  if (window && (!Number.isSafeInteger(window.limit) || window.limit < 1))
     throw new Error(`not a batch size: ${window.limit}`);
-  if (window.before !== undefined && !/^\d+$/.test(window.before))
-    throw new Error(`not a journal id: ${window.before}`);
   const below =
-    window.before === undefined ? sql`` : sql`AND e.journal_id < ${sql.lit(BigInt(window.before))}`;
-  const limit = sql.lit(window.limit);
-  return {
-    with: sql`WITH batch AS (
-      SELECT DISTINCT recent.journal_id FROM accounts a
-      CROSS JOIN LATERAL (
-        SELECT e.journal_id FROM entries e WHERE e.account_id = a.id ${below}
-        ORDER BY e.journal_id DESC LIMIT ${limit}
-      ) AS recent
-      WHERE a.owner_user_id = ${user}
-      ORDER BY recent.journal_id DESC LIMIT ${limit}
-    )`,
-    range: sql`${below} AND e.journal_id >= (SELECT min(journal_id) FROM batch)`,
-  };
+    window?.before === undefined ? sql`` : sql`AND e.journal_id < ${idLiteral(window.before, 'journal')}`;
+  const branches = source.accountIds.map((id) => {
+    const account = idLiteral(id, 'account');
+    return sql`(SELECT e.journal_id, e.amount,
+        (SELECT a.asset FROM accounts a WHERE a.id = ${account}) AS asset,
+        (SELECT CASE WHEN a.kind <> 'available' THEN 'other' WHEN s.kind = 'coin' THEN 'coin' ELSE 'cash' END
+          FROM accounts a JOIN assets s ON s.code = a.asset WHERE a.id = ${account}) AS leg
+      FROM entries e
+      WHERE e.account_id = ${account} ${below}
+        AND EXISTS (SELECT FROM accounts a WHERE a.id = ${account} AND a.owner_user_id = ${user})
+      ORDER BY e.journal_id DESC)`;
+  });
+  // Each branch is in journal order; the ORDER BY of their UNION makes it a merge, not a sort. No
+  // accounts, no legs: a branch that reads nothing keeps the query's shape.
+  const merged =
+    branches.length > 1
+      ? sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY journal_id DESC`
+      : (branches[0] ??
+        sql`SELECT e.journal_id, e.amount, e.asset, NULL::text AS leg FROM entries e WHERE false`);
+  return sql`SELECT m.journal_id,
+      max(m.asset) FILTER (WHERE m.leg = 'coin') AS coin_asset,
+      sum(m.amount) FILTER (WHERE m.leg = 'coin') AS coin_amount,
+      max(m.asset) FILTER (WHERE m.leg = 'cash') AS cash_asset,
+      sum(m.amount) FILTER (WHERE m.leg = 'cash') AS cash_amount,
+      max(m.asset) FILTER (WHERE m.leg = 'other') AS other_asset,
+      sum(m.amount) FILTER (WHERE m.leg = 'other') AS other_amount
+    FROM (${merged}) AS m
+    GROUP BY m.journal_id
+    ORDER BY m.journal_id DESC ${window ? sql`LIMIT ${sql.lit(window.limit)}` : sql``}`;
 }
 
 /**
@@ -81,27 +118,32 @@ function batchOf(user: RawBuilder<unknown>, window: HistoryWindow) {
  * query formats itself, or recorded decimals it has checked, so they are
  * plain numbers already.
  *
- * With a `window`, only the newest `limit` journals older than `before` (all
- * of them when `before` is absent): one batch of the export, found from each
- * account's newest ids in the (account_id, journal_id) index, as the paged
- * history finds a page, so the first rows come without the whole history
- * being grouped and sorted. Without one, every row at once.
+ * `source` names the customer's accounts, whose entries are merged in
+ * journal order (legsOf), so no statement sorts: the first rows leave at once
+ * with or without a `window`. With one, only the newest `limit` journals older
+ * than `before` (all of them when `before` is absent): one batch of the
+ * export. Without one, every row in one statement.
  */
 export function historyCsvQuery(
-  userId: string,
+  source: HistorySource,
   labels: Readonly<Record<TransactionType, string>> = TRANSACTION_TYPES,
   window?: HistoryWindow,
 ): RawBuilder<unknown> {
-  if (!/^\d+$/.test(userId)) throw new Error(`not a user id: ${userId}`);
-  const user = sql.lit(BigInt(userId));
-  const journals = window ? batchOf(user, window) : { with: sql``, range: sql`` };
-  const labelRows = valuesOf(Object.entries(labels).map(([type, label]) => [Number(type), label]));
-  const kinds = valuesOf(Object.entries(JOURNAL_TYPES).map(([kind, type]) => [kind, type]));
+  const user = idLiteral(source.userId, 'user');
+  // The escaping of a label is worked out once, on the literal, when the statement is planned.
+  const label = caseOf(
+    sql`r.type`,
+    Object.entries(labels).map(([type, text]) => [Number(type), csvSafe(sql.lit(text))]),
+  );
+  const kindType = caseOf(
+    sql`j.kind`,
+    Object.entries(JOURNAL_TYPES).map(([kind, type]) => [kind, sql.lit(type)]),
+    sql`11`,
+  );
   const trade = sql`(t.id IS NOT NULL AND legs.coin_asset IS NOT NULL AND legs.coin_amount IS NOT NULL)`;
   const absolute = decimalOf(sql`abs(r.units)`, sql`r.scale`);
-  return sql`${journals.with}
-    SELECT to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      ${csvSafe(sql`labels.label`)},
+  return sql`SELECT to_char(j.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      ${label},
       ${csvSafe(sql`r.asset`)},
       CASE WHEN r.outgoing THEN '-' ELSE '' END || ${absolute},
       ${csvSafe(sql`r.currency`)},
@@ -113,20 +155,7 @@ export function historyCsvQuery(
         ELSE coalesce(${recordedDecimal('fee')}, '0') END,
       CASE WHEN r.is_trade THEN ${decimalOf(sql`t.total`, sql`r.fiat_scale`)} END,
       j.id::text
-    FROM (
-      -- The customer's legs of each journal, folded: their spendable coin and cash, and anything else.
-      SELECT e.journal_id,
-        max(e.asset) FILTER (WHERE a.kind = 'available' AND s.kind = 'coin') AS coin_asset,
-        sum(e.amount) FILTER (WHERE a.kind = 'available' AND s.kind = 'coin') AS coin_amount,
-        max(e.asset) FILTER (WHERE a.kind = 'available' AND s.kind = 'fiat') AS cash_asset,
-        sum(e.amount) FILTER (WHERE a.kind = 'available' AND s.kind = 'fiat') AS cash_amount,
-        max(e.asset) FILTER (WHERE a.kind <> 'available') AS other_asset,
-        sum(e.amount) FILTER (WHERE a.kind <> 'available') AS other_amount
-      FROM accounts a
-      JOIN entries e ON e.account_id = a.id
-      JOIN assets s ON s.code = e.asset
-      WHERE a.owner_user_id = ${user} ${journals.range}
-      GROUP BY e.journal_id
+    FROM (${legsOf(source, window)}
     ) AS legs
     JOIN journals j ON j.id = legs.journal_id
     -- A trade's figures are what its row recorded (one row per journal at most).
@@ -147,11 +176,7 @@ export function historyCsvQuery(
         -- A sale goes out; any other movement goes out when it takes from the customer.
         CASE WHEN k.is_trade THEN k.units <= 0 ELSE k.units < 0 END AS outgoing,
         CASE WHEN k.is_trade THEN t.fiat WHEN shown.kind = 'fiat' THEN k.asset END AS currency,
-        CASE WHEN k.is_trade THEN CASE WHEN k.units > 0 THEN 1 ELSE 2 END
-          ELSE coalesce(kinds.type, 11) END AS type
-      FROM (SELECT 1) AS one
-      LEFT JOIN (VALUES ${kinds}) AS kinds (kind, type) ON kinds.kind = j.kind
+        CASE WHEN k.is_trade THEN CASE WHEN k.units > 0 THEN 1 ELSE 2 END ELSE ${kindType} END AS type
     ) AS r
-    JOIN (VALUES ${labelRows}) AS labels (type, label) ON labels.type = r.type
     ORDER BY j.id DESC`;
 }

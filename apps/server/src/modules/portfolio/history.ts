@@ -11,7 +11,7 @@ import type { CsvCopy } from '../../db/copy-out.js';
 import { csvLine } from '../../http/csv.js';
 import { readPage } from '../../http/pages.js';
 import { assetOfCoinId, readAssetInfo, type AssetInfo } from './asset-info.js';
-import { historyCsvQuery } from './export-query.js';
+import { historyCsvQuery, type HistorySource } from './export-query.js';
 import { crlfLineEnds } from './line-ends.js';
 import type { HistoryScope, PortfolioRepository } from './repository.js';
 import { toPendingTransaction, toTransaction } from './transactions.js';
@@ -43,6 +43,15 @@ function lastJournalId(tail: string): string {
   const id = /,(\d+)\n$/.exec(tail)?.[1];
   if (id === undefined) throw new Error('the export batch did not end on a journal id');
   return id;
+}
+
+/** Whose export: the customer and every account of theirs, whose entries its rows fold. */
+export async function historySourceOf(
+  repository: PortfolioRepository,
+  userId: string,
+): Promise<HistorySource> {
+  const accounts = await repository.listUserAccounts(userId);
+  return { userId, accountIds: accounts.map((account) => account.id) };
 }
 
 /** The customer's transaction history: the pages, the withdrawals still pending, the CSV export. */
@@ -108,7 +117,9 @@ export function createPortfolioHistory(deps: { repository: PortfolioRepository; 
         let limit = batches.first;
         try {
           for (; ; limit = Math.min(limit * 2, batches.most)) {
-            batch = copyCsv(historyCsvQuery(userId, undefined, { before, limit }));
+            // Read for each batch, so an account opened during the download (a first coin) is in the next.
+            const source = await historySourceOf(repository, userId);
+            batch = copyCsv(historyCsvQuery(source, undefined, { before, limit }));
             const tail = lastBytes();
             for await (const chunk of batch) {
               tail.keep(chunk as Buffer);
