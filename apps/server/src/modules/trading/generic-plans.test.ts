@@ -48,12 +48,19 @@ const SMALL_TABLES = new Set([
 type Prepared = { text: string; values: unknown[] };
 type Query = (this: unknown, ...args: unknown[]) => unknown;
 
-/** The named statements the app sends through pg while `work` runs, each text once with its first values. */
-async function preparedDuring(work: () => Promise<unknown>): Promise<Prepared[]> {
+/**
+ * The named statements the app sends through pg while `work` runs, each text once with its first values,
+ * and the texts of those it sent unnamed with parameters (past decision 138's bounds).
+ */
+async function statementsDuring(
+  work: () => Promise<unknown>,
+): Promise<{ prepared: Prepared[]; unnamed: string[] }> {
   const seen = new Map<string, unknown[]>();
+  const unnamed: string[] = [];
   const original = Reflect.get(pg.Client.prototype, 'query') as Query;
   Reflect.set(pg.Client.prototype, 'query', function (this: unknown, ...args: unknown[]) {
-    const [first] = args;
+    const [first, second] = args;
+    if (typeof first === 'string' && Array.isArray(second) && second.length > 0) unnamed.push(first);
     if (
       typeof first === 'object' &&
       first !== null &&
@@ -71,7 +78,7 @@ async function preparedDuring(work: () => Promise<unknown>): Promise<Prepared[]>
   } finally {
     Reflect.set(pg.Client.prototype, 'query', original);
   }
-  return [...seen].map(([text, values]) => ({ text, values }));
+  return { prepared: [...seen].map(([text, values]) => ({ text, values })), unnamed };
 }
 
 /** A value as the text pg sends for it (pg's own conversion is not part of its typed API). */
@@ -120,17 +127,24 @@ async function wholeReadsOf(client: pg.Client, statement: Prepared): Promise<str
 }
 
 describe('the generic plans of the hot statements (decision 138)', () => {
-  it('read no growing table whole, for an execution and a fill', async () => {
+  it('prepare every statement of an execution and a fill, and read no growing table whole', async () => {
     const buyer = await trader({ gbp: 100_000n });
     const seller = await trader({ platform: 2, btc: 5_000_000n });
     await drive('20000');
-    const prepared = await preparedDuring(async () => {
+    const execution = await statementsDuring(async () => {
       const offer = await quote(buyer, { quantity: '0.01' });
       expect((await execute(buyer, offer.id)).statusCode).toBe(200);
+    });
+    // Every statement of an execution that has parameters is within the bounds, so prepared.
+    expect(execution.unnamed).toEqual([]);
+    const fill = await statementsDuring(async () => {
       const order = await placed(seller, { side: 2, order_qty: '0.01', price: '21000' });
       await drive('21500');
       expect(await statusOf(order.id)).toBe('filled');
     });
+    // The fill engine's statements take arrays (unnest), so their shape does not grow with the orders.
+    expect(fill.unnamed).toEqual([]);
+    const prepared = [...execution.prepared, ...fill.prepared];
     expect(prepared.length).toBeGreaterThan(10);
 
     const client = new pg.Client({ connectionString: url });
