@@ -266,6 +266,7 @@ ${checkLines.join('\n')}
 npm run bench:trading                                          # from the repository root
 BENCH_TRADING_SECONDS=5 BENCH_TRADING_ORDERS=2000 npm run bench:trading  # a quicker, smaller run
 npx tsx bench/trading/tier-volume-run.ts                        # only the quote against the year's trades
+BENCH_TRADING_ONLY=instant BENCH_TRADING_SECONDS=5 npm run bench:trading  # only the instant executions and their floors (writes no results)
 \`\`\`
 
 It needs PostgreSQL 15 from Debian (\`apt-get install -y postgresql\`) for the server and pgbench, and writes this
