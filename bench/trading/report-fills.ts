@@ -40,6 +40,10 @@ export function fillsSection(fill: Fills, note = ''): string {
     ?.filter(([key]) => /mail_outbox|notifications/.test(key))
     .map(([key, count]) => `\`${key}\` ${whole(count)}`)
     .join(', ');
+  const waited = fill.waitedMs
+    ?.slice(0, 10)
+    .map(([key, waitedMs]) => `\`${key}\` ${whole(waitedMs)} ms`)
+    .join(', ');
   const ratio = fill.floorRatio === null ? '–' : fill.floorRatio.toFixed(2);
   return `### ${fill.engine}: ${whole(r.filled)} fills against the same rows inserted by psql
 
@@ -56,5 +60,5 @@ export function fillsSection(fill: Fills, note = ''): string {
 - Rows a table (the fills', and the floor's): ${rows || '–'}. The floor inserts only: the holds, orders and
   accounts the fills also update are not in it.
 - Statements the app sent: ${statements === null ? '–' : `${statements.toFixed(2)} a fill`}${mail ? `; mail and notifications: ${mail}` : ''} (the mails are outbox rows, one statement a table a transaction, sent by the outbox's sender after the pass).
-${note ? `- ${note}\n` : ''}`;
+${waited ? `- Time the app waited on each kind of statement (the lanes' waits added up): ${waited}.\n` : ''}${note ? `- ${note}\n` : ''}`;
 }
