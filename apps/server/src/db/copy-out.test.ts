@@ -47,4 +47,17 @@ describe('COPY … (FORMAT csv) streamed out of the database', () => {
         lines += 1;
     expect(lines).toBe(300000);
   });
+
+  it('runs its COPY read-only with JIT off, and the connection keeps its own settings', async () => {
+    const chunks: Buffer[] = [];
+    const setting = sql`SELECT current_setting('jit'), current_setting('transaction_read_only')`;
+    for await (const chunk of database.copyCsv(setting)) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('off,on\n');
+    // The pool has one connection: the one the COPY used, its transaction over.
+    const after = await sql<{ jit: string; readOnly: string }>`
+      SELECT current_setting('jit') AS jit, current_setting('transaction_read_only') AS "readOnly"`.execute(
+      database.db,
+    );
+    expect(after.rows).toEqual([{ jit: 'on', readOnly: 'off' }]);
+  });
 });
