@@ -5,7 +5,13 @@ import { listenOnPglite } from '../../db/cached-read.js';
 import type { Database, Engine } from '../../db/index.js';
 import type { SessionStore } from '../auth/sessions.js';
 import { createPriceHub, type PriceFeed } from './hub.js';
-import { createClusterFeed, createInProcessRelay, createPostgresRelay, type PriceRelay } from './relay.js';
+import {
+  createClusterFeed,
+  createInProcessRelay,
+  createPostgresRelay,
+  type PriceRelay,
+  type UserNotice,
+} from './relay.js';
 import { registerRealtimeRoutes } from './routes.js';
 
 export type { PriceFeed } from './hub.js';
@@ -24,12 +30,22 @@ export type UserEvents = {
 };
 
 export function createUserEvents(relay: PriceRelay, log: FastifyBaseLogger): UserEvents {
-  const tell = (userIds: readonly (string | number)[], event: UserEvent) => {
-    const notices = [...new Set(userIds.map(String))].map((userId) => ({ userId, event }));
-    if (notices.length === 0) return;
+  // The notices of one turn of the event loop go out together: a trade's two events, and those of the trades
+  // finishing beside it, are one NOTIFY rather than one each (issue 43).
+  let pending = new Map<string, UserNotice>();
+  const flush = () => {
+    const notices = [...pending.values()];
+    pending = new Map();
     relay
       .publishUserNotices(notices)
       .catch((error: unknown) => log.warn({ err: error }, 'customer event not relayed'));
+  };
+  const tell = (userIds: readonly (string | number)[], event: UserEvent) => {
+    for (const id of userIds) {
+      if (pending.size === 0) setImmediate(flush);
+      const userId = String(id);
+      pending.set(`${userId}:${event}`, { userId, event });
+    }
   };
   return {
     moneyMoved: (userIds) => tell(userIds, 'balances'),
