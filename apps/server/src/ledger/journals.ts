@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { AppError } from '@florin/contracts';
 import type { AssetCode } from '@florin/domain';
 import { isUserAccount, type AccountRef, type Executor } from './accounts.js';
@@ -63,28 +63,59 @@ export async function callPostJournal(
   requestHash: string,
   hold?: { id: string; accountId: string; release: bigint },
 ): Promise<JournalResult> {
-  const refs = input.postings.map((posting) => posting.account);
-  const owned = (ref: AccountRef) => (isUserAccount(ref) ? ref : undefined);
   try {
-    const result = await sql<{ journal_id: string; replayed: boolean }>`
-      SELECT journal_id, replayed FROM ledger_post_journal(
-        ${input.idempotencyKey}, ${requestHash}, ${input.kind}, ${input.reference ?? null},
-        ${hold?.id ?? null}::bigint, ${toJson(input.metadata ?? {})}::jsonb,
-        ${refs.map((ref) => ref.asset)}::text[],
-        ${refs.map((ref) => ref.kind)}::text[],
-        ${refs.map((ref) => owned(ref)?.ownerUserId ?? null)}::integer[],
-        ${refs.map((ref) => owned(ref)?.reference ?? '')}::text[],
-        ${input.postings.map((posting) => posting.amount.toString())}::numeric[],
-        ${hold?.accountId ?? null}::bigint, ${hold ? hold.release.toString() : null}::numeric
-      )`.execute(db);
+    const result = await postJournalSql(input, requestHash, hold).execute(db);
     const row = result.rows[0];
     if (!row) throw new LedgerProgrammingError('ledger_post_journal returned nothing');
     return { journalId: row.journal_id, replayed: row.replayed };
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FL001') throw new AppError('INSUFFICIENT_FUNDS');
-    if (code === 'FL002') throw new AppError('IDEMPOTENCY_CONFLICT');
-    throw error;
+    throw ledgerErrorOf(error);
+  }
+}
+
+/** The call of ledger_post_journal, as a statement or the body of a caller's common table expression. */
+function postJournalSql(
+  input: Omit<JournalInput, 'postings'> & { postings: readonly Posting[] },
+  requestHash: string,
+  hold?: { id: string; accountId: string; release: bigint },
+) {
+  const refs = input.postings.map((posting) => posting.account);
+  const owned = (ref: AccountRef) => (isUserAccount(ref) ? ref : undefined);
+  return sql<{ journal_id: string; replayed: boolean }>`
+    SELECT journal_id, replayed FROM ledger_post_journal(
+      ${input.idempotencyKey}, ${requestHash}, ${input.kind}, ${input.reference ?? null},
+      ${hold?.id ?? null}::bigint, ${toJson(input.metadata ?? {})}::jsonb,
+      ${refs.map((ref) => ref.asset)}::text[],
+      ${refs.map((ref) => ref.kind)}::text[],
+      ${refs.map((ref) => owned(ref)?.ownerUserId ?? null)}::integer[],
+      ${refs.map((ref) => owned(ref)?.reference ?? '')}::text[],
+      ${input.postings.map((posting) => posting.amount.toString())}::numeric[],
+      ${hold?.accountId ?? null}::bigint, ${hold ? hold.release.toString() : null}::numeric
+    )`;
+}
+
+/** ledger_post_journal's refusals as the customer's errors; anything else as it was. */
+function ledgerErrorOf(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === 'FL001') return new AppError('INSUFFICIENT_FUNDS');
+  if (code === 'FL002') return new AppError('IDEMPOTENCY_CONFLICT');
+  return error;
+}
+
+/**
+ * Posts a journal inside the caller's own statement (issue 43: an instant trade's journal and trades row are
+ * one round trip). `write` gets the call for a common table expression (its rows: journal_id, replayed) and
+ * runs the statement; the ledger's refusals come out as postJournal's do.
+ */
+export async function postJournalWithin<T>(
+  input: JournalInput,
+  write: (journal: RawBuilder<{ journal_id: string; replayed: boolean }>) => Promise<T>,
+): Promise<T> {
+  assertBalanced(input.postings);
+  try {
+    return await write(postJournalSql(input, hashRequest({ ...input, idempotencyKey: undefined })));
+  } catch (error) {
+    throw ledgerErrorOf(error);
   }
 }
 

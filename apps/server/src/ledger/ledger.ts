@@ -18,7 +18,7 @@ import {
   type PostHoldInput,
   type ReleaseResult,
 } from './holds.js';
-import { postJournal, type JournalInput, type JournalResult } from './journals.js';
+import { postJournal, postJournalWithin, type JournalInput, type JournalResult } from './journals.js';
 
 export type { HoldInput, HoldResult, PostHoldInput, ReleaseResult } from './holds.js';
 export { LedgerProgrammingError, type JournalInput, type JournalResult, type Posting } from './journals.js';
@@ -38,6 +38,9 @@ export function createLedger() {
     postJournal(db: Executor, input: JournalInput): Promise<JournalResult> {
       return postJournal(db, input);
     },
+
+    /** A journal posted by the caller's own statement (see journals.ts). */
+    postJournalWithin,
 
     /** Sets funds aside (a pending withdrawal, an open limit order): they stay posted but cannot be spent. */
     placeHold(db: Executor, input: HoldInput): Promise<HoldResult> {

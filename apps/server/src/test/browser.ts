@@ -3,7 +3,9 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
+import { createDevMailbox } from '../adapters/mail/mailer.js';
 import type { DB } from '../db/schema.js';
+import { createNotifier } from '../modules/notifications/service.js';
 import { testClock } from './clock.js';
 
 let addresses = 0;
@@ -91,6 +93,15 @@ export function awayFromTotpStepEdge(marginMs = 3_000): void {
 
 export async function mailTo(db: Kysely<DB>, to: string) {
   return db.selectFrom('dev_mailbox').selectAll().where('to', '=', to).orderBy('id', 'desc').execute();
+}
+
+/**
+ * Sends the outbox's due mail as the leader's mail job does every few seconds (jobs/index.ts): a trade's
+ * and a fill's mail are the sender's (issue 43, decision 136).
+ */
+export function sendDueMail(app: FastifyInstance, db: Kysely<DB>): Promise<{ sent: number; failed: number }> {
+  const sender = createNotifier({ db, mailer: createDevMailbox(db), log: app.log, clock: testClock });
+  return sender.deliverPending();
 }
 
 /**

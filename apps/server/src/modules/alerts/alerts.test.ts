@@ -8,6 +8,7 @@ import {
   createBrowser,
   linkInMail,
   oathtoolCode,
+  sendDueMail,
   type Browser,
 } from '../../test/browser.js';
 import { moneyPaths } from '../../test/money-paths.js';
@@ -218,6 +219,7 @@ describe('trading notifications and trade confirmations', () => {
     await buyBtc(wanting);
     await buyBtc(wanting);
     await buyBtc(silent);
+    await sendDueMail(t.app, db());
     expect(countOf(await mailSubjects(db(), wanting.email), 'You bought BTC — Florin')).toBe(2);
     expect(countOf(await mailSubjects(db(), silent.email), 'You bought BTC — Florin')).toBe(1);
 

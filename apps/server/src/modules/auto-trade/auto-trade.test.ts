@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTO_TRADE_TEXTS, AutoTradeItemSchema, type AutoTradeItem } from '@florin/contracts';
 import { checkLedger } from '../../ledger/index.js';
 import { createTestApp, type TestApp } from '../../test/app.js';
+import { sendDueMail } from '../../test/browser.js';
 import { freshTotpCode, signedInStaff, switchOnAuthenticator, type SignedInStaff } from '../../test/admin.js';
 import { mailSubjects } from '../compliance/customers.test-kit.js';
 import { cryptoDomainCheck } from '../crypto/service.js';
@@ -211,6 +212,7 @@ describe('converting deposits', () => {
     expect(gbp).toBeLessThan(1_000n + 203n);
     const btc = await balance(customer, 'BTC');
     expect(btc).toBeGreaterThan(0n);
+    await sendDueMail(t.app, db());
     expect(await mailSubjects(db(), customer.email)).toContainEqual('You bought BTC — Florin');
     const trades = await db()
       .selectFrom('trades')
@@ -364,6 +366,7 @@ describe('converting deposits', () => {
         .available,
     ).toBe(0n);
     expect(await balance(customer, 'GBP')).toBeGreaterThan(500_000n);
+    await sendDueMail(t.app, db());
     expect(await mailSubjects(db(), customer.email)).toContainEqual('You sold LTC — Florin');
     const result = await checkLedger(db(), [tradingDomainCheck, cryptoDomainCheck, autoTradeDomainCheck]);
     expect(result.violations).toEqual([]);

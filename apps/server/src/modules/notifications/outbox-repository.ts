@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { DB, MailOutboxStatus, RowOf } from '../../db/schema.js';
 
 export type OutboxRow = RowOf<DB['mail_outbox']>;
@@ -32,13 +32,28 @@ function isStillClaimed(eb: ExpressionBuilder<DB, 'mail_outbox'>, claim: Claim) 
 /** The queries of the mail outbox (migration 0034). */
 export function createOutboxRepository(db: Kysely<DB>) {
   return {
-    async insert(executor: Kysely<DB>, mail: NewOutboxMail): Promise<string> {
-      const { id } = await executor
+    /** One mail, and the customer's notifications row beside it in the same statement (issue 43). */
+    async insert(
+      executor: Kysely<DB>,
+      mail: NewOutboxMail,
+      notification?: { user_id: number; event: string; subject: string },
+    ): Promise<string> {
+      const writer: QueryCreator<DB> = notification
+        ? executor.with('notified', (db) =>
+            db.insertInto('notifications').values(notification).returning('id'),
+          )
+        : executor;
+      const { id } = await writer
         .insertInto('mail_outbox')
         .values(mail)
         .returning('id')
         .executeTakeFirstOrThrow();
       return id;
+    },
+
+    /** One mail's insert, for a caller's statement to run as a common table expression. */
+    insertStatement(mail: NewOutboxMail): RawBuilder<unknown> {
+      return sql`${db.insertInto('mail_outbox').values(mail)}`;
     },
 
     /** Many mails in one statement of one array a column (a pass of the fill engine writes hundreds). */

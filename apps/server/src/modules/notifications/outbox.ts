@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { MailMessage, Mailer } from '../../adapters/mail/mailer.js';
 import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
@@ -90,10 +90,36 @@ export function createMailOutbox(deps: {
       executor: Kysely<DB>,
       mail: { userId: number | null; event: string; message: MailMessage },
       deliverer: 'writer' | 'sender',
+      /** The customer's notifications row (what the Notifications list shows), written by the same statement. */
+      notification?: { user_id: number; event: string; subject: string },
     ): Promise<QueuedMail> {
       const heldUntil = deliverer === 'writer' ? later(MAIL_CLAIM_MS) : now();
       const { message } = mail;
-      const id = await repository.insert(executor, {
+      const id = await repository.insert(
+        executor,
+        {
+          user_id: mail.userId,
+          event: mail.event,
+          to_address: message.to,
+          subject: message.subject,
+          text_body: message.text,
+          html_body: message.html,
+          reply_to: message.replyTo ?? null,
+          next_attempt_at: heldUntil,
+        },
+        notification,
+      );
+      return { id, heldUntil };
+    },
+
+    /** One mail due at once for the sender, as a statement for the caller's own statement to run. */
+    enqueueStatement(mail: {
+      userId: number | null;
+      event: string;
+      message: MailMessage;
+    }): RawBuilder<unknown> {
+      const { message } = mail;
+      return repository.insertStatement({
         user_id: mail.userId,
         event: mail.event,
         to_address: message.to,
@@ -101,9 +127,8 @@ export function createMailOutbox(deps: {
         text_body: message.text,
         html_body: message.html,
         reply_to: message.replyTo ?? null,
-        next_attempt_at: heldUntil,
+        next_attempt_at: now(),
       });
-      return { id, heldUntil };
     },
 
     /** Many mails in one statement with `executor`, due at once: the sender (deliverPending) sends them. */

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { MailMessage, Mailer } from '../../adapters/mail/mailer.js';
 import { systemClock, type Clock } from '../../clock.js';
 import { insertWithDrawnIds } from '../../db/drawn-ids.js';
@@ -38,12 +38,11 @@ export function createNotifier(deps: {
 }) {
   const outbox = createMailOutbox({ ...deps, clock: deps.clock ?? systemClock });
 
-  /** Renders and writes a customer's mail and its notifications row; undefined when their Alerts switch is off. */
-  async function write<E extends NotificationEvent>(
+  /** A customer's mail as rendered, with its notifications row; undefined when their Alerts switch is off. */
+  async function render<E extends NotificationEvent>(
     executor: Kysely<DB>,
     mail: { user: Recipient; event: E; data: NotificationData<E>; to?: string },
-    deliverer: 'writer' | 'sender',
-  ): Promise<QueuedMail | undefined> {
+  ) {
     const { user, event } = mail;
     const entry = NOTIFICATIONS[event];
     if ('optional' in entry && entry.optional) {
@@ -58,16 +57,20 @@ export function createNotifier(deps: {
     const rendered = (entry.render as (value: NotificationData<E>) => ReturnType<typeof entry.render>)(
       mail.data,
     );
-    const queued = await outbox.enqueue(
-      executor,
-      { userId: user.id, event, message: renderMail(mail.to ?? user.email, rendered) },
-      deliverer,
-    );
-    await executor
-      .insertInto('notifications')
-      .values({ user_id: user.id, event, subject: rendered.subject })
-      .execute();
-    return queued;
+    return {
+      mail: { userId: user.id, event, message: renderMail(mail.to ?? user.email, rendered) },
+      notification: { user_id: user.id, event, subject: rendered.subject },
+    };
+  }
+
+  /** Renders and writes a customer's mail and its notifications row; undefined when their Alerts switch is off. */
+  async function write<E extends NotificationEvent>(
+    executor: Kysely<DB>,
+    mail: { user: Recipient; event: E; data: NotificationData<E>; to?: string },
+    deliverer: 'writer' | 'sender',
+  ): Promise<QueuedMail | undefined> {
+    const rendered = await render(executor, mail);
+    return rendered && outbox.enqueue(executor, rendered.mail, deliverer, rendered.notification);
   }
 
   /**
@@ -165,6 +168,25 @@ export function createNotifier(deps: {
       const mail = { userId: null, event, message: renderMail(to, rendered) };
       if (options.executor) await outbox.enqueue(options.executor, mail, 'sender');
       else await writeAndDeliver({ event }, (executor) => outbox.enqueue(executor, mail, 'writer'));
+    },
+
+    /**
+     * A customer's mail (due for the sender at once) and notifications row as two statements for the caller's
+     * own statement to run as common table expressions (issue 43: a trade writes its journal, its row and its
+     * mail in one); none when their Alerts switch is off.
+     */
+    async statementsFor<E extends NotificationEvent>(
+      executor: Kysely<DB>,
+      user: Recipient,
+      event: E,
+      data: NotificationData<E>,
+    ): Promise<RawBuilder<unknown>[]> {
+      const rendered = await render(executor, { user, event, data });
+      if (!rendered) return [];
+      return [
+        outbox.enqueueStatement(rendered.mail),
+        sql`${deps.db.insertInto('notifications').values(rendered.notification)}`,
+      ];
     },
 
     /**

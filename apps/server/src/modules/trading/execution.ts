@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { AppError, TRADING_TEXTS, type TradeSide } from '@florin/contracts';
 import type { DB } from '../../db/schema.js';
 import type { Posting } from '../../ledger/index.js';
-import type { QueuedMail } from '../notifications/service.js';
 import { isOverSourceOfWealthThreshold } from '../trading-volume/service.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
 import { asAsset, money, orderRefused, symbolOf, userRef, type TradingServiceDeps } from './shared.js';
@@ -71,7 +70,8 @@ export function journalOf(input: Execution) {
   };
 }
 
-export function tradeRowOf(input: Execution, journalId: string): Omit<TradeRow, 'id' | 'created_at'> {
+/** The trades row of an execution, but for its journal's id (written with the journal, or added by the fills). */
+export function tradeRowOf(input: Execution): Omit<TradeRow, 'id' | 'created_at' | 'journal_id'> {
   return {
     user_id: input.trader.id,
     kind: input.kind,
@@ -89,7 +89,29 @@ export function tradeRowOf(input: Execution, journalId: string): Omit<TradeRow, 
     order_id: input.order?.id ?? null,
     idempotency_key: input.idempotencyKey ?? null,
     request_hash: input.requestHash ?? null,
-    journal_id: journalId,
+  };
+}
+
+/** What a trade's confirmation mail says, whichever flow made the trade. */
+export function tradeMailOf(
+  trader: Pick<Trader, 'first_name'>,
+  trade: {
+    side: TradeSide;
+    asset: string;
+    fiat: string;
+    price: string;
+    quantity: bigint | string;
+    total: bigint | string;
+  },
+) {
+  return {
+    firstName: trader.first_name,
+    side: trade.side,
+    quantity: money(trade.quantity, trade.asset),
+    asset: trade.asset,
+    price: trade.price,
+    fiat: trade.fiat,
+    total: money(trade.total, trade.fiat),
   };
 }
 
@@ -97,37 +119,42 @@ export function tradeRowOf(input: Execution, journalId: string): Omit<TradeRow, 
 export function createExecution(deps: TradingServiceDeps) {
   const { repository, ledger, notifier, userEvents, log } = deps;
 
-  /** One instant or market execution: its journal and its trades row. */
+  /**
+   * One instant or market execution: its journal, its trades row and its mail (for the outbox's sender, issue 43)
+   * written by one statement. A trade never commits without its mail, unless the customer turned trade mail off.
+   */
   async function execute(trx: Kysely<DB>, input: Execution): Promise<TradeRow & { yearVolume: bigint }> {
-    let journalId: string;
+    const journal = {
+      ...journalOf(input),
+      idempotencyKey: input.quoteId
+        ? `trade:quote:${input.quoteId}`
+        : `trade:${input.trader.id}:${input.idempotencyKey ?? ''}`,
+    };
+    const mail = await notifier.statementsFor(
+      trx,
+      input.trader,
+      'trade_executed',
+      tradeMailOf(input.trader, input),
+    );
     try {
-      ({ journalId } = await ledger.postJournal(trx, {
-        ...journalOf(input),
-        idempotencyKey: input.quoteId
-          ? `trade:quote:${input.quoteId}`
-          : `trade:${input.trader.id}:${input.idempotencyKey ?? ''}`,
-      }));
+      const { trade, yearVolume } = await ledger.postJournalWithin(journal, (call) =>
+        repository.insertTrade(trx, tradeRowOf(input), { journal: call, alsoWrite: mail }),
+      );
+      return { ...trade, yearVolume };
     } catch (error) {
       if (error instanceof AppError && error.code === 'INSUFFICIENT_FUNDS')
         throw orderRefused(TRADING_TEXTS.insufficientFunds);
       throw error;
     }
-    const { trade, yearVolume } = await repository.insertTrade(trx, tradeRowOf(input, journalId));
-    return { ...trade, yearVolume };
   }
 
-  /** After the trade's commit, with the mail its transaction wrote (queueTradeMail). */
-  async function afterTrade(
-    trader: Trader,
-    mail: QueuedMail | undefined,
-    trade: { yearVolume: bigint },
-  ): Promise<void> {
+  /** After the trade's commit; its mail is the outbox sender's (execute wrote it). */
+  async function afterTrade(trader: Trader, trade: { yearVolume: bigint }): Promise<void> {
     // First: the pages told of the trade read the user again, and should find the reset it may bring. A year
     // total the trade left under the threshold cannot bring one (issue 43: two statements fewer a trade).
     if (isOverSourceOfWealthThreshold(trade.yearVolume)) await checkSourceOfWealth([trader.id]);
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
-    await notifier.deliver(mail);
   }
 
   /** The trades have committed whatever this finds: a failure is logged, and the customer's next trade checks again. */
@@ -139,20 +166,7 @@ export function createExecution(deps: TradingServiceDeps) {
     }
   }
 
-  /** In the trade's transaction: a trade never commits without its mail (unless the customer turned trade mail off). */
-  function queueTradeMail(trx: Kysely<DB>, trader: Trader, trade: TradeRow): Promise<QueuedMail | undefined> {
-    return notifier.queue(trx, trader, 'trade_executed', {
-      firstName: trader.first_name,
-      side: trade.side,
-      quantity: money(trade.quantity, trade.asset),
-      asset: trade.asset,
-      price: trade.price,
-      fiat: trade.fiat,
-      total: money(trade.total, trade.fiat),
-    });
-  }
-
-  return { execute, afterTrade, checkSourceOfWealth, queueTradeMail };
+  return { execute, afterTrade, checkSourceOfWealth };
 }
 
 export type ExecutionFlow = ReturnType<typeof createExecution>;

@@ -1,8 +1,8 @@
 import { instantQuote } from '@florin/domain';
 import type { PriceUpdate } from '@florin/contracts';
-import { journalOf, tradeRowOf, type Execution, type ExecutionFlow } from './execution.js';
+import { journalOf, tradeMailOf, tradeRowOf, type Execution, type ExecutionFlow } from './execution.js';
 import type { OrderRow, Trader, TradeRow } from './repository.js';
-import { asAsset, Exact, money, symbolOf, type TradingServiceDeps } from './shared.js';
+import { asAsset, Exact, symbolOf, type TradingServiceDeps } from './shared.js';
 import { refusalOf, type TradingContext } from './trading-context.js';
 
 /** A filled order's trade; its customer's mail was written in the fill's transaction, for the sender. */
@@ -97,7 +97,7 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
 
       const trades = await repository.insertTrades(
         trx,
-        fills.map((fill, index) => tradeRowOf(fill, journals[index]?.journalId ?? '')),
+        fills.map((fill, index) => ({ ...tradeRowOf(fill), journal_id: journals[index]?.journalId ?? '' })),
       );
       await repository.markOrdersFilled(
         trx,
@@ -114,18 +114,7 @@ export function createFills(deps: TradingServiceDeps, context: TradingContext, e
       await notifier.queueAll(
         trx,
         'trade_executed',
-        filled.map(({ trader, trade }) => ({
-          user: trader,
-          data: {
-            firstName: trader.first_name,
-            side: trade.side,
-            quantity: money(trade.quantity, trade.asset),
-            asset: trade.asset,
-            price: trade.price,
-            fiat: trade.fiat,
-            total: money(trade.total, trade.fiat),
-          },
-        })),
+        filled.map(({ trader, trade }) => ({ user: trader, data: tradeMailOf(trader, trade) })),
       );
       return filled;
     });

@@ -29,7 +29,7 @@ export function createMarketOrders(
 ) {
   const { db, repository, market, investor, verification } = deps;
   const { requireTrader, coinFor, pricingOf, requireGbpValue } = context;
-  const { execute, afterTrade, queueTradeMail } = execution;
+  const { execute, afterTrade } = execution;
 
   return {
     async marketOrder(
@@ -105,11 +105,11 @@ export function createMarketOrders(
             idempotencyKey,
             requestHash: request.requestHash,
           });
-          return { trade, mail: await queueTradeMail(trx, locked, trade) };
+          return { trade };
         });
       });
       if (outcome.replayed) return outcome.answer;
-      await afterTrade(trader, outcome.result.mail, outcome.result.trade);
+      await afterTrade(trader, outcome.result.trade);
       return { data: toTrade(outcome.result.trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };

@@ -28,7 +28,7 @@ import { checkLimits, checkMayTrade, type TradingContext } from './trading-conte
 export function createQuotes(deps: TradingServiceDeps, context: TradingContext, execution: ExecutionFlow) {
   const { db, repository, ledger, market, quoteFacts } = deps;
   const { coinFor, pricingFrom, requireGbpValue } = context;
-  const { execute, afterTrade, queueTradeMail } = execution;
+  const { execute, afterTrade } = execution;
 
   return {
     async quote(
@@ -114,7 +114,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
     /** POST /api/v1/order: executes the quote once, at its price, while it lasts and prices are live. */
     async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
       const coins = await repository.listCoins();
-      const { trader, trade, mail } = await db.transaction().execute(async (trx) => {
+      const { trader, trade } = await db.transaction().execute(async (trx) => {
         // The quote and its customer locked together; a quote of someone else's is not found.
         const locked = await repository.lockQuoteAndTrader(trx, quoteId, userId);
         if (!locked) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
@@ -146,9 +146,9 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
           quoteId: quote.id,
         });
         // The trade's statement marked the quote executed (repository.insertTrades).
-        return { trader, trade, mail: await queueTradeMail(trx, trader, trade) };
+        return { trader, trade };
       });
-      await afterTrade(trader, mail, trade);
+      await afterTrade(trader, trade);
       return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };

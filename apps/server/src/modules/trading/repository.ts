@@ -1,6 +1,9 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder, type Selectable } from 'kysely';
 import { createCachedRead, NO_CACHE_SIGNALS, type CacheSignals } from '../../db/cached-read.js';
 import type { SqlFact } from '../../db/sql-fact.js';
+
+/** ledger_post_journal's call (the ledger's postJournalWithin), whose journal_id a trade's row takes. */
+type JournalCall = RawBuilder<{ journal_id: string; replayed: boolean }>;
 import { insertWithDrawnIds } from '../../db/drawn-ids.js';
 import type { DB, OrdersTable, TradeQuotesTable, TradesTable, RowOf } from '../../db/schema.js';
 import { addToTradingVolumes } from '../trading-volume/service.js';
@@ -66,13 +69,30 @@ const TRADE_COLUMNS = [
  * trades, and a VALUES list would send 17 parameters a trade for PostgreSQL to parse and type one by one.
  * The same statement adds them to their customers' tier volumes (issue 43): no trade without its total.
  */
-function writeTrades(executor: Kysely<DB>, values: readonly NewTrade[], ids?: readonly string[]) {
-  const arrays = TRADE_COLUMNS.map(
-    ([column, type]) => sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
+function writeTrades(
+  executor: Kysely<DB>,
+  values: readonly NewTrade[],
+  options: {
+    ids?: readonly string[];
+    journal?: JournalCall;
+    alsoWrite?: readonly RawBuilder<unknown>[];
+  } = {},
+) {
+  const { ids, journal, alsoWrite = [] } = options;
+  const arrays = TRADE_COLUMNS.map(([column, type]) =>
+    // One trade posted by the same statement (insertTrade) takes its journal's id from the call.
+    column === 'journal_id' && journal
+      ? sql`ARRAY[(SELECT journal_id FROM journal)]::bigint[]`
+      : sql`${values.map((row) => row[column])}::${sql.raw(type)}[]`,
   );
   const columns = TRADE_COLUMNS.map(([column]) => column);
+  let writer: QueryCreator<DB> = journal ? executor.with('journal', () => sql`(${journal})`) : executor;
+  // Other modules' inserts that belong to the trade (its mail and notification), in the same statement.
+  alsoWrite.forEach((statement, index) => {
+    writer = writer.with(`also_${index}`, () => sql`(${statement})`);
+  });
   return (
-    executor
+    writer
       .with('inserted', (db) => {
         const insert = db.insertInto('trades');
         // Ids drawn by the caller (the fills, decision 136): migration 0026's trigger is skipped, and an id an
@@ -114,7 +134,7 @@ async function insertTrades(executor: Kysely<DB>, values: readonly NewTrade[]): 
     const rows = await writeTrades(
       executor,
       drawn.map(({ row }) => row),
-      drawn.map(({ id }) => id),
+      { ids: drawn.map(({ id }) => id) },
     );
     for (const { year_volume: _yearVolume, ...trade } of rows) written.set(String(trade.id), trade);
     return rows.map((row) => String(row.id));
@@ -274,11 +294,16 @@ export function createTradingRepository(db: Kysely<DB>, signals: CacheSignals = 
     lockQuoteAndTrader,
 
     /** One trade, with its customer's year total (pence) after it. */
+    /**
+     * One trade, its journal posted by the same statement (`journal`: the ledger's postJournalWithin call), and
+     * `alsoWrite`, other modules' inserts that go with it (its mail).
+     */
     async insertTrade(
       executor: Kysely<DB>,
-      values: NewTrade,
+      values: Omit<NewTrade, 'journal_id'>,
+      written: { journal: JournalCall; alsoWrite: readonly RawBuilder<unknown>[] },
     ): Promise<{ trade: TradeRow; yearVolume: bigint }> {
-      const [row] = await writeTrades(executor, [values]);
+      const [row] = await writeTrades(executor, [{ ...values, journal_id: '' }], written);
       if (!row) throw new Error('trade not written');
       const { year_volume: yearVolume, ...trade } = row;
       return { trade, yearVolume: BigInt(yearVolume) };

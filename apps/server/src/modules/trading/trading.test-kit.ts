@@ -16,6 +16,7 @@ import { createInvestorRepository } from '../investor/repository.js';
 import { createInvestorService } from '../investor/service.js';
 import { createKycRepository } from '../kyc/repository.js';
 import { createVerificationGate } from '../kyc/verification.js';
+import { sendDueMail as sendDueMailOf } from '../../test/browser.js';
 import { testClock } from '../../test/clock.js';
 
 /**
@@ -139,16 +140,8 @@ export function tradingSteps(app: () => TestApp) {
     });
   }
 
-  /** The outbox's sender, as the leader's mail job runs it: a fill's mail is sent by it (decision 136). */
-  async function sendDueMail() {
-    const sender = createNotifier({
-      db: db(),
-      mailer: createDevMailbox(db()),
-      log: app().app.log,
-      clock: testClock,
-    });
-    return sender.deliverPending();
-  }
+  /** The outbox's sender, as the leader's mail job runs it: a trade's and a fill's mail are sent by it. */
+  const sendDueMail = () => sendDueMailOf(app().app, db());
 
   async function statusOf(orderId: string) {
     return (
