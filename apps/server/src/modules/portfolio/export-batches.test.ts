@@ -120,6 +120,6 @@ describe('the history export in batches', () => {
     const named = { userId: own.userId, accountIds: [...own.accountIds, ...theirs.accountIds] };
     const text = await readText(t.database.copyCsv(historyCsvQuery(named)), crlfLineEnds());
     expect(text).toBe(await readText(t.database.copyCsv(historyCsvQuery(own)), crlfLineEnds()));
-    expect(parse<string[]>(text).map((row) => row.slice(1, 4))).toEqual([['Deposit', 'GBP', '120.00']]);
+    expect(parse(text).map((row: string[]) => row.slice(1, 4))).toEqual([['Deposit', 'GBP', '120.00']]);
   });
 });
