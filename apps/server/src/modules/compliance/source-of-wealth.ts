@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { AppError, COMPLIANCE_TEXTS, type CustomerDetails } from '@florin/contracts';
+import type { SqlFact } from '../../db/sql-fact.js';
 import { SYSTEM_ACTOR, type AuditActor } from '../audit/service.js';
 import { changeAccount, userUrlOf, type ComplianceServiceDeps, type Decision } from './shared.js';
 import { toCustomerDetails } from './views.js';
@@ -33,6 +35,17 @@ export function createSourceOfWealth(deps: ComplianceServiceDeps) {
       await notifier.deliver(mail);
       return { data: toCustomerDetails(customer), message: COMPLIANCE_TEXTS.sourceOfWealthReset };
     },
+
+    /**
+     * Whether the customer may be asked by the threshold at all (answered No, not reset, not terminated: what
+     * resetSourceOfWealthOverThreshold looks for), read inside a trade's own statement so that a trade over the
+     * threshold by a customer who answered Yes sends nothing more (issue 43).
+     */
+    mayBeAskedByThresholdFact: (userId: number): SqlFact<boolean> => ({
+      select: sql<boolean>`EXISTS (SELECT 1 FROM users u JOIN kyc_answers a ON a.user_id = u.id
+        WHERE u.id = ${userId} AND u.is_sow_reset = 0 AND u.terminated_at IS NULL AND a.trades_over_threshold = 0)`,
+      read: (raw) => raw === true,
+    }),
 
     /**
      * Spec 000 section 9: a customer who said they would not trade more than £15,000 a year and now

@@ -149,10 +149,16 @@ export function createExecution(deps: TradingServiceDeps) {
   }
 
   /** After the trade's commit; its mail is the outbox sender's (execute wrote it). */
-  async function afterTrade(trader: Trader, trade: { yearVolume: bigint }): Promise<void> {
+  async function afterTrade(
+    trader: Trader,
+    trade: { yearVolume: bigint },
+    /** Read with the trade's lock when it could be (mayBeAskedByThresholdFact); unknown, the check decides. */
+    mayBeAsked = true,
+  ): Promise<void> {
     // First: the pages told of the trade read the user again, and should find the reset it may bring. A year
-    // total the trade left under the threshold cannot bring one (issue 43: two statements fewer a trade).
-    if (isOverSourceOfWealthThreshold(trade.yearVolume)) await checkSourceOfWealth([trader.id]);
+    // total the trade left under the threshold cannot bring one, nor a trade of a customer who answered Yes
+    // (issue 43: no statement after most trades).
+    if (mayBeAsked && isOverSourceOfWealthThreshold(trade.yearVolume)) await checkSourceOfWealth([trader.id]);
     userEvents.moneyMoved([trader.id]);
     userEvents.ordersChanged([trader.id]);
   }

@@ -114,11 +114,16 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
     /** POST /api/v1/order: executes the quote once, at its price, while it lasts and prices are live. */
     async executeQuote(userId: number, quoteId: string): Promise<Answer<Trade>> {
       const coins = await repository.listCoins();
-      const { trader, trade } = await db.transaction().execute(async (trx) => {
+      const { trader, trade, mayBeAsked } = await db.transaction().execute(async (trx) => {
         // The quote and its customer locked together; a quote of someone else's is not found.
-        const locked = await repository.lockQuoteAndTrader(trx, quoteId, userId);
+        const locked = await repository.lockQuoteAndTrader(
+          trx,
+          quoteId,
+          userId,
+          deps.sourceOfWealth.mayBeAskedByThresholdFact(userId),
+        );
         if (!locked) throw new AppError('NOT_FOUND', TRADING_TEXTS.quoteNotFound);
-        const { quote, trader } = locked;
+        const { quote, trader, mayBeAsked } = locked;
         if (quote.executed_at) throw new AppError('CONFLICT', TRADING_TEXTS.quoteUsed);
         if (quote.expired) throw new AppError('CONFLICT', TRADING_TEXTS.quoteExpired);
         checkMayTrade(trader, quote.side);
@@ -146,9 +151,9 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
           quoteId: quote.id,
         });
         // The trade's statement marked the quote executed (repository.insertTrades).
-        return { trader, trade };
+        return { trader, trade, mayBeAsked };
       });
-      await afterTrade(trader, trade);
+      await afterTrade(trader, trade, mayBeAsked);
       return { data: toTrade(trade), message: TRADING_TEXTS.transactionSuccessful };
     },
   };

@@ -150,12 +150,14 @@ async function lockQuoteAndTrader(
   executor: Kysely<DB>,
   id: string,
   userId: number,
-): Promise<{ quote: QuoteRow & { expired: boolean }; trader: Trader } | undefined> {
+  mayBeAskedBySourceOfWealth: SqlFact<boolean>,
+): Promise<{ quote: QuoteRow & { expired: boolean }; trader: Trader; mayBeAsked: boolean } | undefined> {
   const row = await executor
     .selectFrom('trade_quotes')
     .innerJoin('users', 'users.id', 'trade_quotes.user_id')
     .selectAll('trade_quotes')
     .select(sql<boolean>`trade_quotes.expires_at <= now()`.as('expired'))
+    .select(mayBeAskedBySourceOfWealth.select.as('may_be_asked'))
     .select([
       'users.first_name',
       'users.email',
@@ -174,9 +176,10 @@ async function lockQuoteAndTrader(
     .executeTakeFirst();
   if (!row) return undefined;
   const { first_name, email, status, block_status, is_sow_reset, terminated_at, platform, ...rest } = row;
-  const { custom_fee_percent, login_notifications, loginout_notifications, ...quote } = rest;
+  const { custom_fee_percent, login_notifications, loginout_notifications, may_be_asked, ...quote } = rest;
   return {
     quote,
+    mayBeAsked: mayBeAskedBySourceOfWealth.read(may_be_asked),
     trader: {
       id: userId,
       first_name,

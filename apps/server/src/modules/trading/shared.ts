@@ -61,7 +61,11 @@ export type TradingServiceDeps = {
    * After trades commit (compliance): a customer who answered No to the £15,000 source-of-wealth
    * question and has now traded more than that this year is asked for their source of wealth.
    */
-  sourceOfWealth: { resetSourceOfWealthOverThreshold(userIds: readonly number[]): Promise<void> };
+  sourceOfWealth: {
+    resetSourceOfWealthOverThreshold(userIds: readonly number[]): Promise<void>;
+    /** Read with the customer's lock, so a trade of someone the threshold cannot ask sends no check. */
+    mayBeAskedByThresholdFact(userId: number): SqlFact<boolean>;
+  };
   /** Orders one fill transaction takes (FILL_BATCH); tests make it small to see a pass read several times. */
   fillBatch?: number;
 };

@@ -135,7 +135,10 @@ export function tradingSteps(app: () => TestApp) {
       },
       investor,
       verification,
-      sourceOfWealth: { resetSourceOfWealthOverThreshold: () => Promise.resolve() },
+      sourceOfWealth: {
+        resetSourceOfWealthOverThreshold: () => Promise.resolve(),
+        mayBeAskedByThresholdFact: () => ({ select: sql<boolean>`false`, read: () => false }),
+      },
       ...overrides,
     });
   }
