@@ -9,79 +9,49 @@
  * (`scriptValues`): the quote's amounts, the mail's texts, the notices. `\gset` carries what a statement
  * returns (the quote id, the journal id, the mail's id) into the statements after it.
  */
-import { label, type Statement } from './capture.js';
+import type { Statement } from './capture.js';
 
 type ScriptStatement = { sql: string; gset?: string };
 
 const USER_COLUMNS = `"id", "first_name", "email", "status", "block_status", "is_sow_reset", "terminated_at", "platform", "custom_fee_percent", "login_notifications", "loginout_notifications"`;
 
-/** POST /api/v1/quotes: the customer, verification, investor status, tier volume, promo and balance, then the quote. */
+/** The facts a quote decides on, each its module's subquery (decision 134), selected with the customer. */
+const FACTS = [
+  `(SELECT json_build_object('accountType', u.account_type, 'hasDetails', u.details_submitted_at IS NOT NULL, 'hasAnswers', EXISTS (SELECT 1 FROM kyc_answers a WHERE a.user_id = u.id), 'hasCompany', EXISTS (SELECT 1 FROM companies c WHERE c.user_id = u.id), 'handedIn', u.verification_completed_at IS NOT NULL, 'terminated_at', u.terminated_at, 'documents', coalesce((SELECT json_agg(json_build_object('id', d.id::text, 'key', d.key, 'status', d.status, 'director_id', d.director_id) ORDER BY d.seq) FROM kyc_documents d WHERE d.user_id = u.id AND d.status <> 'superseded'), '[]'), 'directors', coalesce((SELECT json_agg(json_build_object('id', cd.id, 'status', cd.status) ORDER BY cd.seq) FROM company_directors cd JOIN companies c ON c.id = cd.company_id WHERE c.user_id = u.id AND cd.deleted_at IS NULL), '[]')) FROM users u WHERE u.id = :user_id) as "fact_0"`,
+  `EXISTS (SELECT 1 FROM investor_profiles WHERE user_id = :user_id AND completed_at IS NOT NULL) as "fact_1"`,
+  `coalesce((SELECT gbp_value FROM trading_volumes WHERE user_id = :user_id AND year = extract(year FROM now())::integer), 0)::text as "fact_2"`,
+  `(SELECT max(discount_percent)::text FROM promo_redemptions WHERE user_id = :user_id AND ends_at > now()) as "fact_3"`,
+  `(SELECT json_build_object('posted', (posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0))::text, 'held', held::text) FROM accounts WHERE asset = :fiat AND kind = 'available' AND owner_user_id = :user_id AND reference = '') as "fact_4"`,
+];
+
+/** POST /api/v1/quotes: the customer with every fact in one read, then the quote. */
 const QUOTE: ScriptStatement[] = [
-  { sql: `select ${USER_COLUMNS} from "users" where "id" = :user_id` },
-  {
-    sql: `select "id", "first_name", "last_name", "email", "status", "block_status", "account_type", "platform", "country", "address", "city", "zip", "phone", to_char("birthdate", 'YYYY-MM-DD') as "birthdate", "nationality", "tax_residence", "tax_id", "details_submitted_at", "is_sow_reset", "ico_confirmed", "account_tiers_class", "verification_completed_at", "terminated_at" from "users" where "id" in (:user_id)`,
-  },
-  { sql: `select * from "kyc_answers" where "user_id" in (:user_id)` },
-  { sql: `select * from "companies" where "user_id" in (:user_id)` },
-  {
-    sql: `select * from "kyc_documents" where "user_id" in (:user_id) and "status" <> :superseded order by "seq"`,
-  },
-  { sql: `select "completed_at" from "investor_profiles" where "user_id" = :user_id` },
-  {
-    sql: `select "gbp_value" from "trading_volumes" where "year" = extract(year FROM now())::integer and "user_id" = :user_id`,
-  },
-  {
-    sql: `select "discount_percent" from "promo_redemptions" where "user_id" = :user_id and "ends_at" > now()`,
-  },
-  {
-    sql: `select "posted", "held", posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0) as "balance" from "accounts" where "asset" = :fiat and "kind" = 'available' and "owner_user_id" = :user_id and "reference" = ''`,
-  },
+  { sql: `select ${USER_COLUMNS}, ${FACTS.join(', ')} from "users" where "id" = :user_id` },
   {
     sql: `insert into "trade_quotes" ("id", "user_id", "side", "asset", "fiat", "price", "quantity", "notional", "fee", "total", "fee_percent", "expires_at") values (:qid, :user_id, :side, :asset, :fiat, :price, :quantity, :notional, :fee, :total, :fee_percent, now() + interval '35 seconds') returning *`,
     gset: 'q_',
   },
 ];
 
-/** POST /api/v1/order: the quote and customer locked, the ledger's journal, the trade (using the quote up), mail and notification rows. */
+/**
+ * POST /api/v1/order: the quote and customer locked; then one statement: the ledger's journal (a buy: the
+ * customer pays the total, the house inventory sells the coin, the fee is revenue), the mail for the sender and
+ * the notification, the trade taking the journal's id, the tier volume, the quote used up. (pgbench reads
+ * `:name` even inside a literal, hence 'trade:' || 'quote:'.)
+ */
 const ORDER: ScriptStatement[] = [
   { sql: 'begin' },
   {
-    sql: `select "trade_quotes".*, trade_quotes.expires_at <= now() as "expired", "users"."first_name", "users"."email", "users"."status", "users"."block_status", "users"."is_sow_reset", "users"."terminated_at", "users"."platform", "users"."custom_fee_percent", "users"."login_notifications", "users"."loginout_notifications" from "trade_quotes" inner join "users" on "users"."id" = "trade_quotes"."user_id" where "trade_quotes"."id" = :q_id and "users"."id" = :user_id for update`,
+    sql: `select "trade_quotes".*, trade_quotes.expires_at <= now() as "expired", EXISTS (SELECT 1 FROM users u JOIN kyc_answers a ON a.user_id = u.id WHERE u.id = :user_id AND u.is_sow_reset = 0 AND u.terminated_at IS NULL AND a.trades_over_threshold = 0) as "may_be_asked", "users"."first_name", "users"."email", "users"."status", "users"."block_status", "users"."is_sow_reset", "users"."terminated_at", "users"."platform", "users"."custom_fee_percent", "users"."login_notifications", "users"."loginout_notifications" from "trade_quotes" inner join "users" on "users"."id" = "trade_quotes"."user_id" where "trade_quotes"."id" = :q_id and "users"."id" = :user_id for update`,
   },
   {
-    // A buy: the customer pays the total, the house inventory sells the coin, the fee is revenue. (pgbench
-    // reads `:name` even inside a literal, hence 'trade:' || 'quote:'.)
-    sql: `SELECT journal_id, replayed FROM ledger_post_journal('trade:' || 'quote:' || :q_id::text, :request_hash, 'trade', 'quote:' || :q_id::text, NULL::bigint, :metadata::jsonb, ARRAY[:fiat, :fiat, :asset, :asset, :fiat]::text[], ARRAY['available', 'inventory', 'inventory', 'available', 'fee_revenue']::text[], ARRAY[:user_id, NULL, NULL, :user_id, NULL]::integer[], ARRAY['', '', '', '', '']::text[], ARRAY[:minus_total, :notional, :minus_quantity, :quantity, :fee]::numeric[], NULL::bigint, NULL::numeric)`,
-    gset: 'j_',
-  },
-  {
-    sql: `with "inserted" as (insert into "trades" ("user_id", "kind", "side", "asset", "fiat", "price", "quantity", "notional", "fee", "total", "fee_percent", "gbp_value", "quote_id", "order_id", "idempotency_key", "request_hash", "journal_id") SELECT * FROM unnest(ARRAY[:user_id]::integer[], ARRAY['instant']::text[], ARRAY[:side]::text[], ARRAY[:asset]::text[], ARRAY[:fiat]::text[], ARRAY[:price]::text[], ARRAY[:quantity]::numeric[], ARRAY[:notional]::numeric[], ARRAY[:fee]::numeric[], ARRAY[:total]::numeric[], ARRAY[:fee_percent]::text[], ARRAY[:gbp_value]::numeric[], ARRAY[:q_id]::text[], ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[NULL]::text[], ARRAY[:j_journal_id]::bigint[]) returning *), "volumes" as (INSERT INTO trading_volumes (user_id, year, gbp_value) SELECT user_id, extract(year FROM created_at)::integer, sum(gbp_value) FROM "inserted" GROUP BY 1, 2 ORDER BY 1, 2 ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value RETURNING user_id, gbp_value), "used" as (update "trade_quotes" set "executed_at" = now() where "id" in (select "inserted"."quote_id" from "inserted")) select "inserted".*, (SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id) as "year_volume" from "inserted"`,
-  },
-  {
-    sql: `insert into "mail_outbox" ("user_id", "event", "to_address", "subject", "text_body", "html_body", "reply_to", "next_attempt_at") values (:user_id, :mail_event, :mail_to, :mail_subject, :mail_text, :mail_html, NULL, now() + interval '5 minutes') returning "id", "next_attempt_at"`,
-    gset: 'm_',
-  },
-  {
-    sql: `insert into "notifications" ("user_id", "event", "subject") values (:user_id, :mail_event, :notice_subject)`,
+    sql: `with "journal" as (SELECT journal_id, replayed FROM ledger_post_journal('trade:' || 'quote:' || :q_id::text, :request_hash, 'trade', 'quote:' || :q_id::text, NULL::bigint, :metadata::jsonb, ARRAY[:fiat, :fiat, :asset, :asset, :fiat]::text[], ARRAY['available', 'inventory', 'inventory', 'available', 'fee_revenue']::text[], ARRAY[:user_id, NULL, NULL, :user_id, NULL]::integer[], ARRAY['', '', '', '', '']::text[], ARRAY[:minus_total, :notional, :minus_quantity, :quantity, :fee]::numeric[], NULL::bigint, NULL::numeric)), "also_0" as (insert into "mail_outbox" ("user_id", "event", "to_address", "subject", "text_body", "html_body", "reply_to", "next_attempt_at") values (:user_id, :mail_event, :mail_to, :mail_subject, :mail_text, :mail_html, NULL, now())), "also_1" as (insert into "notifications" ("user_id", "event", "subject") values (:user_id, :mail_event, :notice_subject)), "inserted" as (insert into "trades" ("user_id", "kind", "side", "asset", "fiat", "price", "quantity", "notional", "fee", "total", "fee_percent", "gbp_value", "quote_id", "order_id", "idempotency_key", "request_hash", "journal_id") SELECT * FROM unnest(ARRAY[:user_id]::integer[], ARRAY['instant']::text[], ARRAY[:side]::text[], ARRAY[:asset]::text[], ARRAY[:fiat]::text[], ARRAY[:price]::text[], ARRAY[:quantity]::numeric[], ARRAY[:notional]::numeric[], ARRAY[:fee]::numeric[], ARRAY[:total]::numeric[], ARRAY[:fee_percent]::text[], ARRAY[:gbp_value]::numeric[], ARRAY[:q_id]::text[], ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[NULL]::text[], ARRAY[(SELECT journal_id FROM journal)]::bigint[]) returning *), "volumes" as (INSERT INTO trading_volumes (user_id, year, gbp_value) SELECT user_id, extract(year FROM created_at)::integer, sum(gbp_value) FROM "inserted" GROUP BY 1, 2 ORDER BY 1, 2 ON CONFLICT (user_id, year) DO UPDATE SET gbp_value = trading_volumes.gbp_value + excluded.gbp_value RETURNING user_id, gbp_value), "used" as (update "trade_quotes" set "executed_at" = now() where "id" in (select "inserted"."quote_id" from "inserted")) select "inserted".*, (SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id) as "year_volume" from "inserted"`,
   },
   { sql: 'commit' },
 ];
 
-/** After the commit: the customer's websocket told twice, then the trade mail delivered (claimed, sent, marked sent). */
-const AFTER: ScriptStatement[] = [
-  { sql: `SELECT pg_notify(:channel, :notice_balances)` },
-  { sql: `SELECT pg_notify(:channel, :notice_orders)` },
-  {
-    sql: `update "mail_outbox" set "next_attempt_at" = now() + interval '5 minutes' where "id" = :m_id and "status" = 'pending' and "next_attempt_at" = :m_next_attempt_at returning *`,
-    gset: 'c_',
-  },
-  {
-    sql: `insert into "dev_mailbox" ("to", "subject", "text", "html", "reply_to") values (:mail_to, :mail_subject, :mail_text, :mail_html, NULL)`,
-  },
-  {
-    sql: `update "mail_outbox" set "status" = 'sent', "sent_at" = now(), "attempts" = "attempts" + 1, "last_error" = NULL, "text_body" = '', "html_body" = '' where ("id" = :m_id and "status" = 'pending' and "next_attempt_at" = :c_next_attempt_at)`,
-  },
-];
+/** After the commit: the customer's pages told, both events in one NOTIFY. The mail is the sender job's. */
+const AFTER: ScriptStatement[] = [{ sql: `SELECT pg_notify(:channel, :notice)` }];
 
 const STATEMENTS = [...QUOTE, ...ORDER, ...AFTER];
 
@@ -102,16 +72,24 @@ export function executionScript(userIds: readonly number[]): string {
   ].join('\n');
 }
 
-/** The columns of an `insert into "table" ("a", "b", …) values ($1, $2, …)` the app sent, by name. */
+/**
+ * The columns of an `insert into "table" ("a", "b", …) values ($n, $m, …)` the app sent, by name, on its own or
+ * inside a statement of several (the trade's mail is a common table expression of the trade's statement).
+ */
 function insertedValues(statements: Statement[], table: string): Record<string, string | null> {
-  const statement = statements.find((item) => label(item.text) === `insert ${table}`);
-  const columns = statement && /\(([^)]*)\)\s*values/i.exec(statement.text)?.[1];
-  if (!statement || !columns)
-    throw new Error(
-      `the app's execution sent no \`insert into ${table} (…) values\`: update bench/trading/execution-script.ts`,
+  const pattern = new RegExp(`insert into "${table}" \\(([^)]*)\\) values \\(([^)]*)\\)`, 'i');
+  for (const statement of statements) {
+    const found = pattern.exec(statement.text);
+    if (!found?.[1] || !found[2]) continue;
+    const names = found[1].split(',').map((name) => name.trim().replace(/"/g, ''));
+    const params = found[2].split(',').map((param) => Number(/\$(\d+)/.exec(param)?.[1] ?? 0));
+    return Object.fromEntries(
+      names.map((name, index) => [name, statement.values[(params[index] ?? 0) - 1] ?? null]),
     );
-  const names = columns.split(',').map((name) => name.trim().replace(/"/g, ''));
-  return Object.fromEntries(names.map((name, index) => [name, statement.values[index] ?? null]));
+  }
+  throw new Error(
+    `the app's execution sent no \`insert into ${table} (…) values\`: update bench/trading/execution-script.ts`,
+  );
 }
 
 /**
@@ -153,7 +131,6 @@ export function scriptValues(statements: Statement[]): Record<string, string> {
     mail_html: text(mail.html_body, 'mail html'),
     notice_subject: text(notice.subject, 'notification subject'),
     channel: text(notifies[0]?.[0], 'pg_notify channel'),
-    notice_balances: text(notifies[0]?.[1], 'first pg_notify payload'),
-    notice_orders: text(notifies[1]?.[1] ?? notifies[0]?.[1], 'second pg_notify payload'),
+    notice: text(notifies[0]?.[1], 'pg_notify payload'),
   };
 }

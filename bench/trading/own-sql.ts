@@ -42,7 +42,15 @@ export async function resetStatementStats(db: Kysely<DB>): Promise<void> {
   await sql`SELECT pg_stat_statements_reset()`.execute(db);
 }
 
-export type ExecutedStatements = { total: number; top: [query: string, calls: number][] };
+/** `total`: the executions' own; `mailSending`: the outbox sender's (a job, as the leader runs it), apart. */
+export type ExecutedStatements = {
+  total: number;
+  mailSending: number;
+  top: [query: string, calls: number][];
+};
+
+/** The outbox sender's statements: its claims and marks on mail_outbox, and the dev mailbox's insert. */
+const isMailSending = (query: string) => /^(update "mail_outbox"|insert into "dev_mailbox")/i.test(query);
 
 /**
  * Statements executed on `database` since the last reset (top level: a function's own statements are not
@@ -55,7 +63,12 @@ export async function statementCalls(db: Kysely<DB>, database: string): Promise<
     WHERE d.datname = ${database}
     GROUP BY 1 ORDER BY sum(s.calls) DESC`.execute(db);
   const rows = result.rows.map((row): [string, number] => [row.query.trim(), Number(row.calls)]);
-  return { total: rows.reduce((sum, [, calls]) => sum + calls, 0), top: rows.slice(0, 30) };
+  const sum = (list: [string, number][]) => list.reduce((total, [, calls]) => total + calls, 0);
+  return {
+    total: sum(rows.filter(([query]) => !isMailSending(query))),
+    mailSending: sum(rows.filter(([query]) => isMailSending(query))),
+    top: rows.slice(0, 30),
+  };
 }
 
 export type OwnSqlRun = PgbenchResult & { statements: ExecutedStatements };

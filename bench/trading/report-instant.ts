@@ -47,6 +47,8 @@ export function floorsAt(input: InstantInput, clients: number) {
     httpOverOwnSql: own.perSecond > 0 ? run.perSecond / own.perSecond : Number.NaN,
     ownSqlOverTpcb: own.perSecond / tpcb.perSecond,
     statements,
+    mailSending:
+      run.executedStatements === null ? Number.NaN : run.executedStatements.mailSending / attemptsOf(run),
     ownStatements: own.statements.total / Math.max(1, own.journals),
     appMs,
     postgresMs,
@@ -73,6 +75,7 @@ export function instantGoals(input: InstantInput): string {
 - **The execution's own SQL ÷ pgbench tpcb-like: ${each((f) => `${f.ownSqlOverTpcb.toFixed(2)} at ${f.clients} clients (${f.own.perSecond.toFixed(0)} ÷ ${f.tpcb.perSecond.toFixed(0)})`)}** —
   goal ≥ ${GOALS.ownSqlOverTpcb}: **${met(sqlMet)}**.
 - **Statements per execution (pg_stat_statements): ${each((f) => `${f.statements.toFixed(1)} at ${f.clients} clients`)}** — goal ≤ ${GOALS.statements}: **${met(statementsMet)}**.
+  Apart, the outbox sender's (the leader's mail job, sending each trade's mail into the dev mailbox): ${each((f) => `${f.mailSending.toFixed(1)} at ${f.clients} clients`)}.
 - **CPU per execution, app + PostgreSQL (/proc): ${each((f) => `${f.cpuMs.toFixed(1)} ms at ${f.clients} clients (${f.appMs.toFixed(1)} + ${f.postgresMs.toFixed(1)})`)}** — goal ≤ ${GOALS.cpuMs} ms: **${met(cpuMet)}**.`;
 }
 
@@ -247,10 +250,11 @@ over the wall time until the last in-flight one finished; latency is per executi
 At each client count, in this order and seconds apart: the HTTP executions; pgbench running the execution's own SQL
 (\`pgbench -n -M ${OWN_SQL_PROTOCOL} -f\`, the script of bench/trading/execution-script.ts on the app's database,
 ${OWN_SQL_PROTOCOL === 'prepared' ? 'each statement prepared once per connection as the app names its statements' : 'each statement parsed, bound and executed unnamed'}, with the app's own values, each client its own
-customer made and funded as the HTTP clients' are, \`\\gset\` carrying the quote, journal and mail ids on); pgbench's
+customer made and funded as the HTTP clients' are, \`\\gset\` carrying the quote's id on); pgbench's
 built-in tpcb-like (its own database, \`pgbench -i -s ${PGBENCH_SCALE}\`). ${PGBENCH_THREADS} pgbench threads, ${Math.round(SECONDS)} s each.
 Statements per execution are PostgreSQL's own count (\`pg_stat_statements\`, reset before each run: every top-level
-statement on the app's database, the ticks and the roll-up too, a few a second; BEGIN and COMMIT are counted when
+statement on the app's database, the ticks and the roll-up too, a few a second, but the outbox sender's, counted
+apart; BEGIN and COMMIT are counted when
 sent as the app sends them, without parameters, but not when pgbench sends them in the extended protocol, hence the
 script's two fewer).
 

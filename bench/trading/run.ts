@@ -76,7 +76,12 @@ try {
       poolSize: 1,
     });
     try {
-      fills.push(await crossOrders(pgServer, probesOn(monitor, postgresCpu)));
+      fills.push(
+        await crossOrders(pgServer, probesOn(monitor, postgresCpu), {
+          url: postgres.url('florin_bench'),
+          db: monitor.db,
+        }),
+      );
       foreignKeys = { ...(await foreignKeysOfAFill(monitor.db)), microseconds: foreignKeyMicroseconds };
     } finally {
       await monitor.close();

@@ -53,6 +53,8 @@ import {
 import { label, type CaptureMessage, type CapturedMessage, type Statement } from './capture.js';
 import { seedTrades, timeVolumeReads } from './seed-trades.js';
 import { systemClock } from '../../apps/server/src/clock.js';
+import { MAIL_OUTBOX_INTERVAL_MS } from '../../apps/server/src/modules/notifications/outbox.js';
+import { createNotifier } from '../../apps/server/src/modules/notifications/service.js';
 
 // Every statement the app sends to PostgreSQL passes pg's Client#query (Kysely's dialect calls it):
 // counted and timed here while the benchmark asks, to say how many round trips an execution or a fill
@@ -109,7 +111,7 @@ if ((engine !== 'postgres' && engine !== 'pglite') || !target)
   throw new Error('usage: server.ts postgres DATABASE_URL | pglite DATA_DIR');
 
 // main.ts's cadences: a tick a second (the market's staleness watch needs one within 10 s), the
-// house roll-up every 5 s.
+// house roll-up every 5 s, and the mail sender's (MAIL_OUTBOX_INTERVAL_MS).
 const TICK_MS = 1000;
 const ROLLUP_MS = 5000;
 // Polls every 10 ms for the first 2 s (the goal is 1 s), then every 100 ms so they cost PostgreSQL little;
@@ -181,6 +183,12 @@ let rolling: Promise<unknown> = Promise.resolve();
 const ticker = setInterval(() => {
   driving = market.drive(SYMBOL, mid).catch((error: unknown) => console.error('tick failed', error));
 }, TICK_MS);
+// The leader's mail job: trades and fills leave their mail to the outbox's sender (decisions 134 and 136).
+const mailSender = createNotifier({ db: database.db, mailer: createDevMailbox(database.db), log: app.log });
+let mailing: Promise<unknown> = Promise.resolve();
+const mailJob = setInterval(() => {
+  mailing = mailSender.deliverPending().catch((error: unknown) => console.error('mail not sent', error));
+}, MAIL_OUTBOX_INTERVAL_MS);
 const rollup = setInterval(() => {
   rolling = rollUpHouseBalances(database.db).catch((error: unknown) =>
     console.error('house roll-up failed', error),
@@ -364,7 +372,8 @@ process.on('message', (message: ParentMessage | CaptureMessage) => {
     } else {
       clearInterval(ticker);
       clearInterval(rollup);
-      await Promise.all([driving, rolling]);
+      clearInterval(mailJob);
+      await Promise.all([driving, rolling, mailing]);
       // The app's own close lets the fill sweep in flight commit.
       await app.close();
       if (own !== database) await own.close();
