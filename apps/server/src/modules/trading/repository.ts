@@ -116,11 +116,13 @@ function writeTrades(
       )
       .selectFrom('inserted')
       .selectAll('inserted')
-      // The customer's year total after these trades: below the source-of-wealth threshold, nothing to check.
+      // The customer's year total after an order's trade: below the source-of-wealth threshold, nothing to check.
+      // Not for a set of fills (they do not read it): the CTE has no index, so each row would scan it whole.
       .select(
-        sql<string>`(SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id)`.as(
-          'year_volume',
-        ),
+        (journal
+          ? sql<string>`(SELECT max(volumes.gbp_value)::text FROM volumes WHERE volumes.user_id = inserted.user_id)`
+          : sql<string>`NULL::text`
+        ).as('year_volume'),
       )
       .execute()
   );
