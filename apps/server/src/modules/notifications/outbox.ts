@@ -3,7 +3,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { MailMessage, Mailer } from '../../adapters/mail/mailer.js';
 import type { Clock } from '../../clock.js';
 import type { DB } from '../../db/schema.js';
-import { createOutboxRepository, type OutboxRow } from './outbox-repository.js';
+import { createOutboxRepository, type NewOutboxMail, type OutboxRow } from './outbox-repository.js';
 
 /** How often the leading instance looks for mail that is due (jobs/index.ts). */
 export const MAIL_OUTBOX_INTERVAL_MS = 5_000;
@@ -30,6 +30,24 @@ const LONGEST_WAIT_MS = 3_600_000;
 /** The wait after the `attempts`-th failed attempt: 30 s, doubling, at most an hour. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
+}
+
+/** A mail as its outbox row, first tried at `nextAttemptAt`. */
+function rowOf(
+  mail: { userId: number | null; event: string; message: MailMessage },
+  nextAttemptAt: Date,
+): NewOutboxMail {
+  const { message } = mail;
+  return {
+    user_id: mail.userId,
+    event: mail.event,
+    to_address: message.to,
+    subject: message.subject,
+    text_body: message.text,
+    html_body: message.html,
+    reply_to: message.replyTo ?? null,
+    next_attempt_at: nextAttemptAt,
+  };
 }
 
 /** A mail written to the outbox and held by its writer, who delivers it after the commit (deliver). */
@@ -94,21 +112,7 @@ export function createMailOutbox(deps: {
       notification?: { user_id: number; event: string; subject: string },
     ): Promise<QueuedMail> {
       const heldUntil = deliverer === 'writer' ? later(MAIL_CLAIM_MS) : now();
-      const { message } = mail;
-      const id = await repository.insert(
-        executor,
-        {
-          user_id: mail.userId,
-          event: mail.event,
-          to_address: message.to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html,
-          reply_to: message.replyTo ?? null,
-          next_attempt_at: heldUntil,
-        },
-        notification,
-      );
+      const id = await repository.insert(executor, rowOf(mail, heldUntil), notification);
       return { id, heldUntil };
     },
 
@@ -118,17 +122,7 @@ export function createMailOutbox(deps: {
       event: string;
       message: MailMessage;
     }): RawBuilder<unknown> {
-      const { message } = mail;
-      return repository.insertStatement({
-        user_id: mail.userId,
-        event: mail.event,
-        to_address: message.to,
-        subject: message.subject,
-        text_body: message.text,
-        html_body: message.html,
-        reply_to: message.replyTo ?? null,
-        next_attempt_at: now(),
-      });
+      return repository.insertStatement(rowOf(mail, now()));
     },
 
     /** Many mails in one statement with `executor`, due at once: the sender (deliverPending) sends them. */
@@ -139,16 +133,7 @@ export function createMailOutbox(deps: {
       const due = now();
       await repository.insertAll(
         executor,
-        mails.map(({ userId, event, message }) => ({
-          user_id: userId,
-          event,
-          to_address: message.to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html,
-          reply_to: message.replyTo ?? null,
-          next_attempt_at: due,
-        })),
+        mails.map((mail) => rowOf(mail, due)),
       );
     },
 

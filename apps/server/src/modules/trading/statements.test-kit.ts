@@ -13,8 +13,7 @@ type Query = (this: unknown, ...args: unknown[]) => unknown;
 
 /**
  * Every statement the app sends passes pg's Client#query (PostgreSQL) or PGlite's query (the dialects call
- * them): while `work` runs, each is labelled and listed, as bench/trading/server.ts counts them (the same
- * labels as instant-statements.test.ts).
+ * them): while `work` runs, each is labelled and listed, as bench/trading/server.ts counts them.
  */
 export async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
