@@ -3,6 +3,10 @@
  * statements counted, the ledger checked.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
+import { startPostgres, type PostgresServer } from '../../apps/server/src/test/postgres-server.js';
+import { loadAverages, log } from '../support.js';
 import type { CaptureMessage, CapturedMessage, Statement } from './capture.js';
 import type { ChildMessage, ParentMessage } from './protocol.js';
 import { CPU_PROFILE_DIR } from './settings.js';
@@ -97,4 +101,27 @@ export async function capturingStatements(
     throw error;
   }
   return exchange(false);
+}
+
+/**
+ * A throw-away PostgreSQL server with the app on its `florin_bench` database, for a runner that measures one
+ * thing on its own (fills-run.ts, tier-volume-run.ts, prepared-cpu.ts); everything stops after `work`.
+ */
+export async function onBenchApp<T>(
+  work: (context: { postgres: PostgresServer; admin: Database; server: Server }) => Promise<T>,
+): Promise<T> {
+  log(`load average before: ${loadAverages()}`);
+  const postgres = await startPostgres();
+  const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });
+  let server: Server | undefined;
+  try {
+    await sql`CREATE DATABASE florin_bench`.execute(admin.db);
+    server = await startServer('postgres', postgres.url('florin_bench'));
+    log(`Florin app (buildApp, PostgreSQL) listening on ${server.url}, pid ${server.pid}`);
+    return await work({ postgres, admin, server });
+  } finally {
+    if (server) await stopServer(server);
+    await admin.close();
+    await postgres.stop();
+  }
 }

@@ -7,24 +7,15 @@
  *   npx tsx bench/trading/fills-run.ts   BENCH_TRADING_ORDERS (10,000), BENCH_TRADING_ORDER_CUSTOMERS (1,000)
  */
 import os from 'node:os';
-import { sql } from 'kysely';
 import { openDatabase } from '../../apps/server/src/db/index.js';
-import { startPostgres } from '../../apps/server/src/test/postgres-server.js';
 import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
-import { loadAverages, log, writeResult } from '../support.js';
-import { ask, startServer, stopServer, type Server } from './app-process.js';
+import { log, writeResult } from '../support.js';
+import { ask, onBenchApp } from './app-process.js';
 import { crossOrders, probesOn } from './fills.js';
 import { fillsMet, fillsSection } from './report-fills.js';
 
-log(`load average before: ${loadAverages()}`);
-const postgres = await startPostgres();
-const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });
-let server: Server | undefined;
-try {
-  await sql`CREATE DATABASE florin_bench`.execute(admin.db);
+await onBenchApp(async ({ postgres, admin, server }) => {
   const postmaster = await findPostmaster(admin.db);
-  server = await startServer('postgres', postgres.url('florin_bench'));
-  log(`Florin app (buildApp, PostgreSQL) listening on ${server.url}, pid ${server.pid}`);
   const monitor = await openDatabase({ engine: 'postgres', url: postgres.url('florin_bench'), poolSize: 1 });
   let fills;
   try {
@@ -55,8 +46,4 @@ try {
   log(
     `wrote ${await writeResult('trading-fills.md', `# Limit fills against their floor (issue 43)\n\n${section}`)}`,
   );
-} finally {
-  if (server) await stopServer(server);
-  await admin.close();
-  await postgres.stop();
-}
+});

@@ -8,13 +8,10 @@
  *                                           BENCH_PREPARED_CLIENTS (4)
  */
 import http from 'node:http';
-import { sql } from 'kysely';
-import { openDatabase } from '../../apps/server/src/db/index.js';
-import { startPostgres } from '../../apps/server/src/test/postgres-server.js';
 import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
 import { processCpu } from '../ledger/workloads.js';
 import { loadAverages, log, positiveNumber } from '../support.js';
-import { ask, startServer, stopServer, type Server } from './app-process.js';
+import { ask, onBenchApp, type Server } from './app-process.js';
 import { executeInstant } from './instant-client.js';
 import type { Customer } from './protocol.js';
 
@@ -56,13 +53,7 @@ async function round(server: Server, customers: Customer[], postmaster: number):
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-log(`load average before: ${loadAverages()}`);
-const postgres = await startPostgres();
-const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });
-let server: Server | undefined;
-try {
-  await sql`CREATE DATABASE florin_bench`.execute(admin.db);
-  server = await startServer('postgres', postgres.url('florin_bench'));
+await onBenchApp(async ({ admin, server }) => {
   const postmaster = await findPostmaster(admin.db);
   const { customers } = await ask(
     server,
@@ -88,8 +79,4 @@ try {
   );
   const check = await ask(server, { type: 'check' }, 'checked');
   log(`checkLedger ${check.ok ? 'passed' : `FAILED\n${check.violations}`}`);
-} finally {
-  if (server) await stopServer(server);
-  await admin.close();
-  await postgres.stop();
-}
+});

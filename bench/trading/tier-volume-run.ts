@@ -7,11 +7,8 @@
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import { sql } from 'kysely';
-import { openDatabase } from '../../apps/server/src/db/index.js';
-import { startPostgres } from '../../apps/server/src/test/postgres-server.js';
-import { loadAverages, log, resultsPath, writeResult } from '../support.js';
-import { ask, startServer, stopServer, type Server } from './app-process.js';
+import { log, resultsPath, writeResult } from '../support.js';
+import { ask, onBenchApp } from './app-process.js';
 import { measureTierVolume, renderTierVolumeSection } from './tier-volume.js';
 
 const SECTION = "## A quote against the year's trades";
@@ -28,14 +25,7 @@ export function withTierVolumeSection(report: string, section: string): string {
   return `${report.slice(0, ledger + 1)}${section}${report.slice(ledger)}`;
 }
 
-log(`load average before: ${loadAverages()}`);
-const postgres = await startPostgres();
-const admin = await openDatabase({ engine: 'postgres', url: postgres.url('postgres'), poolSize: 1 });
-let server: Server | undefined;
-try {
-  await sql`CREATE DATABASE florin_bench`.execute(admin.db);
-  server = await startServer('postgres', postgres.url('florin_bench'));
-  log(`Florin app (buildApp, PostgreSQL) listening on ${server.url}, pid ${server.pid}`);
+await onBenchApp(async ({ server }) => {
   const run = await measureTierVolume(server);
   const check = await ask(server, { type: 'check' }, 'checked');
   log(`checkLedger ${check.ok ? 'passed' : `FAILED\n${check.violations}`} in ${check.seconds.toFixed(1)} s`);
@@ -50,8 +40,4 @@ try {
   console.log(section);
   const report = await fs.readFile(resultsPath('trading.md'), 'utf8');
   log(`wrote ${await writeResult('trading.md', withTierVolumeSection(report, section))}`);
-} finally {
-  if (server) await stopServer(server);
-  await admin.close();
-  await postgres.stop();
-}
+});
