@@ -40,6 +40,31 @@ describe('a mail written with its change', () => {
     await t.close();
   });
 
+  it('sends a big set of due mail in one run, not a hundred a run', async () => {
+    const customer = await readyCustomer(t, 0n);
+    const recipient = { ...customer, login_notifications: true, loginout_notifications: true };
+    const sender = freshSender(t, createDevMailbox(t.database.db));
+    await sender.deliverPending();
+    // As a big tick's fills write theirs: one set of outbox rows, due for the sender at once.
+    const fill = {
+      firstName: 'Sam',
+      side: 'buy' as const,
+      quantity: '0.01000000',
+      asset: 'BTC',
+      price: '15000.00',
+      fiat: 'GBP',
+      total: '151.50',
+    };
+    await t.database.db.transaction().execute((trx) =>
+      sender.queueAll(
+        trx,
+        'trade_executed',
+        Array.from({ length: 150 }, () => ({ user: recipient, data: fill })),
+      ),
+    );
+    expect(await sender.deliverPending()).toEqual({ sent: 150, failed: 0 });
+  });
+
   it('is sent once by a fresh server when the one that committed the withdrawal was killed before sending', async () => {
     const customer = await readyCustomer(t);
     isStalling = true;
