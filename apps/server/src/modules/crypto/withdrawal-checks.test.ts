@@ -384,20 +384,6 @@ describe('a saved XRP address and its destination tag', () => {
     return Number(row.id);
   }
 
-  /** The newest withdrawal code mailed (mailedCode would read the 6 decimals of an XRP amount). */
-  async function xrpMailedCode(email: string): Promise<string> {
-    const mail = await db()
-      .selectFrom('dev_mailbox')
-      .select('text')
-      .where('to', '=', email)
-      .where('subject', 'like', 'Your withdrawal code%')
-      .orderBy('id', 'desc')
-      .executeTakeFirstOrThrow();
-    const code = /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
-    if (!code) throw new Error(`no withdrawal code mailed to ${email}`);
-    return code;
-  }
-
   const toSaved = (id: number, body: Record<string, unknown> = {}) => ({
     coin: 'xrp',
     wallet: null,
@@ -459,7 +445,7 @@ describe('a saved XRP address and its destination tag', () => {
     try {
       const verifiedTo = async (tag: string | null) => {
         const withdrawal = await requested(customer, toSaved(saved));
-        const answer = await verify(customer, withdrawal.id, await xrpMailedCode(customer.email));
+        const answer = await verify(customer, withdrawal.id, await mailedCode(db(), customer.email));
         expect(answer.statusCode, answer.body).toBe(200);
         // What a request taken before the saved-address check could have stored: the row's own tag.
         await db().updateTable('crypto_withdrawals').set({ tag }).where('id', '=', withdrawal.id).execute();

@@ -138,7 +138,8 @@ export async function mailedCode(db: Kysely<DB>, email: string): Promise<string>
     .where('subject', 'like', 'Your withdrawal code%')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+  // The code's own sentence: an XRP amount in the same mail has six decimals too.
+  const code = mail && /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
   if (!code) throw new Error(`no withdrawal code mailed to ${email}`);
   return code;
 }

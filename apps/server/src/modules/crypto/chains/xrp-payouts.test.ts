@@ -3,7 +3,7 @@ import { Wallet, type Transaction } from 'xrpl';
 import { CryptoActivitySchema, pageSchema } from '@florin/contracts';
 import { signedInStaff, type SignedInStaff } from '../../../test/admin.js';
 import { createTestApp, type TestApp } from '../../../test/app.js';
-import type { FiatCustomer as Customer } from '../../fiat/fiat.test-kit.js';
+import { mailedCode, type FiatCustomer as Customer } from '../../fiat/fiat.test-kit.js';
 import { payoutInstance, setPayoutLimits, startRecordedNode } from '../auto-payouts.test-kit.js';
 import { expectCryptoLedgerToHold } from '../crypto.test-kit.js';
 import { ADDRESS, withdrawalSteps } from '../withdrawals.test-kit.js';
@@ -27,20 +27,6 @@ let signer: Awaited<ReturnType<typeof startRecordedNode>>;
 let wallet: ReturnType<typeof createXrpHotWallet>;
 let service: ReturnType<typeof payoutInstance>;
 const { db, fundedCustomer, requested, verify, submit, staffAction } = withdrawalSteps(() => t);
-
-/** The code from the withdrawal mail; the mail's XRP amount has six decimals, so match the sentence, not any six digits. */
-async function mailedCode(email: string): Promise<string> {
-  const mail = await db()
-    .selectFrom('dev_mailbox')
-    .select('text')
-    .where('to', '=', email)
-    .where('subject', 'like', 'Your withdrawal code%')
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-  const code = /\bis (\d{6})\. It works once/.exec(mail.text)?.[1];
-  if (!code) throw new Error(`no withdrawal code mailed to ${email}`);
-  return code;
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -77,7 +63,7 @@ async function approved(customer: Customer, amount: string) {
     xrp_tag: '12345',
     amount,
   });
-  const verified = await verify(customer, withdrawal.id, await mailedCode(customer.email));
+  const verified = await verify(customer, withdrawal.id, await mailedCode(db(), customer.email));
   expect(verified.statusCode, verified.body).toBe(200);
   expect((await submit(customer, withdrawal.id)).statusCode).toBe(200);
   const approval = await staffAction(finance, withdrawal.id, 'approve');
