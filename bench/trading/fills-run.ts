@@ -6,10 +6,9 @@
  *
  *   npx tsx bench/trading/fills-run.ts   BENCH_TRADING_ORDERS (10,000), BENCH_TRADING_ORDER_CUSTOMERS (1,000)
  */
-import os from 'node:os';
 import { openDatabase } from '../../apps/server/src/db/index.js';
 import { findPostmaster, serverCpuSeconds } from '../ledger/probes.js';
-import { log, writeResult } from '../support.js';
+import { loadAverages, log, writeResult } from '../support.js';
 import { ask, onBenchApp } from './app-process.js';
 import { crossOrders, probesOn } from './fills.js';
 import { fillsMet, fillsSection } from './report-fills.js';
@@ -32,10 +31,7 @@ await onBenchApp(async ({ postgres, admin, server }) => {
   }
   const check = await ask(server, { type: 'check' }, 'checked');
   log(`checkLedger ${check.ok ? 'passed' : `FAILED\n${check.violations}`} in ${check.seconds.toFixed(1)} s`);
-  const loadAfter = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
+  const loadAfter = loadAverages();
   const section = `${fillsSection(
     fills,
     `Run on its own on ${new Date().toISOString().slice(0, 10)} (\`npx tsx bench/trading/fills-run.ts\`); load average ${loadAfter} after it, on shared 2 cores.`,

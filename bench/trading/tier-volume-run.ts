@@ -6,8 +6,7 @@
  *   npx tsx bench/trading/tier-volume-run.ts   BENCH_TRADING_YEAR_TRADES (100,000)
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import { log, resultsPath, writeResult } from '../support.js';
+import { loadAverages, log, resultsPath, writeResult } from '../support.js';
 import { ask, onBenchApp } from './app-process.js';
 import { measureTierVolume, renderTierVolumeSection } from './tier-volume.js';
 
@@ -29,10 +28,7 @@ await onBenchApp(async ({ server }) => {
   const run = await measureTierVolume(server);
   const check = await ask(server, { type: 'check' }, 'checked');
   log(`checkLedger ${check.ok ? 'passed' : `FAILED\n${check.violations}`} in ${check.seconds.toFixed(1)} s`);
-  const loadAfter = os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
+  const loadAfter = loadAverages();
   const section = `${renderTierVolumeSection(run)}- Run on its own on ${new Date().toISOString().slice(0, 10)} (\`npx tsx bench/trading/tier-volume-run.ts\`), the rest of
   this file left as the last full run wrote it; load average ${loadAfter} after it, on the same shared 2 cores.
 - \`checkLedger\` with the trading and trading-volume checks after it: **${check.ok ? 'passed' : 'FAILED'}** (${check.seconds.toFixed(1)} s; ${JSON.stringify(check.counts)}).
