@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   AppError,
+  assetOfCoinId,
   QUOTE_GRACE_SECONDS,
   QUOTE_SECONDS,
   TRADING_TEXTS,
@@ -41,8 +42,7 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
         cost?: string | null;
       },
     ): Promise<{ data: Quote }> {
-      const coin = await coinFor(body.coin_id, body.side);
-      const asset = coin.asset;
+      const asset = assetOfCoinId(body.coin_id);
       const fiat = fiatOf(body.currency);
       // Everything the quote decides on, with the customer, in one statement (issue 43).
       const read = await repository.findTraderWithFacts(userId, {
@@ -57,6 +57,8 @@ export function createQuotes(deps: TradingServiceDeps, context: TradingContext, 
       checkMayTrade(trader, body.side);
       if (facts.moneyRefused) throw new AppError('VERIFICATION_INCOMPLETE');
       if (body.side === 'buy' && !facts.mayInvest) throw new AppError('INVESTOR_JOURNEY_INCOMPLETE');
+      // The customer's refusals first, then the coin's, as before the single read.
+      const coin = await coinFor(body.coin_id, body.side);
       const pricing = await pricingFrom(trader, coin, {
         volume: facts.volume,
         discountPercent: await quoteFacts.eligibleDiscount(userId, facts.runningDiscount),
