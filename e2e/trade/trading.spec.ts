@@ -23,6 +23,8 @@ const BUY_LIMIT = '10000';
 
 /** Screenshots of the page at rest: scrolled to the top, the toasts gone. */
 async function settle(page: Page): Promise<void> {
+  // A toast under the pointer waits for it to leave, as a reader's would; the last click may sit where toasts appear.
+  await page.mouse.move(0, 0);
   await expect(
     page.getByRole('alert').filter({ hasText: /Transaction Successful|Order cancelled/ }),
   ).toHaveCount(0, {
