@@ -355,9 +355,12 @@ export const test = base.extend<Fixtures>({
               requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
             ),
         );
+        // An open dialog locks the page's scroll, so the user sees the viewport. A full-page capture
+        // also resizes the page for a moment, which can flip the tabs to an accordion and close the dialog.
+        const hasDialog = (await page.getByRole('dialog').filter({ visible: true }).count()) > 0;
         await page.screenshot({
           path: path.join(SCREENSHOT_DIR, `${name}-${size.width}.png`),
-          fullPage: true,
+          fullPage: !hasDialog,
           animations: 'disabled',
           caret: 'hide',
         });
