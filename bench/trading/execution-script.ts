@@ -21,7 +21,7 @@ const FACTS = [
   `EXISTS (SELECT 1 FROM investor_profiles WHERE user_id = :user_id AND completed_at IS NOT NULL) as "fact_1"`,
   `coalesce((SELECT gbp_value FROM trading_volumes WHERE user_id = :user_id AND year = extract(year FROM now())::integer), 0)::text as "fact_2"`,
   `(SELECT max(discount_percent)::text FROM promo_redemptions WHERE user_id = :user_id AND ends_at > now()) as "fact_3"`,
-  `(SELECT json_build_object('posted', (posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0))::text, 'held', held::text) FROM accounts WHERE asset = :fiat AND kind = 'available' AND owner_user_id = :user_id AND reference = '') as "fact_4"`,
+  `(SELECT json_build_object('posted', (posted + CASE WHEN accounts.is_house THEN coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0) ELSE 0 END)::text, 'held', held::text) FROM accounts WHERE asset = :fiat AND kind = 'available' AND owner_user_id = :user_id AND reference = '') as "fact_4"`,
 ];
 
 /** POST /api/v1/quotes: the customer with every fact in one read, then the quote. */

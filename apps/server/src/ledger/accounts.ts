@@ -164,8 +164,14 @@ export async function resolveAccounts(
 
 export type Balance = { posted: bigint; held: bigint; available: bigint };
 
-/** An account's balance: a house account's includes the postings not yet rolled up (decision 118: one definition). */
-const BALANCE = sql<string>`posted + coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0)`;
+/**
+ * An account's balance: a house account's includes the postings not yet rolled up (decision 118: one
+ * definition). Only house accounts have them (the checker's invariant), so a customer's read skips the sum:
+ * between roll-ups the planner may read the whole table for it.
+ */
+const BALANCE = sql<string>`posted + CASE WHEN accounts.is_house
+  THEN coalesce((select sum(d.amount) from house_balance_deltas d where d.account_id = accounts.id), 0)
+  ELSE 0 END`;
 
 /** A customer account's getBalance, read inside another module's statement (a quote's single read). */
 export function balanceFact(ref: UserAccountRef): SqlFact<Balance> {
