@@ -1,20 +1,46 @@
 /**
  * The app in its own process (bench/trading/server.ts), driven over IPC: customers made, orders crossed,
- * statements counted, the ledger checked.
+ * statements counted, the ledger checked; and the HTTP floor's bare server (bare-server.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
 import { startPostgres, type PostgresServer } from '../../apps/server/src/test/postgres-server.js';
 import { loadAverages, log } from '../support.js';
 import type { CaptureMessage, CapturedMessage, Statement } from './capture.js';
-import type { ChildMessage, ParentMessage } from './protocol.js';
+import type { ChildMessage, Customer, ParentMessage } from './protocol.js';
 import { CPU_PROFILE_DIR } from './settings.js';
 
 export type Server = { child: ChildProcess; url: string; pid: number; engine: string; version: string };
 
-export async function startServer(engine: 'postgres' | 'pglite', target: string): Promise<Server> {
-  const child = fork(new URL('./server.ts', import.meta.url), [engine, target], {
+export function startServer(engine: 'postgres' | 'pglite', target: string): Promise<Server> {
+  return forkServer('./server.ts', [engine, target], engine);
+}
+
+/**
+ * The HTTP floor (bare-server.ts): the execution's own statements behind node:http, for `customers`, with the
+ * script's `values`.
+ */
+export async function startBareServer(
+  url: string,
+  customers: Customer[],
+  values: Record<string, string>,
+): Promise<Server> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'florin-bare-'));
+  const file = path.join(dir, 'floor.json');
+  await writeFile(file, JSON.stringify({ customers, values }));
+  try {
+    return await forkServer('./bare-server.ts', [url, file], 'bare');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function forkServer(script: string, args: string[], engine: string): Promise<Server> {
+  const child = fork(new URL(script, import.meta.url), args, {
     execArgv: [
       '--import',
       'tsx',

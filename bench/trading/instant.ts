@@ -30,6 +30,13 @@ export type HttpRun = {
   executedStatements: ExecutedStatements | null;
 };
 
+/** The engines' names in the report; `bare` is the HTTP floor (bare-server.ts), on PostgreSQL. */
+export const ENGINE_NAMES: Record<string, string> = {
+  postgres: 'PostgreSQL',
+  pglite: 'PGlite',
+  bare: 'bare Node (HTTP floor)',
+};
+
 /** Where pg_stat_statements is read: a connection to the server's `postgres` database, and the app's database. */
 export type StatementStats = { monitor: Kysely<DB>; database: string };
 
@@ -109,7 +116,7 @@ export async function runInstant(
     const executedStatements = stats ? await drainedStatements(stats) : null;
     const sorted = Float64Array.from(latencies).sort();
     const run: HttpRun = {
-      engine: server.engine === 'postgres' ? 'PostgreSQL' : 'PGlite',
+      engine: ENGINE_NAMES[server.engine] ?? server.engine,
       clients,
       executions: latencies.length,
       seconds,

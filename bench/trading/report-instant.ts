@@ -15,7 +15,9 @@ import { OWN_SQL_PROTOCOL, PGBENCH_SCALE, PGBENCH_THREADS, SECONDS } from './set
 
 export type InstantInput = {
   httpRuns: HttpRun[];
+  bareRuns: HttpRun[];
   ownSqlRuns: { clients: number; result: OwnSqlRun }[];
+  rowsRuns: { clients: number; result: OwnSqlRun }[];
   pgbenchRuns: { clients: number; result: PgbenchResult }[];
   appStatements: Statement[];
 };
@@ -32,8 +34,10 @@ const attemptsOf = (run: HttpRun) =>
 export function floorsAt(input: InstantInput, clients: number) {
   const run = input.httpRuns.find((item) => item.engine === 'PostgreSQL' && item.clients === clients);
   const own = input.ownSqlRuns.find((item) => item.clients === clients)?.result;
+  const rows = input.rowsRuns.find((item) => item.clients === clients)?.result;
   const tpcb = input.pgbenchRuns.find((item) => item.clients === clients)?.result;
-  if (!run || !own || !tpcb) return undefined;
+  const bare = input.bareRuns.find((item) => item.clients === clients);
+  if (!run || !own || !rows || !tpcb || !bare) return undefined;
   const perExecution = (seconds: number) => (seconds / Math.max(1, run.executions)) * 1000;
   const appMs = perExecution(run.appCpu);
   const postgresMs = perExecution(run.cpu.server ?? 0);
@@ -43,9 +47,15 @@ export function floorsAt(input: InstantInput, clients: number) {
     clients,
     run,
     own,
+    rows,
     tpcb,
+    bare,
     httpOverOwnSql: own.perSecond > 0 ? run.perSecond / own.perSecond : Number.NaN,
+    bareOverOwnSql: own.perSecond > 0 ? bare.perSecond / own.perSecond : Number.NaN,
+    httpOverBare: bare.perSecond > 0 ? run.perSecond / bare.perSecond : Number.NaN,
     ownSqlOverTpcb: own.perSecond / tpcb.perSecond,
+    rowsOverTpcb: rows.perSecond / tpcb.perSecond,
+    ownSqlOverRows: rows.perSecond > 0 ? own.perSecond / rows.perSecond : Number.NaN,
     statements,
     mailSending:
       run.executedStatements === null ? Number.NaN : run.executedStatements.mailSending / attemptsOf(run),
@@ -72,8 +82,14 @@ export function instantGoals(input: InstantInput): string {
   const cpuMet = floors.length > 0 && floors.every((f) => f.cpuMs <= GOALS.cpuMs);
   return `- **Instant executions over HTTP ÷ pgbench running the execution's own SQL, same server, same run: ${each((f) => `${f.httpOverOwnSql.toFixed(2)} at ${f.clients} clients (${f.run.perSecond.toFixed(0)} ÷ ${f.own.perSecond.toFixed(0)})`)}** —
   goal ≥ ${GOALS.httpOverOwnSql}: **${met(httpMet)}**.
+  The HTTP floor, the same clients against a bare Node server sending the same statements (bare-server.ts), ÷ own SQL:
+  ${each((f) => `${f.bareOverOwnSql.toFixed(2)} at ${f.clients} clients (${f.bare.perSecond.toFixed(0)} ÷ ${f.own.perSecond.toFixed(0)})`)}; the app reaches
+  ${each((f) => `${f.httpOverBare.toFixed(2)} of it at ${f.clients} clients`)}.${floors.some((f) => f.bareOverOwnSql < GOALS.httpOverOwnSql) ? ` The goal lies above what a Node server with no work of its own reaches here${floors.every((f) => f.bareOverOwnSql < GOALS.httpOverOwnSql) ? ' at every client count' : ''}.` : ''}
 - **The execution's own SQL ÷ pgbench tpcb-like: ${each((f) => `${f.ownSqlOverTpcb.toFixed(2)} at ${f.clients} clients (${f.own.perSecond.toFixed(0)} ÷ ${f.tpcb.perSecond.toFixed(0)})`)}** —
   goal ≥ ${GOALS.ownSqlOverTpcb}: **${met(sqlMet)}**.
+  The floor of its rows, the same rows written by plain SQL with no ledger function (the rows floor), ÷ tpcb-like:
+  ${each((f) => `${f.rowsOverTpcb.toFixed(2)} at ${f.clients} clients (${f.rows.perSecond.toFixed(0)} ÷ ${f.tpcb.perSecond.toFixed(0)})`)}; the own SQL reaches
+  ${each((f) => `${f.ownSqlOverRows.toFixed(2)} of it at ${f.clients} clients`)}.${floors.some((f) => f.rowsOverTpcb < GOALS.ownSqlOverTpcb) ? ` The goal lies above the floor of the rows an execution writes${floors.every((f) => f.rowsOverTpcb < GOALS.ownSqlOverTpcb) ? ' at every client count' : ''}.` : ''}
 - **Statements per execution (pg_stat_statements): ${each((f) => `${f.statements.toFixed(1)} at ${f.clients} clients`)}** — goal ≤ ${GOALS.statements}: **${met(statementsMet)}**.
   Apart, the outbox sender's (the leader's mail job, sending each trade's mail into the dev mailbox): ${each((f) => `${f.mailSending.toFixed(1)} at ${f.clients} clients`)}.
 - **CPU per execution, app + PostgreSQL (/proc): ${each((f) => `${f.cpuMs.toFixed(1)} ms at ${f.clients} clients (${f.appMs.toFixed(1)} + ${f.postgresMs.toFixed(1)})`)}** — goal ≤ ${GOALS.cpuMs} ms: **${met(cpuMet)}**.`;
@@ -215,7 +231,7 @@ export function renderInstantSection(input: InstantInput, cores: number): string
       : Object.entries(errors)
           .map(([key, count]) => `${key}: ${count}`)
           .join(', ');
-  const httpRows = input.httpRuns.map((run) => {
+  const httpRows = [...input.httpRuns, ...input.bareRuns].map((run) => {
     const perExecution = (seconds: number) => ms((seconds / Math.max(1, run.executions)) * 1000);
     return `| ${run.engine} | ${run.clients} | ${whole(run.executions)} | **${run.perSecond.toFixed(0)}** | ${ms(run.p50)} | ${ms(run.p99)} | ${errorsOf(run.errors)} | ${perExecution(run.appCpu)} | ${run.cpu.server === null ? 'in app' : perExecution(run.cpu.server)} | ${perExecution(run.cpu.node)} | ${(run.cpu.machine / run.cpu.wall).toFixed(2)} of ${cores} |`;
   });
@@ -227,6 +243,7 @@ export function renderInstantSection(input: InstantInput, cores: number): string
     `| ${name} | ${clients} | ${whole(result.journals)} | **${result.perSecond.toFixed(0)}** | ${result.p50.toFixed(2)} | ${result.p99.toFixed(2)} | ${errorsOf(result.errors)}${result.firstError ? ` (${result.firstError.slice(0, 120)})` : ''} | ${(((result.cpu.server ?? 0) / Math.max(1, result.journals)) * 1000).toFixed(2)} | ${((result.cpu.children / Math.max(1, result.journals)) * 1000).toFixed(2)} | ${(result.cpu.machine / result.cpu.wall).toFixed(2)} of ${cores} |`;
   const pgbenchRows = floors.flatMap((f) => [
     pgbenchRow("the execution's own SQL", f.clients, f.own),
+    pgbenchRow('the same rows by plain SQL (rows floor)', f.clients, f.rows),
     pgbenchRow(`tpcb-like, scale ${PGBENCH_SCALE}`, f.clients, f.tpcb),
   ]);
   const hookLines = input.httpRuns
@@ -250,8 +267,15 @@ over the wall time until the last in-flight one finished; latency is per executi
 At each client count, in this order and seconds apart: the HTTP executions; pgbench running the execution's own SQL
 (\`pgbench -n -M ${OWN_SQL_PROTOCOL} -f\`, the script of bench/trading/execution-script.ts on the app's database,
 ${OWN_SQL_PROTOCOL === 'prepared' ? 'each statement prepared once per connection as the app names its statements' : 'each statement parsed, bound and executed unnamed'}, with the app's own values, each client its own
-customer made and funded as the HTTP clients' are, \`\\gset\` carrying the quote's id on); pgbench's
-built-in tpcb-like (its own database, \`pgbench -i -s ${PGBENCH_SCALE}\`). ${PGBENCH_THREADS} pgbench threads, ${Math.round(SECONDS)} s each.
+customer made and funded as the HTTP clients' are, \`\\gset\` carrying the quote's id on); the rows floor, the
+same script with the ledger function's journal written by plain SQL (the journal row, the two balances, the three
+house postings and the five entries as common table expressions, none of the function's key claim, account look-up,
+overdraft refusal or balance-after walk); pgbench's
+built-in tpcb-like (its own database, \`pgbench -i -s ${PGBENCH_SCALE}\`); then the HTTP floor, the same HTTP clients
+against bench/trading/bare-server.ts, a node:http server in its own process that sends the script's statements through
+pg, named and prepared as the app's, its own 32 customers made as the others are, with no framework, session, CSRF
+check, validation or module around them. ${PGBENCH_THREADS} pgbench threads, ${Math.round(SECONDS)} s each. Before each run the bench waits
+until the app's mail sender has sent every trade mail the run before left in the outbox, so no run pays for another's.
 Statements per execution are PostgreSQL's own count (\`pg_stat_statements\`, reset before each run: every top-level
 statement on the app's database, the ticks and the roll-up too, a few a second, but the outbox sender's, counted
 apart; BEGIN and COMMIT are counted when

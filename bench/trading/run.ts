@@ -64,7 +64,10 @@ try {
   const pgServer = await startServer('postgres', postgres.url('florin_bench'));
   servers.push(pgServer);
   log(`Florin app (buildApp, PostgreSQL) listening on ${pgServer.url}, pid ${pgServer.pid}`);
-  const floors = await measureInstantFloors(pgServer, postgresCpu, target, admin.db, 'florin_bench');
+  const floors = await measureInstantFloors(pgServer, postgresCpu, target, admin.db, {
+    database: 'florin_bench',
+    url: postgres.url('florin_bench'),
+  });
   const httpRuns: HttpRun[] = [...floors.httpRuns];
   const fills: Fills[] = [];
   let foreignKeys: ForeignKeys | undefined;
@@ -134,6 +137,8 @@ try {
       pgSettings,
       httpRuns,
       ownSqlRuns: floors.ownSqlRuns,
+      rowsRuns: floors.rowsRuns,
+      bareRuns: floors.bareRuns,
       pgbenchRuns: floors.pgbenchRuns,
       appStatements: floors.appStatements,
       fills,
