@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDevMailbox } from '../../adapters/mail/mailer.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
@@ -226,6 +227,34 @@ describe('ticks across instances (PostgreSQL LISTEN/NOTIFY)', () => {
     } finally {
       await leader.close();
       await follower.close();
+    }
+  });
+
+  it('sends its NOTIFYs one at a time on its connection, however many publish at once', async () => {
+    const relay = await createPostgresRelay({ url: relayUrl, retryMs: 100 });
+    const inFlight = new Map<unknown, number>();
+    let most = 0;
+    const original = Reflect.get(pg.Client.prototype, 'query') as (...args: unknown[]) => Promise<unknown>;
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      const deadline = Date.now() + 5_000;
+      while (!relay.isLeader() && Date.now() < deadline) await sleep(20);
+      expect(relay.isLeader()).toBe(true);
+      query.mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+        inFlight.set(this, (inFlight.get(this) ?? 0) + 1);
+        most = Math.max(most, inFlight.get(this) ?? 0);
+        const settle = () => inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+        return Reflect.apply(original, this, args).finally(settle) as never;
+      });
+      await Promise.all([
+        relay.publishUserNotices([{ userId: '7', event: 'balances' }]),
+        relay.publishUserNotices([{ userId: '8', event: 'orders' }]),
+        relay.publish([priceUpdate('BTC/GBP', '50000.00')]),
+      ]);
+      expect(most).toBe(1);
+    } finally {
+      query.mockRestore();
+      await relay.close();
     }
   });
 

@@ -156,6 +156,14 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
   let leader = false;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
+  // pg refuses (from 9.0; 8.x warns) a query on a connection still running one: the relay's queries take turns.
+  let turn: Promise<unknown> = Promise.resolve();
+
+  function queryInTurn<R extends pg.QueryResultRow>(connection: pg.Client, text: string, values: unknown[]) {
+    const result = turn.then(() => connection.query<R>(text, values));
+    turn = result.catch(() => undefined);
+    return result;
+  }
 
   function setLeader(value: boolean): void {
     if (leader === value) return;
@@ -218,7 +226,8 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
     try {
       client ??= await connect();
       if (!leader) {
-        const result = await client.query<{ locked: boolean }>(
+        const result = await queryInTurn<{ locked: boolean }>(
+          client,
           'SELECT pg_try_advisory_lock($1, $2) AS locked',
           [...LEADER_LOCK],
         );
@@ -240,18 +249,18 @@ export async function createPostgresRelay(options: PostgresRelayOptions): Promis
       const connection = client;
       if (!connection) return;
       for (const payload of batchPayloads(instanceId, updates)) {
-        await connection.query('SELECT pg_notify($1, $2)', [PRICE_CHANNEL, payload]);
+        await queryInTurn(connection, 'SELECT pg_notify($1, $2)', [PRICE_CHANNEL, payload]);
       }
     },
     subscribe: ticks.add,
     async publishUserNotices(items) {
       for (const notice of items) notices.emit(notice);
       // Lost connection: the customers' other instances miss these events; their pages still
-      // refetch on focus and on their own next change. pg's client queues queries on its connection.
+      // refetch on focus and on their own next change.
       const connection = client;
       if (!connection) return;
       for (const payload of batchNoticePayloads(instanceId, items)) {
-        await connection.query('SELECT pg_notify($1, $2)', [USER_CHANNEL, payload]);
+        await queryInTurn(connection, 'SELECT pg_notify($1, $2)', [USER_CHANNEL, payload]);
       }
     },
     subscribeUserNotices: notices.add,
