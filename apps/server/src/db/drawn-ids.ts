@@ -27,7 +27,10 @@ export async function insertWithDrawnIds<R>(
   while (pending.length > 0) {
     const written = new Set(await insert(pending));
     const taken = pending.filter(({ id }) => !written.has(id));
-    const redrawn = drawDistinct(taken.length + ids.length).filter((id) => !ids.includes(id));
+    // Almost always none: a pass of thousands of rows then draws nothing more.
+    if (taken.length === 0) break;
+    const drawn = new Set(ids);
+    const redrawn = drawDistinct(taken.length + drawn.size).filter((id) => !drawn.has(id));
     pending = taken.map((entry, k) => ({ ...entry, id: redrawn[k] ?? '' }));
     for (const { id, index } of pending) ids[index] = id;
   }
