@@ -24,7 +24,9 @@ RUN npm run build \
 
 # ---- runtime: no compilers, no caches, not root ----
 FROM node:20-bookworm-slim AS runtime
+# NODE_OPTIONS: the server's V8 flags (decision 137, apps/server/src/node-flags.ts).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=32 \
     PORT=8080 \
     HOST=0.0.0.0 \
     DATA_DIR=/data

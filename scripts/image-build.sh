@@ -47,7 +47,7 @@ fi
 # Production refuses to start without its key, a mail server, an https address and the company's details
 # (config.ts). Nothing is mailed here, so the mail server need not exist. No exchange, node or bucket
 # either: the check allows those stand-ins by name.
-env -i PATH="$PATH" HOME="$data" NODE_ENV=production PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" \
+env -i PATH="$PATH" HOME="$data" NODE_ENV=production NODE_OPTIONS=--max-semi-space-size=32 PORT="$port" HOST=127.0.0.1 DATA_DIR="$data" \
   ADMIN_PASSWORD='image-build-check-password' LOG_LEVEL=warn ENCRYPTION_KEY="$(openssl rand -base64 32)" \
   SMTP_URL=smtp://127.0.0.1:2525 PUBLIC_URL=https://florin.example \
   COMPANY_NAME='Florin Ltd' COMPANY_NUMBER=12345678 COMPANY_ADDRESS='1 Poultry, London EC2R 8EJ' \

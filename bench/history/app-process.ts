@@ -1,13 +1,14 @@
 /** The app in its own process (bench/history/server.ts), so its memory is measured alone. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.js';
 import type { ChildMessage, ParentMessage } from './protocol.js';
 
 export type Server = { child: ChildProcess; url: string; pid: number };
 
 export async function startServer(databaseUrl: string): Promise<Server> {
   const child = fork(new URL('./server.ts', import.meta.url), [databaseUrl], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise<Server>((resolve, reject) => {

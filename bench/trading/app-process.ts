@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.js';
 import { startPostgres, type PostgresServer } from '../../apps/server/src/test/postgres-server.js';
 import { loadAverages, log } from '../support.js';
 import type { CaptureMessage, CapturedMessage, Statement } from './capture.js';
@@ -42,6 +43,7 @@ export async function startBareServer(
 function forkServer(script: string, args: string[], engine: string): Promise<Server> {
   const child = fork(new URL(script, import.meta.url), args, {
     execArgv: [
+      ...SERVER_NODE_FLAGS,
       '--import',
       'tsx',
       ...(CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}/${engine}`] : []),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../db/index.js';
+import { SERVER_NODE_FLAGS } from '../node-flags.js';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 
 /**
@@ -33,7 +34,7 @@ export async function startMain(options: {
   /** How long to wait for "Florin is running" (migrations and the simulated past on a fresh database). */
   timeoutMs?: number;
 }): Promise<MainProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', mainFile], {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',
