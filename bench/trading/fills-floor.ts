@@ -75,12 +75,28 @@ ROLLBACK;
 `;
 }
 
-/** The floor, by `psql` on the benchmark's database `url`, after the fills. */
+/** Runs of the floor; the fastest is the floor, as a floor is what the server can do at best. */
+const FLOOR_RUNS = 3;
+
+/**
+ * The floor, by `psql` on the benchmark's database `url`, after the fills: the fastest of FLOOR_RUNS runs
+ * (each rolls back, so each inserts the same rows into the same tables).
+ */
 export async function measureFillsFloor(
   url: string,
   mark: FloorMark,
   cpu?: () => number,
 ): Promise<FillsFloor> {
+  let best: FillsFloor | undefined;
+  for (let round = 0; round < FLOOR_RUNS; round += 1) {
+    const floor = await floorRun(url, mark, cpu);
+    if (!best || floor.milliseconds < best.milliseconds) best = floor;
+  }
+  if (!best) throw new Error('no floor run');
+  return best;
+}
+
+async function floorRun(url: string, mark: FloorMark, cpu?: () => number): Promise<FillsFloor> {
   const cpu0 = cpu?.();
   const started = performance.now();
   const child = run('psql', [url, '-X', '-q', '-A', '-t', '-f', '-'], { maxBuffer: 1 << 20 });

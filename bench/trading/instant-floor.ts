@@ -5,7 +5,6 @@
  * on its own database, then the same clients against the HTTP floor (bare-server.ts).
  */
 import http from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../apps/server/src/db/index.js';
 import type { DB } from '../../apps/server/src/db/schema.js';
@@ -15,6 +14,7 @@ import { ask, capturingStatements, startBareServer, stopServer, type Server } fr
 import type { Statement } from './capture.js';
 import { executionScript, scriptValues } from './execution-script.js';
 import { executeInstant } from './instant-client.js';
+import { mailSent } from './mail-sent.js';
 import { runInstant, type HttpRun } from './instant.js';
 import { runOwnSql, type OwnSqlRun } from './own-sql.js';
 import type { Customer } from './protocol.js';
@@ -50,31 +50,6 @@ async function captureExecution(server: Server, agent: http.Agent, customer: Cus
     if (!shortest || statements.length < shortest.length) shortest = statements;
   }
   return shortest ?? [];
-}
-
-// The app's sender mails each trade after its commit; a run ahead of it leaves mail for the next run to pay for.
-const MAIL_POLL_MS = 250;
-const MAIL_WAIT_MS = 300_000;
-
-/** Waits until the app has sent every trade mail waiting in the outbox, so that no run pays for another's. */
-async function mailSent(db: Kysely<DB>): Promise<void> {
-  const started = performance.now();
-  let waiting = 0;
-  for (;;) {
-    const row = await db
-      .selectFrom('mail_outbox')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('status', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    waiting = Math.max(waiting, Number(row.count));
-    if (Number(row.count) === 0) break;
-    if (performance.now() - started > MAIL_WAIT_MS) throw new Error(`${row.count} mails still unsent`);
-    await new Promise((resolve) => setTimeout(resolve, MAIL_POLL_MS));
-  }
-  if (waiting > 0)
-    log(
-      `  the app sent ${waiting} trade mails left by the run before in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
 }
 
 export async function measureInstantFloors(
