@@ -222,7 +222,7 @@ export async function crossOrders(
   if (floor)
     log(
       `${engine}: the same rows inserted by psql in ${floor.milliseconds.toFixed(0)} ms (${JSON.stringify(floor.rows)}); ` +
-        `fills ÷ floor ${floorRatio?.toFixed(2)}`,
+        `fills ÷ floor ${floorRatio?.toFixed(2)}; with the orders, holds and balances changed too ${floor.withUpdatesMilliseconds?.toFixed(0) ?? '–'} ms`,
     );
   return {
     engine,

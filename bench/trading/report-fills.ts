@@ -59,7 +59,13 @@ export function fillsSection(fill: Fills, note = ''): string {
       : ''
   }.
 - Rows a table (the fills', and the floor's): ${rows || '–'}. The floor inserts only: the holds, orders and
-  accounts the fills also update are not in it.
+  accounts the fills also update are not in it.${
+    floor?.withUpdatesMilliseconds === undefined
+      ? ''
+      : ` With them (the ${whole(r.filled)} orders filled, their holds posted and their customers'
+  balances changed, each table in one statement, in the fills' order, the rows first put back untimed as they stood
+  before the tick), psql took ${whole(floor.withUpdatesMilliseconds)} ms, the fastest of three: the fills ÷ that floor, ${(floor.withUpdatesMilliseconds / r.allCommittedMs).toFixed(2)}.`
+  }
 - Statements the app sent: ${statements === null ? '–' : `${statements.toFixed(2)} a fill`}${mail ? `; mail and notifications: ${mail}` : ''} (the mails are outbox rows, one statement a table a transaction, sent by the outbox's sender after the pass).
 ${waited ? `- Time the app waited on each kind of statement (the lanes' waits added up): ${waited}.\n` : ''}${note ? `- ${note}\n` : ''}`;
 }
