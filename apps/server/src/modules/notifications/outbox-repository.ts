@@ -108,7 +108,9 @@ export function createOutboxRepository(db: Kysely<DB>) {
      * A sent mail keeps its envelope, not its words: bodies carry one-time codes and sign-in links,
      * which have no business in the database once the mail is out (and a sent mail is never resent).
      */
-    async markSent(claim: Claim, at: Date): Promise<void> {
+    /** Marks the claimed rows sent, in one statement (a sender's batch, or the one mail its writer sent). */
+    async markSent(claims: readonly Claim[], at: Date): Promise<void> {
+      if (claims.length === 0) return;
       await db
         .updateTable('mail_outbox')
         .set((eb) => ({
@@ -119,7 +121,7 @@ export function createOutboxRepository(db: Kysely<DB>) {
           text_body: '',
           html_body: '',
         }))
-        .where((eb) => isStillClaimed(eb, claim))
+        .where((eb) => eb.or(claims.map((claim) => isStillClaimed(eb, claim))))
         .execute();
     },
 

@@ -9,6 +9,7 @@ import { mailTo } from '../../test/browser.js';
 import { testClock } from '../../test/clock.js';
 import { readyCustomer, requestWithdrawal } from '../fiat/fiat.test-kit.js';
 import { MAIL_CLAIM_MS, MAIL_MAX_ATTEMPTS, MAIL_SENT_RETENTION_MS, retryDelayMs } from './outbox.js';
+import { statementsOf } from '../trading/statements.test-kit.js';
 import { createNotifier } from './service.js';
 
 /** What a server started on the same database runs as its sender (jobs/index.ts runs it every few seconds). */
@@ -62,7 +63,15 @@ describe('a mail written with its change', () => {
         Array.from({ length: 150 }, () => ({ user: recipient, data: fill })),
       ),
     );
-    expect(await sender.deliverPending()).toEqual({ sent: 150, failed: 0 });
+    let outcome: unknown;
+    const statements = await statementsOf(async () => {
+      outcome = await sender.deliverPending();
+    });
+    expect(outcome).toEqual({ sent: 150, failed: 0 });
+    // Fifteen batches of ten, each claimed and then marked sent with one statement apiece, and the claim that
+    // finds none left: not one mark a mail.
+    const count = (label: string) => statements.filter((statement) => statement === label).length;
+    expect([count('update mail_outbox for update'), count('update mail_outbox')]).toEqual([16, 15]);
   });
 
   it('is sent once by a fresh server when the one that committed the withdrawal was killed before sending', async () => {

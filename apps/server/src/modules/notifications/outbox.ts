@@ -18,8 +18,8 @@ const BATCH_SIZE = 10;
 const RUN_BUDGET_MS = 4_000;
 /**
  * How long a claimed row is left to its claimer (the request that wrote it, or one sender run) before
- * another sender may take it. Longer than a send to a slow mail server takes, so a mail is sent twice
- * only when its sender died between sending and marking it sent.
+ * another sender may take it. Longer than a batch of sends to a slow mail server takes, so a mail is sent
+ * twice only when its sender died between sending it and marking its batch sent.
  */
 export const MAIL_CLAIM_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 30_000;
@@ -72,7 +72,10 @@ export function createMailOutbox(deps: {
   const now = () => deps.clock.now();
   const later = (ms: number) => new Date(now().getTime() + ms);
 
-  /** Sends one claimed row and records the outcome; a failure is kept for the next attempt, never thrown. */
+  /**
+   * Sends one claimed row; a failure is recorded for the next attempt, never thrown. True when sent: the
+   * caller marks it sent (a sender marks its whole batch at once).
+   */
   async function send(row: OutboxRow): Promise<boolean> {
     const message: MailMessage = {
       to: row.to_address,
@@ -98,7 +101,6 @@ export function createMailOutbox(deps: {
       );
       return false;
     }
-    await repository.markSent(row, now());
     return true;
   }
 
@@ -147,7 +149,9 @@ export function createMailOutbox(deps: {
     async deliver(queued: QueuedMail): Promise<boolean> {
       try {
         const row = await repository.claimHeld(queued.id, queued.heldUntil, later(MAIL_CLAIM_MS));
-        return row ? await send(row) : false;
+        if (!row || !(await send(row))) return false;
+        await repository.markSent([row], now());
+        return true;
       } catch (error) {
         // The change the mail is about stands; the row is still pending, and the sender takes it later.
         deps.log.error({ err: error, mailId: queued.id }, 'mail not sent, left to the sender');
@@ -165,10 +169,13 @@ export function createMailOutbox(deps: {
       const until = performance.now() + RUN_BUDGET_MS;
       while (performance.now() < until) {
         const rows = await repository.claimDue(now(), later(MAIL_CLAIM_MS), BATCH_SIZE);
+        const sent: OutboxRow[] = [];
         for (const row of rows) {
-          if (await send(row)) outcome.sent += 1;
+          if (await send(row)) sent.push(row);
           else outcome.failed += 1;
         }
+        await repository.markSent(sent, now());
+        outcome.sent += sent.length;
         if (rows.length < BATCH_SIZE) break;
       }
       return outcome;
