@@ -105,10 +105,10 @@ export function createOutboxRepository(db: Kysely<DB>) {
     },
 
     /**
-     * A sent mail keeps its envelope, not its words: bodies carry one-time codes and sign-in links,
-     * which have no business in the database once the mail is out (and a sent mail is never resent).
+     * Marks the claimed rows sent, in one statement (a sender's batch, or the one mail its writer sent). A
+     * sent mail keeps its envelope, not its words: bodies carry one-time codes and sign-in links, which have
+     * no business in the database once the mail is out (and a sent mail is never resent).
      */
-    /** Marks the claimed rows sent, in one statement (a sender's batch, or the one mail its writer sent). */
     async markSent(claims: readonly Claim[], at: Date): Promise<void> {
       if (claims.length === 0) return;
       await db
