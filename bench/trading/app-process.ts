@@ -3,9 +3,6 @@
  * statements counted, the ledger checked; and the HTTP floor's bare server (bare-server.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../apps/server/src/db/index.js';
 import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.js';
@@ -25,19 +22,12 @@ export function startServer(engine: 'postgres' | 'pglite', target: string): Prom
  * The HTTP floor (bare-server.ts): the execution's own statements behind node:http, for `customers`, with the
  * script's `values`.
  */
-export async function startBareServer(
+export function startBareServer(
   url: string,
   customers: Customer[],
   values: Record<string, string>,
 ): Promise<Server> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'florin-bare-'));
-  const file = path.join(dir, 'floor.json');
-  await writeFile(file, JSON.stringify({ customers, values }));
-  try {
-    return await forkServer('./bare-server.ts', [url, file], 'bare');
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return forkServer('./bare-server.ts', [url, JSON.stringify({ customers, values })], 'bare');
 }
 
 function forkServer(script: string, args: string[], engine: string): Promise<Server> {

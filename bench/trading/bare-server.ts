@@ -5,19 +5,18 @@
  * framework, session, CSRF check, validation, cache or module around them: the customer is the session
  * cookie looked up in a map, the answer the returned row as JSON.
  *
- *   forked by bare-process.ts with [database url, a JSON file of { customers, values }]
+ *   forked by app-process.ts's startBareServer with [database url, the JSON of { customers, values }]
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { parameterizedStatements } from './execution-script.js';
 import type { ChildMessage, Customer } from './protocol.js';
 
-const [url, file] = process.argv.slice(2);
-if (!url || !file) throw new Error('usage: bare-server.ts <database url> <json file>');
-const { customers, values } = JSON.parse(readFileSync(file, 'utf8')) as {
+const [url, floor] = process.argv.slice(2);
+if (!url || !floor) throw new Error('usage: bare-server.ts <database url> <json of { customers, values }>');
+const { customers, values } = JSON.parse(floor) as {
   customers: Customer[];
   values: Record<string, string>;
 };
