@@ -72,6 +72,12 @@ function allFloors(input: InstantInput): Floors[] {
   return input.ownSqlRuns.flatMap(({ clients }) => floorsAt(input, clients) ?? []);
 }
 
+/** The sentence saying a goal lies above `floor` where the floor falls short of it (`short`), or none. */
+function aboveFloor(floors: Floors[], short: (floor: Floors) => boolean, floor: string): string {
+  if (!floors.some(short)) return '';
+  return ` The goal lies above ${floor}${floors.every(short) ? ' at every client count' : ''}.`;
+}
+
 /** The Goals section's lines for the instant executions. */
 export function instantGoals(input: InstantInput): string {
   const floors = allFloors(input);
@@ -84,12 +90,12 @@ export function instantGoals(input: InstantInput): string {
   goal ≥ ${GOALS.httpOverOwnSql}: **${met(httpMet)}**.
   The HTTP floor, the same clients against a bare Node server sending the same statements (bare-server.ts), ÷ own SQL:
   ${each((f) => `${f.bareOverOwnSql.toFixed(2)} at ${f.clients} clients (${f.bare.perSecond.toFixed(0)} ÷ ${f.own.perSecond.toFixed(0)})`)}; the app reaches
-  ${each((f) => `${f.httpOverBare.toFixed(2)} of it at ${f.clients} clients`)}.${floors.some((f) => f.bareOverOwnSql < GOALS.httpOverOwnSql) ? ` The goal lies above what a Node server with no work of its own reaches here${floors.every((f) => f.bareOverOwnSql < GOALS.httpOverOwnSql) ? ' at every client count' : ''}.` : ''}
+  ${each((f) => `${f.httpOverBare.toFixed(2)} of it at ${f.clients} clients`)}.${aboveFloor(floors, (f) => f.bareOverOwnSql < GOALS.httpOverOwnSql, 'what a Node server with no work of its own reaches here')}
 - **The execution's own SQL ÷ pgbench tpcb-like: ${each((f) => `${f.ownSqlOverTpcb.toFixed(2)} at ${f.clients} clients (${f.own.perSecond.toFixed(0)} ÷ ${f.tpcb.perSecond.toFixed(0)})`)}** —
   goal ≥ ${GOALS.ownSqlOverTpcb}: **${met(sqlMet)}**.
   The floor of its rows, the same rows written by plain SQL with no ledger function (the rows floor), ÷ tpcb-like:
   ${each((f) => `${f.rowsOverTpcb.toFixed(2)} at ${f.clients} clients (${f.rows.perSecond.toFixed(0)} ÷ ${f.tpcb.perSecond.toFixed(0)})`)}; the own SQL reaches
-  ${each((f) => `${f.ownSqlOverRows.toFixed(2)} of it at ${f.clients} clients`)}.${floors.some((f) => f.rowsOverTpcb < GOALS.ownSqlOverTpcb) ? ` The goal lies above the floor of the rows an execution writes${floors.every((f) => f.rowsOverTpcb < GOALS.ownSqlOverTpcb) ? ' at every client count' : ''}.` : ''}
+  ${each((f) => `${f.ownSqlOverRows.toFixed(2)} of it at ${f.clients} clients`)}.${aboveFloor(floors, (f) => f.rowsOverTpcb < GOALS.ownSqlOverTpcb, 'the floor of the rows an execution writes')}
 - **Statements per execution (pg_stat_statements): ${each((f) => `${f.statements.toFixed(1)} at ${f.clients} clients`)}** — goal ≤ ${GOALS.statements}: **${met(statementsMet)}**.
   Apart, the outbox sender's (the leader's mail job, sending each trade's mail into the dev mailbox): ${each((f) => `${f.mailSending.toFixed(1)} at ${f.clients} clients`)}.
 - **CPU per execution, app + PostgreSQL (/proc): ${each((f) => `${f.cpuMs.toFixed(1)} ms at ${f.clients} clients (${f.appMs.toFixed(1)} + ${f.postgresMs.toFixed(1)})`)}** — goal ≤ ${GOALS.cpuMs} ms: **${met(cpuMet)}**.`;
